@@ -1,0 +1,65 @@
+package io.ontul.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A user's connection to the engine: session properties (SET SESSION), the default catalog and
+ * schema. Statements of one session run one at a time; use several sessions for concurrency.
+ */
+public final class Session
+{
+    private final Engine engine;
+    private final String user;
+    private final Map<String, String> properties = new ConcurrentHashMap<>();
+    private volatile String catalog;
+    private volatile String schema;
+
+    Session(Engine engine, String user)
+    {
+        this.engine = requireNonNull(engine, "engine is null");
+        this.user = requireNonNull(user, "user is null");
+    }
+
+    public QueryResult execute(String sql)
+    {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    public Engine engine()
+    {
+        return engine;
+    }
+
+    public String user()
+    {
+        return user;
+    }
+
+    public Map<String, String> properties()
+    {
+        return properties;
+    }
+
+    public String catalog()
+    {
+        return catalog;
+    }
+
+    public String schema()
+    {
+        return schema;
+    }
+
+    public void setCatalog(String catalog)
+    {
+        this.catalog = catalog;
+    }
+
+    public void setSchema(String schema)
+    {
+        this.schema = schema;
+    }
+}

@@ -1,0 +1,32 @@
+package io.ontul.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * A simple predicate on one column, in the form the engine pushes down to connectors.
+ * Values are Java objects of the column's type: Boolean, Long (all integer types),
+ * Double (REAL, DOUBLE), java.math.BigDecimal, String, java.time.LocalDate,
+ * java.time.LocalTime, java.time.LocalDateTime.
+ *
+ * <ul>
+ * <li>{@code EQUAL .. GREATER_THAN_OR_EQUAL}: {@code column op values[0]}; a NULL column value fails</li>
+ * <li>{@code IN}: column equals one of {@code values}</li>
+ * <li>{@code IS_NULL}, {@code IS_NOT_NULL}: no values</li>
+ * </ul>
+ */
+public record ColumnPredicate(String column, Operator operator, List<Object> values)
+{
+    public enum Operator
+    {
+        EQUAL, NOT_EQUAL, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL, IN, IS_NULL, IS_NOT_NULL
+    }
+
+    public ColumnPredicate
+    {
+        requireNonNull(column, "column is null");
+        requireNonNull(operator, "operator is null");
+        values = List.copyOf(requireNonNull(values, "values is null"));
+    }
+}

@@ -1,0 +1,35 @@
+package io.ontul.spi;
+
+/**
+ * Specific error codes, each in one {@link ErrorCategory}. Codes are stable: clients may match on
+ * them.
+ */
+public enum ErrorCode
+{
+    SYNTAX_ERROR(ErrorCategory.USER_ERROR),
+    NOT_FOUND(ErrorCategory.USER_ERROR),
+    ALREADY_EXISTS(ErrorCategory.USER_ERROR),
+    TYPE_MISMATCH(ErrorCategory.USER_ERROR),
+    INVALID_ARGUMENT(ErrorCategory.USER_ERROR),
+    DIVISION_BY_ZERO(ErrorCategory.USER_ERROR),
+    NUMERIC_OVERFLOW(ErrorCategory.USER_ERROR),
+    INVALID_CAST(ErrorCategory.USER_ERROR),
+    NOT_SUPPORTED(ErrorCategory.USER_ERROR),
+    QUERY_CANCELLED(ErrorCategory.USER_ERROR),
+    EXCEEDED_MEMORY_LIMIT(ErrorCategory.INSUFFICIENT_RESOURCES),
+    EXCEEDED_SPILL_LIMIT(ErrorCategory.INSUFFICIENT_RESOURCES),
+    EXTERNAL_ERROR(ErrorCategory.EXTERNAL),
+    INTERNAL_ERROR(ErrorCategory.INTERNAL);
+
+    private final ErrorCategory category;
+
+    ErrorCode(ErrorCategory category)
+    {
+        this.category = category;
+    }
+
+    public ErrorCategory category()
+    {
+        return category;
+    }
+}
