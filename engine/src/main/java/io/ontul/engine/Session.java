@@ -23,9 +23,16 @@ public final class Session
         this.user = requireNonNull(user, "user is null");
     }
 
+    /**
+     * Runs one statement. Queries return a streaming result; other statements run to
+     * completion and return their row count.
+     *
+     * @throws io.ontul.spi.OntulException for every failure, with a categorised code
+     */
     public QueryResult execute(String sql)
     {
-        throw new UnsupportedOperationException("not yet");
+        requireNonNull(sql, "sql is null");
+        return new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql).execute();
     }
 
     public Engine engine()

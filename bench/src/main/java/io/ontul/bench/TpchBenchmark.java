@@ -1,0 +1,271 @@
+package io.ontul.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.duckdb.DuckDBConnection;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultComparison;
+import io.ontul.engine.testing.TpchQueries;
+import io.trino.tpch.TpchTable;
+
+/**
+ * TPC-H on Ontul and DuckDB side by side, in one JVM. Both engines get the same generated data
+ * in memory under {@code memory.default}: DuckDB through its appender, Ontul with
+ * {@code CREATE TABLE memory.default.T AS SELECT * FROM tpch.sfN.T}. Loading is timed apart from
+ * the queries. After the warm-up, each query runs on Ontul, then DuckDB, then Ontul again, and so
+ * on; the best of the runs counts, and every result is read to its last row.
+ * <p>
+ * Run it with {@code bench/run-tpch.sh}; see {@link BenchmarkOptions#USAGE}.
+ */
+public final class TpchBenchmark
+{
+    private static final String CATALOG = "memory";
+    private static final String SCHEMA = "default";
+    private static final String TABLE_PREFIX = CATALOG + "." + SCHEMA + ".";
+
+    private final BenchmarkOptions options;
+    private final String command;
+
+    public TpchBenchmark(BenchmarkOptions options, String command)
+    {
+        this.options = requireNonNull(options, "options is null");
+        this.command = requireNonNull(command, "command is null");
+    }
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        if (Stream.of(args).anyMatch(arg -> arg.equals("--help") || arg.equals("-h"))) {
+            System.out.println(BenchmarkOptions.USAGE);
+            return;
+        }
+        BenchmarkOptions options;
+        try {
+            options = BenchmarkOptions.parse(args);
+        }
+        catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(BenchmarkOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        String command = System.getProperty("ontul.bench.command", "java io.ontul.bench.TpchBenchmark " + String.join(" ", args));
+        new TpchBenchmark(options, command).run();
+        // DuckDB's and Arrow's native threads must not keep the JVM alive
+        System.exit(0);
+    }
+
+    public void run()
+            throws Exception
+    {
+        Map<String, String> queries = selectQueries();
+        String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
+        List<String> facts = new ArrayList<>();
+        facts.add("Machine: " + machine());
+        facts.add("Java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + ", max heap " + gibibytes(Runtime.getRuntime().maxMemory()));
+        facts.add("Command: `" + command + "`");
+        facts.add(String.format(Locale.ROOT, "Scale: %s (scale factor %s); best of %d run(s) after %d warm-up run(s); engines alternate per query",
+                options.scaleName(), options.scale(), options.runs(), options.warmups()));
+
+        progress("Generating TPC-H %s and loading DuckDB", options.scaleName());
+        long start = System.nanoTime();
+        DuckDBConnection connection = DuckDbTpch.openInMemory();
+        DuckDbTpch.load(connection, CATALOG, SCHEMA, options.scale());
+        long duckDbLoad = System.nanoTime() - start;
+        try (DuckDbBenchmarkEngine duckDb = new DuckDbBenchmarkEngine(connection);
+                OntulBenchmarkEngine ontul = new OntulBenchmarkEngine(Engine.createEmbedded())) {
+            facts.add("Peer: " + duckDb.describe());
+            facts.add("DuckDB generate + load (not in query times): " + seconds(duckDbLoad));
+            progress("DuckDB loaded in %s; loading Ontul", seconds(duckDbLoad));
+
+            Optional<String> ontulLoadFailure = loadOntul(ontul, facts);
+
+            List<QueryMeasurement> measurements = new ArrayList<>();
+            queries.keySet().forEach(name -> measurements.add(new QueryMeasurement(name)));
+            ontulLoadFailure.ifPresent(failure -> measurements.forEach(query -> query.ontul().fail("not loaded: " + failure)));
+
+            for (int warmup = 0; warmup < options.warmups(); warmup++) {
+                progress("Warm-up %d of %d", warmup + 1, options.warmups());
+                for (QueryMeasurement query : measurements) {
+                    String sql = queries.get(query.name());
+                    runOnce(ontul, query.ontul(), sql, false);
+                    runOnce(duckDb, query.duckDb(), sql, false);
+                }
+            }
+            for (QueryMeasurement query : measurements) {
+                String sql = queries.get(query.name());
+                for (int run = 0; run < options.runs(); run++) {
+                    runOnce(ontul, query.ontul(), sql, true);
+                    runOnce(duckDb, query.duckDb(), sql, true);
+                }
+                if (options.check()) {
+                    query.setCheck(check(ontul, duckDb, query, sql));
+                }
+                progress("%s  Ontul %s  DuckDB %s%s", query.name(), describe(query.ontul()), describe(query.duckDb()),
+                        query.check().map(check -> "  check " + (check.equals("ok") ? "ok" : check)).orElse(""));
+            }
+
+            BenchmarkReport report = new BenchmarkReport("TPC-H " + options.scaleName() + ", " + started, facts, measurements, options.check());
+            System.out.println();
+            System.out.print(report.text());
+            if (options.out().isPresent()) {
+                report.appendTo(options.out().get());
+                System.out.println();
+                System.out.println("Appended to " + options.out().get());
+            }
+        }
+    }
+
+    private Map<String, String> selectQueries()
+    {
+        Map<String, String> all = TpchQueries.load();
+        List<String> names = options.queries().isEmpty() ? List.copyOf(all.keySet()) : options.queries();
+        Map<String, String> selected = new LinkedHashMap<>();
+        for (String name : names) {
+            String sql = all.get(name);
+            if (sql == null) {
+                throw new IllegalArgumentException("Unknown query " + name + "; known: " + String.join(",", all.keySet()));
+            }
+            selected.put(name, TpchQueries.withTablePrefix(sql, TABLE_PREFIX));
+        }
+        return selected;
+    }
+
+    private Optional<String> loadOntul(OntulBenchmarkEngine ontul, List<String> facts)
+    {
+        long start = System.nanoTime();
+        for (TpchTable<?> table : TpchTable.getTables()) {
+            String sql = String.format("CREATE TABLE %s%s AS SELECT * FROM tpch.%s.%s", TABLE_PREFIX, table.getTableName(), options.scaleName(), table.getTableName());
+            try {
+                long tableStart = System.nanoTime();
+                long rows = ontul.update(sql);
+                progress("  %s: %d rows in %s", table.getTableName(), rows, seconds(System.nanoTime() - tableStart));
+            }
+            catch (Throwable failure) {
+                String message = describe(failure);
+                progress("Ontul load FAILED at %s: %s", sql, message);
+                facts.add("Ontul load FAILED: `" + sql + "`: " + message);
+                return Optional.of(message);
+            }
+        }
+        long elapsed = System.nanoTime() - start;
+        facts.add(String.format("Ontul load, CREATE TABLE %s* AS SELECT * FROM tpch.%s.* (not in query times): %s", TABLE_PREFIX, options.scaleName(), seconds(elapsed)));
+        progress("Ontul loaded in %s", seconds(elapsed));
+        return Optional.empty();
+    }
+
+    private static void runOnce(BenchmarkEngine engine, EngineTimings timings, String sql, boolean timed)
+    {
+        if (timings.failed()) {
+            return;
+        }
+        try {
+            long start = System.nanoTime();
+            long rows = engine.countRows(sql);
+            long elapsed = System.nanoTime() - start;
+            if (timed) {
+                timings.record(elapsed, rows);
+            }
+        }
+        catch (Throwable failure) {
+            timings.fail(describe(failure));
+        }
+    }
+
+    private static String check(OntulBenchmarkEngine ontul, DuckDbBenchmarkEngine duckDb, QueryMeasurement query, String sql)
+    {
+        if (query.ontul().failed() || query.duckDb().failed()) {
+            return QueryMeasurement.NOT_COMPARED + ": a run failed";
+        }
+        BenchmarkEngine.QueryRows expected;
+        BenchmarkEngine.QueryRows actual;
+        try {
+            expected = duckDb.rows(sql);
+            actual = ontul.rows(sql);
+        }
+        catch (Throwable failure) {
+            return QueryMeasurement.NOT_COMPARED + ": " + describe(failure);
+        }
+        if (expected.columnNames().size() != actual.columnNames().size()) {
+            return String.format("column counts differ: Ontul %d, DuckDB %d", actual.columnNames().size(), expected.columnNames().size());
+        }
+        return ResultComparison.compare(sql, expected.columnNames(), expected.rows(), actual.rows())
+                .map(difference -> "differs: " + difference)
+                .orElse("ok");
+    }
+
+    private static String describe(EngineTimings timings)
+    {
+        if (timings.failed()) {
+            return "FAILED (" + timings.failure().orElse("") + ")";
+        }
+        return timings.bestNanos().isPresent()
+                ? String.format(Locale.ROOT, "%.1f ms, %d rows", timings.bestNanos().getAsLong() / 1e6, timings.rows())
+                : "not timed";
+    }
+
+    private static String describe(Throwable failure)
+    {
+        String message = failure.getMessage();
+        String firstLine = message == null ? "" : message.lines().findFirst().orElse("");
+        return firstLine.isBlank() ? failure.getClass().getName() : failure.getClass().getSimpleName() + ": " + firstLine;
+    }
+
+    private static String machine()
+    {
+        List<String> parts = new ArrayList<>();
+        parts.add(Runtime.getRuntime().availableProcessors() + " cores");
+        readFirst(Path.of("/proc/cpuinfo"), "model name").ifPresent(parts::add);
+        readFirst(Path.of("/proc/meminfo"), "MemTotal")
+                .map(value -> value.replaceAll("[^0-9]", ""))
+                .filter(value -> !value.isEmpty())
+                .map(kibibytes -> gibibytes(Long.parseLong(kibibytes) * 1024) + " RAM")
+                .ifPresent(parts::add);
+        parts.add(System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        return String.join(", ", parts);
+    }
+
+    private static Optional<String> readFirst(Path file, String key)
+    {
+        try (Stream<String> lines = Files.lines(file)) {
+            return lines.filter(line -> line.startsWith(key))
+                    .map(line -> line.substring(line.indexOf(':') + 1).trim())
+                    .findFirst();
+        }
+        catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String gibibytes(long bytes)
+    {
+        return String.format(Locale.ROOT, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+    }
+
+    private static String seconds(long nanos)
+    {
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+    }
+
+    private static void progress(String format, Object... arguments)
+    {
+        System.out.println(String.format(Locale.ROOT, format, arguments));
+        System.out.flush();
+    }
+}

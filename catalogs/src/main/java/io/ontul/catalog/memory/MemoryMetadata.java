@@ -1,0 +1,105 @@
+package io.ontul.catalog.memory;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.spi.ConnectorMetadata;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.TableHandle;
+import io.ontul.spi.TableStatistics;
+
+/**
+ * The tables of a memory catalog, all in the one schema {@code default}.
+ */
+public final class MemoryMetadata
+        implements ConnectorMetadata
+{
+    public static final String DEFAULT_SCHEMA = "default";
+
+    private final String catalogName;
+    private final ConcurrentMap<String, MemoryTable> tables = new ConcurrentHashMap<>();
+
+    public MemoryMetadata(String catalogName)
+    {
+        this.catalogName = requireNonNull(catalogName, "catalogName is null");
+    }
+
+    @Override
+    public List<String> listSchemas()
+    {
+        return List.of(DEFAULT_SCHEMA);
+    }
+
+    @Override
+    public List<String> listTables(String schema)
+    {
+        if (!schema.equals(DEFAULT_SCHEMA)) {
+            return List.of();
+        }
+        return tables.keySet().stream().sorted().toList();
+    }
+
+    @Override
+    public Optional<TableHandle> getTable(String schema, String table)
+    {
+        if (!schema.equals(DEFAULT_SCHEMA)) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(tables.get(table)).map(this::handle);
+    }
+
+    @Override
+    public TableHandle createTable(String schema, String table, Schema columns)
+    {
+        if (!schema.equals(DEFAULT_SCHEMA)) {
+            throw OntulException.userError(ErrorCode.NOT_FOUND, "Schema '%s.%s' does not exist", catalogName, schema);
+        }
+        Set<String> names = new HashSet<>();
+        for (Field field : columns.getFields()) {
+            if (!names.add(field.getName())) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Column '%s' specified more than once in table '%s.%s.%s'", field.getName(), catalogName, schema, table);
+            }
+        }
+        MemoryTable created = new MemoryTable(catalogName, schema, table, columns);
+        if (tables.putIfAbsent(table, created) != null) {
+            throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Table '%s' already exists", created.qualifiedName());
+        }
+        return handle(created);
+    }
+
+    @Override
+    public void dropTable(String schema, String table)
+    {
+        MemoryTable removed = schema.equals(DEFAULT_SCHEMA) ? tables.remove(table) : null;
+        if (removed == null) {
+            throw OntulException.userError(ErrorCode.NOT_FOUND, "Table '%s.%s.%s' does not exist", catalogName, schema, table);
+        }
+        removed.drop();
+    }
+
+    /** Drops every table; for connector shutdown. */
+    void dropAll()
+    {
+        for (String name : List.copyOf(tables.keySet())) {
+            MemoryTable removed = tables.remove(name);
+            if (removed != null) {
+                removed.drop();
+            }
+        }
+    }
+
+    private TableHandle handle(MemoryTable table)
+    {
+        return new TableHandle(catalogName, table.schemaName(), table.tableName(), table.schema(), new TableStatistics(table.rowCount()), table);
+    }
+}

@@ -1,0 +1,291 @@
+<#--
+  Ontul's statements. Each production is listed in config.fmpp; the node classes live in
+  io.ontul.engine.sql.tree.
+-->
+
+/**
+ * SHOW CATALOGS [LIKE 'pattern']
+ */
+SqlNode SqlShowCatalogs() :
+{
+    final Span s;
+    final SqlCharStringLiteral like;
+}
+{
+    <SHOW> { s = span(); } <CATALOGS>
+    like = LikePatternOpt()
+    {
+        return new SqlShowCatalogs(s.end(this), like);
+    }
+}
+
+/**
+ * SHOW SCHEMAS [FROM | IN catalog] [LIKE 'pattern']
+ */
+SqlNode SqlShowSchemas() :
+{
+    final Span s;
+    SqlIdentifier catalog = null;
+    final SqlCharStringLiteral like;
+}
+{
+    <SHOW> { s = span(); } <SCHEMAS>
+    [
+        ( <FROM> | <IN> ) catalog = SimpleName()
+    ]
+    like = LikePatternOpt()
+    {
+        return new SqlShowSchemas(s.end(this), catalog, like);
+    }
+}
+
+/**
+ * SHOW TABLES [FROM | IN [catalog.]schema] [LIKE 'pattern']
+ */
+SqlNode SqlShowTables() :
+{
+    final Span s;
+    SqlIdentifier schema = null;
+    final SqlCharStringLiteral like;
+}
+{
+    <SHOW> { s = span(); } <TABLES>
+    [
+        ( <FROM> | <IN> ) schema = QualifiedName()
+    ]
+    like = LikePatternOpt()
+    {
+        return new SqlShowTables(s.end(this), schema, like);
+    }
+}
+
+/**
+ * SHOW COLUMNS FROM | IN table
+ */
+SqlNode SqlShowColumns() :
+{
+    final Span s;
+    final SqlIdentifier table;
+}
+{
+    <SHOW> { s = span(); } <COLUMNS>
+    ( <FROM> | <IN> ) table = QualifiedName()
+    {
+        return new SqlShowColumns(s.end(this), table);
+    }
+}
+
+/**
+ * Parses an optional LIKE 'pattern' of a SHOW statement.
+ */
+SqlCharStringLiteral LikePatternOpt() :
+{
+}
+{
+    <LIKE> <QUOTED_STRING> {
+        return SqlLiteral.createCharString(SqlParserUtil.parseString(token.image), getPos());
+    }
+|
+    { return null; }
+}
+
+/**
+ * SET SESSION [catalog.]name = literal
+ */
+SqlNode SqlSetSession() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final SqlNode value;
+}
+{
+    <SET> { s = span(); } <SESSION>
+    name = QualifiedName()
+    <EQ>
+    value = Literal()
+    {
+        return new SqlSetSession(s.end(this), name, SqlLiteral.unchain(value));
+    }
+}
+
+/**
+ * RESET SESSION [catalog.]name
+ */
+SqlNode SqlResetSession() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <RESET> { s = span(); } <SESSION>
+    name = QualifiedName()
+    {
+        return new SqlResetSession(s.end(this), name);
+    }
+}
+
+/**
+ * EXPLAIN [ANALYZE] statement, as in Trino. Calcite's EXPLAIN PLAN [...] FOR statement is left
+ * to Calcite's production: the semantic lookahead below makes this production decline it.
+ */
+SqlNode SqlExplainStatement() :
+{
+    final Span s;
+    boolean analyze = false;
+    final SqlNode statement;
+}
+{
+    <EXPLAIN> { s = span(); }
+    (
+        <ANALYZE> { analyze = true; }
+    |
+        LOOKAHEAD({ getToken(1).kind != PLAN }) { }
+    )
+    statement = SqlQueryOrDml()
+    {
+        return new SqlExplainStatement(s.end(this), statement, analyze);
+    }
+}
+
+/**
+ * USE [catalog.]schema
+ */
+SqlNode SqlUse() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <USE> { s = span(); }
+    name = QualifiedName()
+    {
+        return new SqlUse(s.end(this), name);
+    }
+}
+
+boolean IfNotExistsOpt() :
+{
+}
+{
+    LOOKAHEAD(3) <IF> <NOT> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+boolean IfExistsOpt() :
+{
+}
+{
+    LOOKAHEAD(2) <IF> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+/**
+ * CREATE SCHEMA [IF NOT EXISTS] [catalog.]schema
+ */
+SqlCreate SqlCreateSchema(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+}
+{
+    <SCHEMA> ifNotExists = IfNotExistsOpt() name = QualifiedName()
+    {
+        return SqlDdlNodes.createSchema(s.end(this), replace, ifNotExists, name);
+    }
+}
+
+/**
+ * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL], ...)
+ * CREATE TABLE [IF NOT EXISTS] name AS query
+ */
+SqlCreate SqlCreateTable(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    SqlNodeList columns = null;
+    SqlNode query = null;
+}
+{
+    <TABLE> ifNotExists = IfNotExistsOpt() name = QualifiedName()
+    (
+        columns = TableColumns()
+    |
+        <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    )
+    {
+        return SqlDdlNodes.createTable(s.end(this), replace, ifNotExists, name, columns, query);
+    }
+}
+
+SqlNodeList TableColumns() :
+{
+    final Span s;
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+}
+{
+    <LPAREN> { s = span(); }
+    AddTableColumn(columns)
+    (
+        <COMMA> AddTableColumn(columns)
+    )*
+    <RPAREN> {
+        return new SqlNodeList(columns, s.end(this));
+    }
+}
+
+void AddTableColumn(List<SqlNode> columns) :
+{
+    final SqlIdentifier name;
+    final SqlDataTypeSpec type;
+    boolean nullable = true;
+}
+{
+    name = SimpleIdentifier()
+    type = DataType()
+    [
+        <NOT> <NULL> { nullable = false; }
+    |
+        <NULL>
+    ]
+    {
+        columns.add(
+            SqlDdlNodes.column(
+                Span.of(name).end(this),
+                name,
+                type.withNullable(nullable),
+                null,
+                nullable ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE));
+    }
+}
+
+/**
+ * DROP SCHEMA [IF EXISTS] [catalog.]schema
+ */
+SqlDrop SqlDropSchema(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <SCHEMA> ifExists = IfExistsOpt() name = QualifiedName()
+    {
+        return SqlDdlNodes.dropSchema(s.end(this), false, ifExists, name);
+    }
+}
+
+/**
+ * DROP TABLE [IF EXISTS] name
+ */
+SqlDrop SqlDropTable(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <TABLE> ifExists = IfExistsOpt() name = QualifiedName()
+    {
+        return SqlDdlNodes.dropTable(s.end(this), ifExists, name);
+    }
+}

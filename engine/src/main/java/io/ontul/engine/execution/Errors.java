@@ -1,0 +1,98 @@
+package io.ontul.engine.execution;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.validate.SqlValidatorException;
+
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Translates failures into the one exception users see. Calcite validation messages are
+ * rewritten into Ontul's wording with a {@code line L:C:} prefix; Arrow allocation failures
+ * become the query's memory-limit error; anything unexpected is an INTERNAL error that says it
+ * is a bug and carries the query id.
+ */
+public final class Errors
+{
+    private static final Pattern OBJECT_NOT_FOUND_WITHIN = Pattern.compile("Object '([^']*)' not found within '([^']*)'");
+    private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("Object '([^']*)' not found");
+    private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
+    private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found in (any table|table '[^']*')");
+
+    private Errors() {}
+
+    public static RuntimeException translate(Throwable error, QueryContext context)
+    {
+        if (error instanceof OntulException ontul) {
+            return ontul;
+        }
+        if (error instanceof OutOfMemoryException) {
+            return context == null
+                    ? new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Engine memory exhausted: " + error.getMessage())
+                    : context.exceededMemoryLimit();
+        }
+        Throwable cause = error.getCause();
+        if (cause instanceof OntulException ontul) {
+            return ontul;
+        }
+        if (cause instanceof OutOfMemoryException) {
+            return translate(cause, context);
+        }
+        if (error instanceof CalciteContextException calcite) {
+            return validation(calcite, null);
+        }
+        if (error instanceof ArithmeticException arithmetic) {
+            return new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Numeric overflow: " + arithmetic.getMessage());
+        }
+        String queryId = context == null ? "" : " (query " + context.queryId() + ")";
+        return OntulException.internal(error + queryId, error);
+    }
+
+    /** A validation error with its position and Ontul's wording. */
+    public static OntulException validation(CalciteContextException error, String sql)
+    {
+        String prefix = "line " + error.getPosLine() + ":" + error.getPosColumn() + ": ";
+        Throwable cause = error.getCause();
+        String message = cause instanceof SqlValidatorException ? cause.getMessage() : error.getMessage();
+        Matcher matcher = OBJECT_NOT_FOUND_WITHIN.matcher(message);
+        if (matcher.find()) {
+            String within = matcher.group(2);
+            String kind = within.contains(".") ? "Table" : "Schema";
+            return new OntulException(ErrorCode.NOT_FOUND, prefix + kind + " '" + within + "." + matcher.group(1) + "' does not exist");
+        }
+        matcher = OBJECT_NOT_FOUND.matcher(message);
+        if (matcher.find()) {
+            String kind = sql != null && identifierParts(sql, error.getPosLine(), error.getPosColumn()) >= 3 ? "Catalog" : "Table";
+            return new OntulException(ErrorCode.NOT_FOUND, prefix + kind + " '" + matcher.group(1) + "' does not exist");
+        }
+        matcher = TABLE_NOT_FOUND.matcher(message);
+        if (matcher.find()) {
+            return new OntulException(ErrorCode.NOT_FOUND, prefix + "Table '" + matcher.group(1) + "' does not exist");
+        }
+        matcher = COLUMN_NOT_FOUND.matcher(message);
+        if (matcher.find()) {
+            return new OntulException(ErrorCode.NOT_FOUND, prefix + "Column '" + matcher.group(1) + "' cannot be resolved");
+        }
+        ErrorCode code = message.startsWith("Cannot apply") || message.contains("type") ? ErrorCode.TYPE_MISMATCH : ErrorCode.INVALID_ARGUMENT;
+        return new OntulException(code, prefix + message);
+    }
+
+    private static int identifierParts(String sql, int line, int column)
+    {
+        String[] lines = sql.split("\n", -1);
+        if (line < 1 || line > lines.length) {
+            return 0;
+        }
+        String text = lines[line - 1];
+        int start = Math.max(0, column - 1);
+        int end = start;
+        while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || "_.\"".indexOf(text.charAt(end)) >= 0)) {
+            end++;
+        }
+        return text.substring(start, end).split("\\.").length;
+    }
+}

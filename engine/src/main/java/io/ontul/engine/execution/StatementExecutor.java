@@ -1,0 +1,429 @@
+package io.ontul.engine.execution;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.TableModify;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlDescribeTable;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
+import org.apache.calcite.sql.ddl.SqlCreateTable;
+import org.apache.calcite.sql.ddl.SqlDropTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.operator.Operator;
+import io.ontul.engine.plan.LogicalPlanner;
+import io.ontul.engine.plan.PhysicalPlanner;
+import io.ontul.engine.plan.PlanNode;
+import io.ontul.engine.plan.TaskContext;
+import io.ontul.engine.sql.CatalogSchemas;
+import io.ontul.engine.sql.parser.OntulParser;
+import io.ontul.engine.sql.tree.SqlExplainStatement;
+import io.ontul.engine.sql.tree.SqlResetSession;
+import io.ontul.engine.sql.tree.SqlSetSession;
+import io.ontul.engine.sql.tree.SqlShowCatalogs;
+import io.ontul.engine.sql.tree.SqlShowColumns;
+import io.ontul.engine.sql.tree.SqlShowSchemas;
+import io.ontul.engine.sql.tree.SqlShowTables;
+import io.ontul.engine.sql.tree.SqlUse;
+import io.ontul.engine.type.ArrowTypes;
+import io.ontul.spi.BatchSink;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.TableHandle;
+
+/**
+ * Runs one statement of a session: parses it, dispatches on its kind, and returns its result.
+ * Queries stream; statements that change data run to completion here.
+ */
+public final class StatementExecutor
+{
+    private final Session session;
+    private final Engine engine;
+    private final String queryId;
+    private final String sql;
+
+    public StatementExecutor(Session session, String queryId, String sql)
+    {
+        this.session = session;
+        this.engine = session.engine();
+        this.queryId = queryId;
+        this.sql = sql;
+    }
+
+    public QueryResult execute()
+    {
+        SqlNode statement = OntulParser.parse(sql);
+        try {
+            return dispatch(statement);
+        }
+        catch (CalciteContextException e) {
+            throw Errors.validation(e, sql);
+        }
+        catch (RuntimeException e) {
+            throw Errors.translate(e, null);
+        }
+    }
+
+    private QueryResult dispatch(SqlNode statement)
+    {
+        if (statement instanceof SqlShowCatalogs show) {
+            return listing("catalog", filter(engine.catalogs().names(), show.likePattern()));
+        }
+        if (statement instanceof SqlShowSchemas show) {
+            String catalog = show.catalog().map(id -> id.names.get(0)).orElseGet(this::defaultCatalog);
+            return listing("schema", filter(connector(catalog, show.getParserPosition()).metadata().listSchemas(), show.likePattern()));
+        }
+        if (statement instanceof SqlShowTables show) {
+            List<String> names = show.schema().<List<String>>map(id -> id.names).orElse(List.of());
+            String catalog = names.size() >= 2 ? names.get(0) : defaultCatalog();
+            String schema = names.isEmpty() ? defaultSchema() : names.get(names.size() - 1);
+            Connector connector = connector(catalog, show.getParserPosition());
+            if (!connector.metadata().listSchemas().contains(schema) && connector.metadata().listTables(schema).isEmpty()) {
+                throw new OntulException(ErrorCode.NOT_FOUND, position(show.getParserPosition()) + "Schema '" + catalog + "." + schema + "' does not exist");
+            }
+            return listing("table", filter(connector.metadata().listTables(schema), show.likePattern()));
+        }
+        if (statement instanceof SqlShowColumns show) {
+            return describe(show.table());
+        }
+        if (statement instanceof SqlDescribeTable describe) {
+            return describe(describe.getTable());
+        }
+        if (statement instanceof SqlSetSession set) {
+            String name = SessionProperties.validate(String.join(".", set.name().names), set.valueText());
+            session.properties().put(name, set.valueText());
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        if (statement instanceof SqlResetSession reset) {
+            String name = SessionProperties.validate(String.join(".", reset.name().names), "0");
+            session.properties().remove(name);
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        if (statement instanceof SqlUse use) {
+            List<String> names = use.name().names;
+            if (names.size() == 2) {
+                connector(names.get(0), use.getParserPosition());
+                session.setCatalog(names.get(0));
+                session.setSchema(names.get(1));
+            }
+            else {
+                session.setSchema(names.get(0));
+            }
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        if (statement instanceof SqlExplainStatement explain) {
+            return explain(explain.statement(), explain.isAnalyze());
+        }
+        if (statement instanceof SqlExplain explain) {
+            return explain(explain.getExplicandum(), false);
+        }
+        if (statement instanceof SqlCreateTable create) {
+            return createTable(create);
+        }
+        if (statement instanceof SqlDropTable drop) {
+            return dropTable(drop);
+        }
+        if (statement instanceof SqlInsert insert) {
+            return insert(insert);
+        }
+        if (statement.getKind().belongsTo(SqlKind.QUERY)) {
+            return query(statement);
+        }
+        throw new OntulException(ErrorCode.NOT_SUPPORTED, position(statement.getParserPosition()) + "Statement is not supported: " + statement.getKind());
+    }
+
+    // ---- metadata
+
+    private String defaultCatalog()
+    {
+        if (session.catalog() == null) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "No catalog selected: qualify the name (catalog.schema) or run USE catalog.schema");
+        }
+        return session.catalog();
+    }
+
+    private String defaultSchema()
+    {
+        if (session.schema() == null) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "No schema selected: qualify the name (catalog.schema) or run USE catalog.schema");
+        }
+        return session.schema();
+    }
+
+    private Connector connector(String catalog, SqlParserPos pos)
+    {
+        return engine.catalogs().get(catalog)
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(pos) + "Catalog '" + catalog + "' does not exist"));
+    }
+
+    private static String position(SqlParserPos pos)
+    {
+        return pos == null || pos.getLineNum() == 0 ? "" : "line " + pos.getLineNum() + ":" + pos.getColumnNum() + ": ";
+    }
+
+    private static List<String> filter(List<String> names, Optional<String> likePattern)
+    {
+        List<String> result = new ArrayList<>();
+        for (String name : names) {
+            if (likePattern.isEmpty() || io.ontul.engine.expression.LikeMatcher.compile(likePattern.get(), null).matches(name)) {
+                result.add(name);
+            }
+        }
+        result.sort(null);
+        return result;
+    }
+
+    private QueryResult listing(String column, List<String> values)
+    {
+        return StaticResult.text(queryId, engine.rootAllocator(), List.of(column), values.stream().map(List::of).toList());
+    }
+
+    /** catalog, schema, table of an identifier, using the session defaults for missing parts. */
+    private List<String> qualify(SqlIdentifier identifier)
+    {
+        List<String> names = identifier.names;
+        return switch (names.size()) {
+            case 1 -> List.of(defaultCatalog(), defaultSchema(), names.get(0));
+            case 2 -> List.of(defaultCatalog(), names.get(0), names.get(1));
+            default -> List.of(names.get(names.size() - 3), names.get(names.size() - 2), names.get(names.size() - 1));
+        };
+    }
+
+    private TableHandle table(SqlIdentifier identifier)
+    {
+        List<String> name = qualify(identifier);
+        Connector connector = connector(name.get(0), identifier.getParserPosition());
+        return connector.metadata().getTable(name.get(1), name.get(2))
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist"));
+    }
+
+    private QueryResult describe(SqlIdentifier identifier)
+    {
+        TableHandle table = table(identifier);
+        LogicalPlanner planner = planner();
+        List<List<String>> rows = new ArrayList<>();
+        for (Field field : table.columns().getFields()) {
+            RelDataType type = ArrowTypes.toRelType(planner.typeFactory(), field);
+            rows.add(List.of(field.getName(), ArrowTypes.sqlName(type), field.isNullable() ? "YES" : "NO"));
+        }
+        return StaticResult.text(queryId, engine.rootAllocator(), List.of("column_name", "data_type", "is_nullable"), rows);
+    }
+
+    // ---- queries
+
+    private LogicalPlanner planner()
+    {
+        SchemaPlus root = CatalogSchemas.rootSchema(engine.catalogs());
+        List<String> path = session.catalog() == null ? List.of() : session.schema() == null ? List.of(session.catalog()) : List.of(session.catalog(), session.schema());
+        return new LogicalPlanner(root, path);
+    }
+
+    private record PlannedQuery(PlanNode root, Schema schema) {}
+
+    private PlannedQuery plan(SqlNode query)
+    {
+        LogicalPlanner planner = planner();
+        SqlNode validated = planner.validate(query);
+        RelRoot relRoot = planner.toOptimizedRel(validated);
+        RelNode rel = relRoot.project();
+        PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
+        PlanNode root = physical.planRoot(rel);
+        return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType));
+    }
+
+    private static Schema outputSchema(Schema physical, RelDataType validated)
+    {
+        List<Field> fields = new ArrayList<>();
+        List<RelDataTypeField> names = validated.getFieldList();
+        for (int i = 0; i < physical.getFields().size(); i++) {
+            Field field = physical.getFields().get(i);
+            String name = i < names.size() ? names.get(i).getName() : field.getName();
+            fields.add(new Field(name, field.getFieldType(), field.getChildren()));
+        }
+        return new Schema(fields);
+    }
+
+    private QueryContext newContext()
+    {
+        long maxMemory = SessionProperties.queryMaxMemory(session.properties(), engine.config());
+        return new QueryContext(queryId, engine.rootAllocator(), maxMemory, engine.workers(), engine.parallelism(),
+                new org.apache.calcite.rex.RexBuilder(new org.apache.calcite.jdbc.JavaTypeFactoryImpl(io.ontul.engine.type.OntulTypeSystem.INSTANCE)));
+    }
+
+    private QueryResult query(SqlNode query)
+    {
+        PlannedQuery planned = plan(query);
+        QueryContext context = newContext();
+        try {
+            Operator root = planned.root().open(TaskContext.single(context));
+            return new StreamingQueryResult(context, root, planned.schema(), () -> { });
+        }
+        catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    private QueryResult explain(SqlNode statement, boolean analyze)
+    {
+        SqlNode query = statement instanceof SqlInsert insert ? insert.getSource() : statement;
+        PlannedQuery planned = plan(query);
+        if (analyze) {
+            QueryContext context = newContext();
+            Operator root = planned.root().open(TaskContext.single(context));
+            try (StreamingQueryResult result = new StreamingQueryResult(context, root, planned.schema(), () -> { })) {
+                while (result.nextBatch() != null) {
+                    // drain: EXPLAIN ANALYZE runs the query to completion
+                }
+            }
+        }
+        List<List<String>> rows = new ArrayList<>();
+        render(planned.root(), 0, analyze, rows);
+        return StaticResult.text(queryId, engine.rootAllocator(), List.of("plan"), rows);
+    }
+
+    private static void render(PlanNode node, int depth, boolean analyze, List<List<String>> rows)
+    {
+        StringBuilder line = new StringBuilder("  ".repeat(depth)).append("- ").append(node.describe());
+        line.append(node.vectorized() ? " [vectorized]" : " [row-at-a-time fallback]");
+        if (analyze) {
+            line.append(String.format(Locale.ROOT, " (rows=%d batches=%d time=%.1fms memory=%s)",
+                    node.stats().rows(), node.stats().batches(), node.stats().nanos() / 1e6, io.ontul.engine.memory.DataSize.format(node.stats().memoryBytes())));
+        }
+        rows.add(List.of(line.toString()));
+        for (PlanNode child : node.children()) {
+            render(child, depth + 1, analyze, rows);
+        }
+    }
+
+    // ---- DDL and DML
+
+    private QueryResult createTable(SqlCreateTable create)
+    {
+        SqlIdentifier name = create.name;
+        List<String> qualified = qualify(name);
+        Connector connector = connector(qualified.get(0), name.getParserPosition());
+        if (connector.metadata().getTable(qualified.get(1), qualified.get(2)).isPresent()) {
+            if (create.ifNotExists) {
+                return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+            }
+            throw new OntulException(ErrorCode.ALREADY_EXISTS, position(name.getParserPosition()) + "Table '" + String.join(".", qualified) + "' already exists");
+        }
+        if (create.query == null) {
+            LogicalPlanner planner = planner();
+            List<Field> fields = new ArrayList<>();
+            SqlNodeList columns = create.columnList;
+            if (columns == null) {
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(name.getParserPosition()) + "CREATE TABLE needs a column list or AS query");
+            }
+            for (SqlNode column : columns) {
+                SqlColumnDeclaration declaration = (SqlColumnDeclaration) column;
+                RelDataType type = declaration.dataType.deriveType(planner.validator());
+                boolean nullable = declaration.dataType.getNullable() == null || declaration.dataType.getNullable();
+                type = planner.typeFactory().createTypeWithNullability(type, nullable);
+                fields.add(ArrowTypes.toField(declaration.name.getSimple(), type));
+            }
+            connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields));
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        PlannedQuery planned = plan(create.query);
+        List<Field> fields = new ArrayList<>();
+        for (Field field : planned.schema().getFields()) {
+            fields.add(new Field(field.getName(), new FieldType(true, field.getType(), null, field.getMetadata()), null));
+        }
+        TableHandle table = connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields));
+        try {
+            long rows = write(connector, table, planned);
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
+        }
+        catch (RuntimeException e) {
+            // no half-written table: a failed CTAS leaves nothing behind
+            try {
+                connector.metadata().dropTable(qualified.get(1), qualified.get(2));
+            }
+            catch (RuntimeException ignored) {
+                // the original failure is what matters
+            }
+            throw e;
+        }
+    }
+
+    private QueryResult dropTable(SqlDropTable drop)
+    {
+        List<String> qualified = qualify(drop.name);
+        Connector connector = connector(qualified.get(0), drop.name.getParserPosition());
+        if (connector.metadata().getTable(qualified.get(1), qualified.get(2)).isEmpty()) {
+            if (drop.ifExists) {
+                return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+            }
+            throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name.getParserPosition()) + "Table '" + String.join(".", qualified) + "' does not exist");
+        }
+        connector.metadata().dropTable(qualified.get(1), qualified.get(2));
+        return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+    }
+
+    private QueryResult insert(SqlInsert insert)
+    {
+        SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
+        TableHandle table = table(target);
+        Connector connector = connector(table.catalog(), target.getParserPosition());
+        LogicalPlanner planner = planner();
+        SqlNode validated = planner.validate(insert);
+        RelRoot relRoot = planner.toOptimizedRel(validated);
+        RelNode rel = relRoot.rel;
+        if (rel instanceof TableModify modify) {
+            rel = modify.getInput();
+        }
+        PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
+        PlanNode root = physical.planRoot(rel);
+        long rows = write(connector, table, new PlannedQuery(root, table.columns()));
+        return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
+    }
+
+    private long write(Connector connector, TableHandle table, PlannedQuery planned)
+    {
+        BatchSink sink = connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table));
+        QueryContext context = newContext();
+        boolean committed = false;
+        try {
+            Operator root = planned.root().open(TaskContext.single(context));
+            try (StreamingQueryResult result = new StreamingQueryResult(context, root, planned.schema(), () -> { })) {
+                VectorSchemaRoot batch;
+                while ((batch = result.nextBatch()) != null) {
+                    VectorSchemaRoot relabelled = new VectorSchemaRoot(table.columns().getFields(), batch.getFieldVectors(), batch.getRowCount());
+                    sink.append(relabelled);
+                }
+            }
+            long rows = sink.commit();
+            committed = true;
+            return rows;
+        }
+        finally {
+            if (!committed) {
+                sink.abort();
+            }
+        }
+    }
+}

@@ -1,0 +1,659 @@
+package io.ontul.engine.expression;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
+import java.util.regex.Pattern;
+
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Scalar functions called by generated expression code. Every method is static, allocation-free
+ * where the type allows, and raises {@link OntulException} with the user-facing message for
+ * division by zero, overflow and invalid casts.
+ */
+public final class Functions
+{
+    private static final long[] POWERS_OF_TEN = new long[19];
+    private static final DateTimeFormatter TIMESTAMP_MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+    private static final DateTimeFormatter TIMESTAMP_MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+
+    static {
+        long value = 1;
+        for (int i = 0; i < POWERS_OF_TEN.length; i++) {
+            POWERS_OF_TEN[i] = value;
+            value *= 10;
+        }
+    }
+
+    private Functions() {}
+
+    // ---- errors
+
+    public static OntulException overflow(String type, String operation)
+    {
+        return new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Numeric overflow: " + type + " " + operation);
+    }
+
+    public static OntulException divisionByZero()
+    {
+        return new OntulException(ErrorCode.DIVISION_BY_ZERO, "Division by zero");
+    }
+
+    public static OntulException invalidCast(String value, String type)
+    {
+        return new OntulException(ErrorCode.INVALID_CAST, "Cannot cast '" + value + "' to " + type);
+    }
+
+    // ---- integer arithmetic (BIGINT)
+
+    public static long add(long a, long b)
+    {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            throw overflow("BIGINT", "addition");
+        }
+        return r;
+    }
+
+    public static long subtract(long a, long b)
+    {
+        long r = a - b;
+        if (((a ^ b) & (a ^ r)) < 0) {
+            throw overflow("BIGINT", "subtraction");
+        }
+        return r;
+    }
+
+    public static long multiply(long a, long b)
+    {
+        long hi = Math.multiplyHigh(a, b);
+        long lo = a * b;
+        if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) {
+            return lo;
+        }
+        throw overflow("BIGINT", "multiplication");
+    }
+
+    public static long divide(long a, long b)
+    {
+        if (b == 0) {
+            throw divisionByZero();
+        }
+        if (a == Long.MIN_VALUE && b == -1) {
+            throw overflow("BIGINT", "division");
+        }
+        return a / b;
+    }
+
+    public static long mod(long a, long b)
+    {
+        if (b == 0) {
+            throw divisionByZero();
+        }
+        if (b == -1) {
+            return 0;
+        }
+        return a % b;
+    }
+
+    public static long negate(long a)
+    {
+        if (a == Long.MIN_VALUE) {
+            throw overflow("BIGINT", "negation");
+        }
+        return -a;
+    }
+
+    /** Narrows a long computed for an INTEGER/SMALLINT/TINYINT result. */
+    public static int checkInt(long value, String type)
+    {
+        long min;
+        long max;
+        switch (type) {
+            case "TINYINT" -> {
+                min = Byte.MIN_VALUE;
+                max = Byte.MAX_VALUE;
+            }
+            case "SMALLINT" -> {
+                min = Short.MIN_VALUE;
+                max = Short.MAX_VALUE;
+            }
+            default -> {
+                min = Integer.MIN_VALUE;
+                max = Integer.MAX_VALUE;
+            }
+        }
+        if (value < min || value > max) {
+            throw overflow(type, "arithmetic");
+        }
+        return (int) value;
+    }
+
+    public static double divideDouble(double a, double b)
+    {
+        return a / b;
+    }
+
+    public static double modDouble(double a, double b)
+    {
+        return a % b;
+    }
+
+    // ---- decimals: unscaled longs with a scale known at compile time
+
+    public static long powerOfTen(int exponent)
+    {
+        if (exponent < 0 || exponent >= POWERS_OF_TEN.length) {
+            throw overflow("DECIMAL", "rescale");
+        }
+        return POWERS_OF_TEN[exponent];
+    }
+
+    /** Changes the scale of an unscaled value; rounds half away from zero when reducing. */
+    public static long rescale(long value, int fromScale, int toScale)
+    {
+        if (toScale == fromScale) {
+            return value;
+        }
+        if (toScale > fromScale) {
+            long factor = powerOfTen(toScale - fromScale);
+            long hi = Math.multiplyHigh(value, factor);
+            long lo = value * factor;
+            if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) {
+                return lo;
+            }
+            throw overflow("DECIMAL", "rescale");
+        }
+        long factor = powerOfTen(fromScale - toScale);
+        long quotient = value / factor;
+        long remainder = value % factor;
+        if (Math.abs(remainder) * 2 >= factor) {
+            quotient += value < 0 ? -1 : 1;
+        }
+        return quotient;
+    }
+
+    public static long decimalAdd(long a, long b)
+    {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            throw overflow("DECIMAL", "addition");
+        }
+        return r;
+    }
+
+    public static long decimalSubtract(long a, long b)
+    {
+        long r = a - b;
+        if (((a ^ b) & (a ^ r)) < 0) {
+            throw overflow("DECIMAL", "subtraction");
+        }
+        return r;
+    }
+
+    public static long decimalMultiply(long a, long b)
+    {
+        long hi = Math.multiplyHigh(a, b);
+        long lo = a * b;
+        if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) {
+            return lo;
+        }
+        throw overflow("DECIMAL", "multiplication");
+    }
+
+    public static long decimalDivide(long a, int scaleA, long b, int scaleB, int resultScale)
+    {
+        if (b == 0) {
+            throw divisionByZero();
+        }
+        BigDecimal result = BigDecimal.valueOf(a, scaleA).divide(BigDecimal.valueOf(b, scaleB), resultScale, RoundingMode.HALF_UP);
+        return unscaledExact(result, resultScale);
+    }
+
+    public static long decimalMod(long a, int scaleA, long b, int scaleB, int resultScale)
+    {
+        if (b == 0) {
+            throw divisionByZero();
+        }
+        BigDecimal result = BigDecimal.valueOf(a, scaleA).remainder(BigDecimal.valueOf(b, scaleB));
+        return unscaledExact(result.setScale(resultScale, RoundingMode.HALF_UP), resultScale);
+    }
+
+    public static long unscaledExact(BigDecimal value, int scale)
+    {
+        BigInteger unscaled = value.setScale(scale, RoundingMode.HALF_UP).unscaledValue();
+        if (unscaled.bitLength() > 63) {
+            throw overflow("DECIMAL", "value");
+        }
+        return unscaled.longValue();
+    }
+
+    public static BigDecimal toBigDecimal(long unscaled, int scale)
+    {
+        return BigDecimal.valueOf(unscaled, scale);
+    }
+
+    public static double decimalToDouble(long unscaled, int scale)
+    {
+        if (scale < POWERS_OF_TEN.length && Math.abs(unscaled) < (1L << 52)) {
+            return unscaled / (double) POWERS_OF_TEN[scale];
+        }
+        return BigDecimal.valueOf(unscaled, scale).doubleValue();
+    }
+
+    public static long doubleToDecimal(double value, int precision, int scale)
+    {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            throw invalidCast(Double.toString(value), "DECIMAL(" + precision + "," + scale + ")");
+        }
+        return checkPrecision(unscaledExact(BigDecimal.valueOf(value), scale), precision, scale);
+    }
+
+    public static long checkPrecision(long unscaled, int precision, int scale)
+    {
+        if (precision < 19 && Math.abs(unscaled) >= POWERS_OF_TEN[precision]) {
+            throw new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Numeric overflow: value " + BigDecimal.valueOf(unscaled, scale).toPlainString() + " does not fit DECIMAL(" + precision + "," + scale + ")");
+        }
+        return unscaled;
+    }
+
+    /** DECIMAL to an integer type: rounds half away from zero, as PostgreSQL and Trino do. */
+    public static long decimalToLong(long unscaled, int scale)
+    {
+        return rescale(unscaled, scale, 0);
+    }
+
+    public static long doubleToLong(double value, String type)
+    {
+        if (Double.isNaN(value) || value >= 9.223372036854775807E18 || value < -9.223372036854775808E18) {
+            throw invalidCast(Double.toString(value), type);
+        }
+        return Math.round(value);
+    }
+
+    public static long roundDecimal(long unscaled, int scale, int digits, int resultScale)
+    {
+        if (digits >= scale) {
+            return rescale(unscaled, scale, resultScale);
+        }
+        long rounded = rescale(unscaled, scale, Math.max(digits, 0));
+        if (digits < 0) {
+            long factor = powerOfTen(-digits);
+            rounded = rescale(unscaled, scale, 0);
+            long quotient = rounded / factor;
+            long remainder = rounded % factor;
+            if (Math.abs(remainder) * 2 >= factor) {
+                quotient += rounded < 0 ? -1 : 1;
+            }
+            return rescale(quotient * factor, 0, resultScale);
+        }
+        return rescale(rounded, Math.max(digits, 0), resultScale);
+    }
+
+    public static double roundDouble(double value, long digits)
+    {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return value;
+        }
+        return BigDecimal.valueOf(value).setScale((int) digits, RoundingMode.HALF_UP).doubleValue();
+    }
+
+    public static long floorDecimal(long unscaled, int scale)
+    {
+        long factor = powerOfTen(scale);
+        return Math.floorDiv(unscaled, factor);
+    }
+
+    public static long ceilDecimal(long unscaled, int scale)
+    {
+        long factor = powerOfTen(scale);
+        return -Math.floorDiv(-unscaled, factor);
+    }
+
+    // ---- comparisons
+
+    public static int compareDecimals(long a, int scaleA, long b, int scaleB)
+    {
+        if (scaleA == scaleB) {
+            return Long.compare(a, b);
+        }
+        return BigDecimal.valueOf(a, scaleA).compareTo(BigDecimal.valueOf(b, scaleB));
+    }
+
+    // ---- strings
+
+    public static String readUtf8(byte[] bytes)
+    {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    public static String substring(String s, long start)
+    {
+        return substring(s, start, Long.MAX_VALUE / 4);
+    }
+
+    /** SQL SUBSTRING: 1-based start, length in code points; start before 1 shortens the result. */
+    public static String substring(String s, long start, long length)
+    {
+        if (length < 0) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Negative substring length not allowed");
+        }
+        long end = start + length;
+        long from = Math.max(start, 1);
+        int codePoints = s.codePointCount(0, s.length());
+        long to = Math.min(end, codePoints + 1L);
+        if (to <= from) {
+            return "";
+        }
+        int begin = s.offsetByCodePoints(0, (int) (from - 1));
+        int finish = s.offsetByCodePoints(begin, (int) (to - from));
+        return s.substring(begin, finish);
+    }
+
+    public static long charLength(String s)
+    {
+        return s.codePointCount(0, s.length());
+    }
+
+    public static long position(String needle, String haystack)
+    {
+        int index = haystack.indexOf(needle);
+        return index < 0 ? 0 : haystack.codePointCount(0, index) + 1;
+    }
+
+    public static String trim(String flag, String characters, String s)
+    {
+        int start = 0;
+        int end = s.length();
+        if (!flag.equals("TRAILING")) {
+            while (start < end && characters.indexOf(s.charAt(start)) >= 0) {
+                start++;
+            }
+        }
+        if (!flag.equals("LEADING")) {
+            while (end > start && characters.indexOf(s.charAt(end - 1)) >= 0) {
+                end--;
+            }
+        }
+        return s.substring(start, end);
+    }
+
+    public static String padChar(String s, int length)
+    {
+        if (s.length() >= length) {
+            return s.length() == length ? s : s.substring(0, length);
+        }
+        StringBuilder builder = new StringBuilder(length).append(s);
+        while (builder.length() < length) {
+            builder.append(' ');
+        }
+        return builder.toString();
+    }
+
+    public static String truncate(String s, int length)
+    {
+        return s.length() <= length ? s : s.substring(0, length);
+    }
+
+    public static int compareStrings(String a, String b)
+    {
+        return a.compareTo(b);
+    }
+
+    // ---- casts from text
+
+    public static long parseLong(String text, String type)
+    {
+        try {
+            return Long.parseLong(text.trim());
+        }
+        catch (NumberFormatException e) {
+            throw invalidCast(text, type);
+        }
+    }
+
+    public static double parseDouble(String text, String type)
+    {
+        try {
+            return Double.parseDouble(text.trim());
+        }
+        catch (NumberFormatException e) {
+            throw invalidCast(text, type);
+        }
+    }
+
+    public static long parseDecimal(String text, int precision, int scale)
+    {
+        try {
+            return checkPrecision(unscaledExact(new BigDecimal(text.trim()), scale), precision, scale);
+        }
+        catch (NumberFormatException e) {
+            throw invalidCast(text, "DECIMAL(" + precision + "," + scale + ")");
+        }
+    }
+
+    public static boolean parseBoolean(String text)
+    {
+        String value = text.trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (value) {
+            case "true", "t", "1", "yes" -> true;
+            case "false", "f", "0", "no" -> false;
+            default -> throw invalidCast(text, "BOOLEAN");
+        };
+    }
+
+    public static int parseDate(String text)
+    {
+        try {
+            return (int) LocalDate.parse(text.trim()).toEpochDay();
+        }
+        catch (DateTimeParseException e) {
+            throw invalidCast(text, "DATE");
+        }
+    }
+
+    public static int parseTime(String text)
+    {
+        try {
+            return (int) (LocalTime.parse(text.trim()).toNanoOfDay() / 1_000_000);
+        }
+        catch (DateTimeParseException e) {
+            throw invalidCast(text, "TIME");
+        }
+    }
+
+    public static long parseTimestamp(String text, boolean micros)
+    {
+        String value = text.trim().replace('T', ' ');
+        try {
+            LocalDateTime dateTime = value.length() <= 10
+                    ? LocalDate.parse(value).atStartOfDay()
+                    : LocalDateTime.parse(value.replace(' ', 'T'));
+            long seconds = dateTime.toLocalDate().toEpochDay() * 86400 + dateTime.toLocalTime().toSecondOfDay();
+            return micros ? seconds * 1_000_000 + dateTime.getNano() / 1000 : seconds * 1000 + dateTime.getNano() / 1_000_000;
+        }
+        catch (DateTimeParseException e) {
+            throw invalidCast(text, "TIMESTAMP");
+        }
+    }
+
+    // ---- casts to text
+
+    public static String decimalToString(long unscaled, int scale)
+    {
+        return BigDecimal.valueOf(unscaled, scale).toPlainString();
+    }
+
+    public static String doubleToString(double value)
+    {
+        return Double.toString(value);
+    }
+
+    public static String dateToString(int days)
+    {
+        return LocalDate.ofEpochDay(days).toString();
+    }
+
+    public static String timeToString(int millis)
+    {
+        return LocalTime.ofNanoOfDay(millis * 1_000_000L).toString();
+    }
+
+    public static String timestampToString(long value, boolean micros)
+    {
+        LocalDateTime dateTime = toLocalDateTime(value, micros);
+        return (micros ? TIMESTAMP_MICROS : TIMESTAMP_MILLIS).format(dateTime);
+    }
+
+    public static LocalDateTime toLocalDateTime(long value, boolean micros)
+    {
+        long unitsPerSecond = micros ? 1_000_000 : 1000;
+        long seconds = Math.floorDiv(value, unitsPerSecond);
+        long fraction = Math.floorMod(value, unitsPerSecond);
+        return LocalDateTime.ofEpochSecond(seconds, (int) (fraction * (1_000_000_000L / unitsPerSecond)), java.time.ZoneOffset.UTC);
+    }
+
+    // ---- dates and times
+
+    public static int addMonthsToDate(int days, long months)
+    {
+        return (int) LocalDate.ofEpochDay(days).plusMonths(months).toEpochDay();
+    }
+
+    public static long addMonthsToTimestamp(long value, long months, boolean micros)
+    {
+        long unitsPerDay = micros ? 86_400_000_000L : 86_400_000L;
+        long day = Math.floorDiv(value, unitsPerDay);
+        long within = Math.floorMod(value, unitsPerDay);
+        return LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay() * unitsPerDay + within;
+    }
+
+    /** DATE + day-time interval (milliseconds): the whole days of the interval. */
+    public static int addMillisToDate(int days, long millis)
+    {
+        return Math.toIntExact(days + Math.floorDiv(millis, 86_400_000L));
+    }
+
+    public static long dateToTimestamp(int days, boolean micros)
+    {
+        return days * (micros ? 86_400_000_000L : 86_400_000L);
+    }
+
+    public static int timestampToDate(long value, boolean micros)
+    {
+        return (int) Math.floorDiv(value, micros ? 86_400_000_000L : 86_400_000L);
+    }
+
+    public static long extractFromDate(String unit, int days)
+    {
+        LocalDate date = LocalDate.ofEpochDay(days);
+        return switch (unit) {
+            case "YEAR" -> date.getYear();
+            case "QUARTER" -> (date.getMonthValue() - 1) / 3 + 1;
+            case "MONTH" -> date.getMonthValue();
+            case "WEEK" -> date.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR);
+            case "DAY" -> date.getDayOfMonth();
+            case "DOW" -> date.getDayOfWeek().getValue() % 7;
+            case "ISODOW" -> date.getDayOfWeek().getValue();
+            case "DOY" -> date.getDayOfYear();
+            case "DECADE" -> date.getYear() / 10;
+            case "CENTURY" -> (date.getYear() + 99) / 100;
+            case "EPOCH" -> days * 86400L;
+            case "HOUR", "MINUTE", "SECOND" -> 0;
+            default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "EXTRACT(" + unit + ") is not supported for DATE");
+        };
+    }
+
+    public static long extractFromTimestamp(String unit, long value, boolean micros)
+    {
+        LocalDateTime dateTime = toLocalDateTime(value, micros);
+        return switch (unit) {
+            case "HOUR" -> dateTime.getHour();
+            case "MINUTE" -> dateTime.getMinute();
+            case "SECOND" -> dateTime.getSecond();
+            case "MILLISECOND" -> dateTime.get(ChronoField.MILLI_OF_SECOND) + dateTime.getSecond() * 1000L;
+            case "EPOCH" -> Math.floorDiv(value, micros ? 1_000_000L : 1000L);
+            default -> extractFromDate(unit, (int) dateTime.toLocalDate().toEpochDay());
+        };
+    }
+
+    public static long extractFromTime(String unit, int millis)
+    {
+        return switch (unit) {
+            case "HOUR" -> millis / 3_600_000;
+            case "MINUTE" -> millis / 60_000 % 60;
+            case "SECOND" -> millis / 1000 % 60;
+            default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "EXTRACT(" + unit + ") is not supported for TIME");
+        };
+    }
+
+    public static long extractFromInterval(String unit, long value, boolean yearMonth)
+    {
+        if (yearMonth) {
+            return switch (unit) {
+                case "YEAR" -> value / 12;
+                case "MONTH" -> value % 12;
+                default -> 0;
+            };
+        }
+        return switch (unit) {
+            case "DAY" -> value / 86_400_000L;
+            case "HOUR" -> value / 3_600_000L % 24;
+            case "MINUTE" -> value / 60_000L % 60;
+            case "SECOND" -> value / 1000L % 60;
+            default -> 0;
+        };
+    }
+
+    // ---- LIKE
+
+    public static Pattern likePattern(String pattern, String escape)
+    {
+        StringBuilder regex = new StringBuilder();
+        Character escapeChar = null;
+        if (escape != null) {
+            if (escape.length() != 1) {
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, "LIKE escape must be a single character: '" + escape + "'");
+            }
+            escapeChar = escape.charAt(0);
+        }
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (escapeChar != null && c == escapeChar) {
+                if (i + 1 >= pattern.length()) {
+                    throw new OntulException(ErrorCode.INVALID_ARGUMENT, "LIKE pattern ends with the escape character: '" + pattern + "'");
+                }
+                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
+            }
+            else if (c == '%') {
+                regex.append(".*");
+            }
+            else if (c == '_') {
+                regex.append('.');
+            }
+            else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString(), Pattern.DOTALL);
+    }
+
+    public static boolean like(String value, Pattern pattern)
+    {
+        return pattern.matcher(value).matches();
+    }
+
+    public static boolean like(String value, String pattern, String escape)
+    {
+        return likePattern(pattern, escape).matcher(value).matches();
+    }
+}

@@ -1,0 +1,891 @@
+package io.ontul.engine.expression;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.NlsString;
+
+import io.ontul.engine.type.ArrowTypes;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Translates one Calcite row expression into Java statements that compute it for row
+ * {@code i}. Each value is a pair of local variables (is-null flag, value). CASE, AND, OR and
+ * COALESCE evaluate lazily, so {@code CASE WHEN x = 0 THEN 0 ELSE 1 / x END} never divides by
+ * zero. Subexpressions without column references are hoisted into fields computed once per
+ * kernel (constant folding).
+ */
+final class RowCodeGenerator
+{
+    record Value(String isNull, String value, RelDataType type) {}
+
+    private static final String F = "io.ontul.engine.expression.Functions.";
+
+    private final List<RelDataType> inputTypes;
+    private final TreeSet<Integer> usedColumns = new TreeSet<>();
+    private final StringBuilder fields = new StringBuilder();
+    private final StringBuilder init = new StringBuilder();
+    private int variableCounter;
+    private int constantCounter;
+
+    RowCodeGenerator(List<RelDataType> inputTypes)
+    {
+        this.inputTypes = inputTypes;
+    }
+
+    TreeSet<Integer> usedColumns()
+    {
+        return usedColumns;
+    }
+
+    String fieldDeclarations()
+    {
+        return fields.toString();
+    }
+
+    String initCode()
+    {
+        return init.toString();
+    }
+
+    void readColumn(int column, StringBuilder code)
+    {
+        usedColumns.add(column);
+        RelDataType type = inputTypes.get(column);
+        JavaKind kind = JavaKind.of(type);
+        code.append("final boolean cn").append(column).append(" = in").append(column).append(".isNull(i);\n");
+        code.append("final ").append(kind.javaType).append(" cv").append(column).append(" = cn").append(column).append(" ? ")
+                .append(kind.zero).append(" : ").append(Vectors.readCode(type, "in" + column, "i")).append(";\n");
+    }
+
+    Value generate(RexNode node, StringBuilder code)
+    {
+        if (node instanceof RexInputRef ref) {
+            return new Value("cn" + ref.getIndex(), "cv" + ref.getIndex(), ref.getType());
+        }
+        if (node instanceof RexLiteral literal) {
+            return literal(literal);
+        }
+        if (!(node instanceof RexCall call)) {
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, "Expression is not supported: " + node);
+        }
+        if (RexUtil.isConstant(call) && RexUtil.isDeterministic(call) && !isContextFunction(call)) {
+            return hoist(call);
+        }
+        return call(call, code);
+    }
+
+    private static boolean isContextFunction(RexCall call)
+    {
+        return false;
+    }
+
+    /** Computes a constant subexpression once, in init(), into fields. */
+    private Value hoist(RexCall call)
+    {
+        int id = constantCounter++;
+        JavaKind kind = JavaKind.of(call.getType());
+        fields.append("private boolean kn").append(id).append(";\n");
+        fields.append("private ").append(kind.javaType).append(" kv").append(id).append(";\n");
+        StringBuilder code = new StringBuilder();
+        Value value = call(call, code);
+        init.append("{\n").append(code).append("kn").append(id).append(" = ").append(value.isNull()).append(";\n")
+                .append("kv").append(id).append(" = ").append(value.isNull()).append(" ? ").append(kind.zero).append(" : ").append(value.value()).append(";\n}\n");
+        return new Value("kn" + id, "kv" + id, call.getType());
+    }
+
+    private String newVariable()
+    {
+        return "t" + variableCounter++;
+    }
+
+    private Value declare(StringBuilder code, RelDataType type, String isNull, String valueWhenNotNull)
+    {
+        String name = newVariable();
+        JavaKind kind = JavaKind.of(type);
+        code.append("final boolean n").append(name).append(" = ").append(isNull).append(";\n");
+        code.append("final ").append(kind.javaType).append(" v").append(name).append(" = n").append(name).append(" ? ").append(kind.zero)
+                .append(" : ").append(valueWhenNotNull).append(";\n");
+        return new Value("n" + name, "v" + name, type);
+    }
+
+    private Value literal(RexLiteral literal)
+    {
+        RelDataType type = literal.getType();
+        if (literal.isNull()) {
+            return new Value("true", JavaKind.of(type).zero, type);
+        }
+        String value = switch (type.getSqlTypeName()) {
+            case BOOLEAN -> String.valueOf(literal.getValueAs(Boolean.class));
+            case TINYINT, SMALLINT, INTEGER -> String.valueOf(literal.getValueAs(Integer.class));
+            case BIGINT -> literal.getValueAs(Long.class) + "L";
+            case DECIMAL -> {
+                BigDecimal decimal = literal.getValueAs(BigDecimal.class);
+                yield Functions.unscaledExact(decimal, type.getScale()) + "L";
+            }
+            case REAL, FLOAT, DOUBLE -> {
+                double d = literal.getValueAs(Double.class);
+                yield Double.isNaN(d) ? "Double.NaN" : Double.isInfinite(d) ? (d > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : Double.toString(d);
+            }
+            case CHAR, VARCHAR -> javaString(literal.getValueAs(String.class));
+            case DATE, TIME -> String.valueOf(literal.getValueAs(Integer.class));
+            case TIMESTAMP -> {
+                long millis = literal.getValueAs(Long.class);
+                yield (type.getPrecision() > 3 ? millis * 1000 : millis) + "L";
+            }
+            case NULL -> "0";
+            default -> {
+                if (isInterval(type)) {
+                    yield literal.getValueAs(Long.class) + "L";
+                }
+                throw new OntulException(ErrorCode.NOT_SUPPORTED, "Literal of type " + type + " is not supported");
+            }
+        };
+        return new Value("false", value, type);
+    }
+
+    static String javaString(String value)
+    {
+        StringBuilder builder = new StringBuilder("\"");
+        for (char c : value.toCharArray()) {
+            switch (c) {
+                case '"' -> builder.append("\\\"");
+                case '\\' -> builder.append("\\\\");
+                case '\n' -> builder.append("\\n");
+                case '\r' -> builder.append("\\r");
+                case '\t' -> builder.append("\\t");
+                default -> {
+                    if (c < 0x20 || c > 0x7e) {
+                        builder.append(String.format("\\u%04x", (int) c));
+                    }
+                    else {
+                        builder.append(c);
+                    }
+                }
+            }
+        }
+        return builder.append('"').toString();
+    }
+
+    private Value call(RexCall call, StringBuilder code)
+    {
+        SqlKind kind = call.getKind();
+        RelDataType type = call.getType();
+        switch (kind) {
+            case AND:
+            case OR:
+                return andOr(call, kind == SqlKind.AND, code);
+            case NOT: {
+                Value operand = generate(call.operands.get(0), code);
+                return new Value(operand.isNull(), "(!" + operand.value() + ")", type);
+            }
+            case IS_NULL:
+                return new Value("false", generate(call.operands.get(0), code).isNull(), type);
+            case IS_NOT_NULL:
+                return new Value("false", "(!" + generate(call.operands.get(0), code).isNull() + ")", type);
+            case IS_TRUE: {
+                Value v = generate(call.operands.get(0), code);
+                return new Value("false", "(!" + v.isNull() + " && " + v.value() + ")", type);
+            }
+            case IS_NOT_TRUE: {
+                Value v = generate(call.operands.get(0), code);
+                return new Value("false", "(" + v.isNull() + " || !" + v.value() + ")", type);
+            }
+            case IS_FALSE: {
+                Value v = generate(call.operands.get(0), code);
+                return new Value("false", "(!" + v.isNull() + " && !" + v.value() + ")", type);
+            }
+            case IS_NOT_FALSE: {
+                Value v = generate(call.operands.get(0), code);
+                return new Value("false", "(" + v.isNull() + " || " + v.value() + ")", type);
+            }
+            case EQUALS:
+            case NOT_EQUALS:
+            case LESS_THAN:
+            case LESS_THAN_OR_EQUAL:
+            case GREATER_THAN:
+            case GREATER_THAN_OR_EQUAL: {
+                Value left = generate(call.operands.get(0), code);
+                Value right = generate(call.operands.get(1), code);
+                String comparison = compare(left, right);
+                String op = switch (kind) {
+                    case EQUALS -> " == 0";
+                    case NOT_EQUALS -> " != 0";
+                    case LESS_THAN -> " < 0";
+                    case LESS_THAN_OR_EQUAL -> " <= 0";
+                    case GREATER_THAN -> " > 0";
+                    default -> " >= 0";
+                };
+                return declare(code, type, left.isNull() + " || " + right.isNull(), "(" + comparison + op + ")");
+            }
+            case IS_DISTINCT_FROM:
+            case IS_NOT_DISTINCT_FROM: {
+                Value left = generate(call.operands.get(0), code);
+                Value right = generate(call.operands.get(1), code);
+                String same = "((" + left.isNull() + " && " + right.isNull() + ") || (!" + left.isNull() + " && !" + right.isNull() + " && " + compare(left, right) + " == 0))";
+                return declare(code, type, "false", kind == SqlKind.IS_DISTINCT_FROM ? "!" + same : same);
+            }
+            case PLUS:
+            case MINUS:
+            case TIMES:
+            case DIVIDE:
+            case MOD:
+                return arithmetic(call, kind, code);
+            case MINUS_PREFIX: {
+                Value operand = generate(call.operands.get(0), code);
+                String value = switch (JavaKind.of(type)) {
+                    case DOUBLE -> "(-" + operand.value() + ")";
+                    case INT -> F + "checkInt(" + F + "negate((long) " + operand.value() + "), \"" + type.getSqlTypeName() + "\")";
+                    default -> F + "negate(" + operand.value() + ")";
+                };
+                return declare(code, type, operand.isNull(), value);
+            }
+            case PLUS_PREFIX:
+                return generate(call.operands.get(0), code);
+            case CASE:
+                return caseWhen(call, code);
+            case COALESCE:
+                return coalesce(call, code);
+            case CAST:
+            case SAFE_CAST: {
+                Value operand = generate(call.operands.get(0), code);
+                if (operand.isNull().equals("true")) {
+                    return new Value("true", JavaKind.of(type).zero, type);
+                }
+                return declare(code, type, operand.isNull(), cast(operand.value(), operand.type(), type));
+            }
+            case LIKE:
+                return like(call, code);
+            case EXTRACT:
+                return extract(call, code);
+            case TRIM:
+                return trim(call, code);
+            case POSITION: {
+                Value needle = generate(call.operands.get(0), code);
+                Value haystack = generate(call.operands.get(1), code);
+                return declare(code, type, needle.isNull() + " || " + haystack.isNull(), "(int) " + F + "position(" + needle.value() + ", " + haystack.value() + ")");
+            }
+            case FLOOR:
+            case CEIL:
+                return floorCeil(call, kind == SqlKind.FLOOR, code);
+            default:
+                return function(call, code);
+        }
+    }
+
+    private Value andOr(RexCall call, boolean isAnd, StringBuilder code)
+    {
+        String name = newVariable();
+        // for AND: decided=false found; for OR: decided=true found
+        code.append("boolean n").append(name).append(" = false;\n");
+        code.append("boolean v").append(name).append(" = ").append(isAnd).append(";\n");
+        code.append("do {\n");
+        for (RexNode operand : call.operands) {
+            StringBuilder inner = new StringBuilder();
+            Value value = generate(operand, inner);
+            code.append(inner);
+            String decisive = isAnd ? "!" + value.value() : value.value();
+            code.append("if (!").append(value.isNull()).append(" && ").append(decisive).append(") { n").append(name).append(" = false; v")
+                    .append(name).append(" = ").append(!isAnd).append("; break; }\n");
+            code.append("if (").append(value.isNull()).append(") n").append(name).append(" = true;\n");
+        }
+        code.append("} while (false);\n");
+        return new Value("n" + name, "v" + name, call.getType());
+    }
+
+    private Value caseWhen(RexCall call, StringBuilder code)
+    {
+        RelDataType type = call.getType();
+        JavaKind kind = JavaKind.of(type);
+        String name = newVariable();
+        code.append("boolean n").append(name).append(" = true;\n");
+        code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
+        List<RexNode> operands = call.operands;
+        int closing = 0;
+        for (int i = 0; i + 1 < operands.size(); i += 2) {
+            StringBuilder condition = new StringBuilder();
+            Value when = generate(operands.get(i), condition);
+            code.append("{\n").append(condition);
+            code.append("if (!").append(when.isNull()).append(" && ").append(when.value()).append(") {\n");
+            assign(name, operands.get(i + 1), type, code);
+            code.append("} else {\n");
+            closing++;
+        }
+        if (operands.size() % 2 == 1) {
+            assign(name, operands.get(operands.size() - 1), type, code);
+        }
+        for (int i = 0; i < closing; i++) {
+            code.append("}\n}\n");
+        }
+        return new Value("n" + name, "v" + name, type);
+    }
+
+    private void assign(String name, RexNode operand, RelDataType targetType, StringBuilder code)
+    {
+        Value value = generate(operand, code);
+        code.append("n").append(name).append(" = ").append(value.isNull()).append(";\n");
+        code.append("if (!n").append(name).append(") v").append(name).append(" = ").append(convert(value, targetType)).append(";\n");
+    }
+
+    private Value coalesce(RexCall call, StringBuilder code)
+    {
+        RelDataType type = call.getType();
+        JavaKind kind = JavaKind.of(type);
+        String name = newVariable();
+        code.append("boolean n").append(name).append(" = true;\n");
+        code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
+        code.append("do {\n");
+        for (RexNode operand : call.operands) {
+            assign(name, operand, type, code);
+            code.append("if (!n").append(name).append(") break;\n");
+        }
+        code.append("} while (false);\n");
+        return new Value("n" + name, "v" + name, type);
+    }
+
+    /** Converts a non-null value to the representation of {@code target} (implicit widening). */
+    private String convert(Value value, RelDataType target)
+    {
+        RelDataType source = value.type();
+        if (source.getSqlTypeName() == target.getSqlTypeName()
+                && (source.getSqlTypeName() != SqlTypeName.DECIMAL || source.getScale() == target.getScale())
+                && (source.getSqlTypeName() != SqlTypeName.TIMESTAMP || (source.getPrecision() > 3) == (target.getPrecision() > 3))
+                && source.getSqlTypeName() != SqlTypeName.CHAR) {
+            return value.value();
+        }
+        if (source.getSqlTypeName() == SqlTypeName.NULL) {
+            return JavaKind.of(target).zero;
+        }
+        return cast(value.value(), source, target);
+    }
+
+    // ---- comparisons
+
+    /** Java expression whose sign is the comparison of two non-null values. */
+    private String compare(Value left, Value right)
+    {
+        RelDataType a = left.type();
+        RelDataType b = right.type();
+        JavaKind ka = JavaKind.of(a);
+        JavaKind kb = JavaKind.of(b);
+        if (ka == JavaKind.STRING && kb == JavaKind.STRING) {
+            return left.value() + ".compareTo(" + right.value() + ")";
+        }
+        if (ka == JavaKind.BOOLEAN && kb == JavaKind.BOOLEAN) {
+            return "Boolean.compare(" + left.value() + ", " + right.value() + ")";
+        }
+        if (isNumeric(a) && isNumeric(b)) {
+            if (ka == JavaKind.DOUBLE || kb == JavaKind.DOUBLE) {
+                return "Double.compare(" + toDouble(left) + ", " + toDouble(right) + ")";
+            }
+            boolean decimalA = a.getSqlTypeName() == SqlTypeName.DECIMAL;
+            boolean decimalB = b.getSqlTypeName() == SqlTypeName.DECIMAL;
+            if (decimalA || decimalB) {
+                int scaleA = decimalA ? a.getScale() : 0;
+                int scaleB = decimalB ? b.getScale() : 0;
+                int scale = Math.max(scaleA, scaleB);
+                return "Long.compare(" + F + "rescale((long) " + left.value() + ", " + scaleA + ", " + scale + "), " + F + "rescale((long) " + right.value() + ", " + scaleB + ", " + scale + "))";
+            }
+            return "Long.compare((long) " + left.value() + ", (long) " + right.value() + ")";
+        }
+        if (a.getSqlTypeName() == SqlTypeName.TIMESTAMP || b.getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+            RelDataType target = a.getSqlTypeName() == SqlTypeName.TIMESTAMP ? a : b;
+            return "Long.compare(" + convert(left, target) + ", " + convert(right, target) + ")";
+        }
+        if (ka == JavaKind.STRING || kb == JavaKind.STRING) {
+            // text against a non-text value: compare as the non-text type
+            RelDataType target = ka == JavaKind.STRING ? b : a;
+            return compare(new Value("false", convert(left, target), target), new Value("false", convert(right, target), target));
+        }
+        return "Long.compare((long) " + left.value() + ", (long) " + right.value() + ")";
+    }
+
+    private static boolean isNumeric(RelDataType type)
+    {
+        return switch (type.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, FLOAT, DOUBLE -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean isInterval(RelDataType type)
+    {
+        SqlTypeFamily family = type.getSqlTypeName().getFamily();
+        return family == SqlTypeFamily.INTERVAL_DAY_TIME || family == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+    }
+
+    private static boolean isYearMonth(RelDataType type)
+    {
+        return type.getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+    }
+
+    private static boolean isMicros(RelDataType type)
+    {
+        return type.getPrecision() > 3;
+    }
+
+    private static String toDouble(Value value)
+    {
+        RelDataType type = value.type();
+        if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+            return F + "decimalToDouble(" + value.value() + ", " + type.getScale() + ")";
+        }
+        return "((double) " + value.value() + ")";
+    }
+
+    /** Value as an unscaled decimal of the given scale. */
+    private static String toDecimal(Value value, int scale)
+    {
+        RelDataType type = value.type();
+        int from = type.getSqlTypeName() == SqlTypeName.DECIMAL ? type.getScale() : 0;
+        if (from == scale) {
+            return "((long) " + value.value() + ")";
+        }
+        return F + "rescale((long) " + value.value() + ", " + from + ", " + scale + ")";
+    }
+
+    // ---- arithmetic
+
+    private Value arithmetic(RexCall call, SqlKind kind, StringBuilder code)
+    {
+        RelDataType type = call.getType();
+        Value left = generate(call.operands.get(0), code);
+        Value right = generate(call.operands.get(1), code);
+        String isNull = left.isNull() + " || " + right.isNull();
+        RelDataType a = left.type();
+        RelDataType b = right.type();
+        if (isDatetime(type) || isDatetime(a) || isDatetime(b)) {
+            return datetimeArithmetic(call, kind, left, right, code);
+        }
+        if (isInterval(type)) {
+            String op = switch (kind) {
+                case PLUS -> F + "add";
+                case MINUS -> F + "subtract";
+                case TIMES -> F + "multiply";
+                default -> F + "divide";
+            };
+            return declare(code, type, isNull, op + "(" + intervalOrLong(left) + ", " + intervalOrLong(right) + ")");
+        }
+        String value = switch (type.getSqlTypeName()) {
+            case DOUBLE, FLOAT, REAL -> {
+                String l = toDouble(left);
+                String r = toDouble(right);
+                yield switch (kind) {
+                    case PLUS -> "(" + l + " + " + r + ")";
+                    case MINUS -> "(" + l + " - " + r + ")";
+                    case TIMES -> "(" + l + " * " + r + ")";
+                    case DIVIDE -> F + "divideDouble(" + l + ", " + r + ")";
+                    default -> F + "modDouble(" + l + ", " + r + ")";
+                };
+            }
+            case DECIMAL -> decimalArithmetic(kind, left, right, type);
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+                String l = "((long) " + integral(left) + ")";
+                String r = "((long) " + integral(right) + ")";
+                String op = switch (kind) {
+                    case PLUS -> "add";
+                    case MINUS -> "subtract";
+                    case TIMES -> "multiply";
+                    case DIVIDE -> "divide";
+                    default -> "mod";
+                };
+                String result = F + op + "(" + l + ", " + r + ")";
+                if (type.getSqlTypeName() != SqlTypeName.BIGINT) {
+                    result = F + "checkInt(" + result + ", \"" + type.getSqlTypeName() + "\")";
+                }
+                yield result;
+            }
+            default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Arithmetic on " + type + " is not supported");
+        };
+        return declare(code, type, isNull, value);
+    }
+
+    private static String integral(Value value)
+    {
+        if (value.type().getSqlTypeName() == SqlTypeName.DECIMAL) {
+            return F + "decimalToLong(" + value.value() + ", " + value.type().getScale() + ")";
+        }
+        return value.value();
+    }
+
+    private static String intervalOrLong(Value value)
+    {
+        if (value.type().getSqlTypeName() == SqlTypeName.DECIMAL) {
+            return F + "decimalToLong(" + value.value() + ", " + value.type().getScale() + ")";
+        }
+        return "((long) " + value.value() + ")";
+    }
+
+    private static String decimalArithmetic(SqlKind kind, Value left, Value right, RelDataType type)
+    {
+        int scale = type.getScale();
+        int scaleA = left.type().getSqlTypeName() == SqlTypeName.DECIMAL ? left.type().getScale() : 0;
+        int scaleB = right.type().getSqlTypeName() == SqlTypeName.DECIMAL ? right.type().getScale() : 0;
+        if (JavaKind.of(left.type()) == JavaKind.DOUBLE || JavaKind.of(right.type()) == JavaKind.DOUBLE) {
+            throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): DOUBLE operand in DECIMAL arithmetic");
+        }
+        String result = switch (kind) {
+            case PLUS -> F + "decimalAdd(" + toDecimal(left, scale) + ", " + toDecimal(right, scale) + ")";
+            case MINUS -> F + "decimalSubtract(" + toDecimal(left, scale) + ", " + toDecimal(right, scale) + ")";
+            case TIMES -> {
+                String product = F + "decimalMultiply(" + toDecimal(left, scaleA) + ", " + toDecimal(right, scaleB) + ")";
+                yield scaleA + scaleB == scale ? product : F + "rescale(" + product + ", " + (scaleA + scaleB) + ", " + scale + ")";
+            }
+            case DIVIDE -> F + "decimalDivide(" + toDecimal(left, scaleA) + ", " + scaleA + ", " + toDecimal(right, scaleB) + ", " + scaleB + ", " + scale + ")";
+            default -> F + "decimalMod(" + toDecimal(left, scaleA) + ", " + scaleA + ", " + toDecimal(right, scaleB) + ", " + scaleB + ", " + scale + ")";
+        };
+        if (type.getPrecision() < 19) {
+            result = F + "checkPrecision(" + result + ", " + type.getPrecision() + ", " + scale + ")";
+        }
+        return result;
+    }
+
+    private static boolean isDatetime(RelDataType type)
+    {
+        return switch (type.getSqlTypeName()) {
+            case DATE, TIME, TIMESTAMP -> true;
+            default -> false;
+        };
+    }
+
+    private Value datetimeArithmetic(RexCall call, SqlKind kind, Value left, Value right, StringBuilder code)
+    {
+        RelDataType type = call.getType();
+        String isNull = left.isNull() + " || " + right.isNull();
+        Value datetime = isDatetime(left.type()) ? left : right;
+        Value other = datetime == left ? right : left;
+        if (isDatetime(other.type())) {
+            // datetime - datetime: an interval
+            boolean dates = left.type().getSqlTypeName() == SqlTypeName.DATE;
+            String difference = dates
+                    ? "((long) " + left.value() + " - (long) " + right.value() + ")"
+                    : "(" + left.value() + " - " + right.value() + ")";
+            if (isYearMonth(type)) {
+                throw new OntulException(ErrorCode.NOT_SUPPORTED, "Year-month difference between datetimes is not supported");
+            }
+            String millis = dates ? difference + " * 86400000L" : (isMicros(left.type()) ? difference + " / 1000L" : difference);
+            if (isInterval(type)) {
+                return declare(code, type, isNull, millis);
+            }
+            return declare(code, type, isNull, cast(millis, call.operands.get(0).getType(), type));
+        }
+        String amount = "((long) " + other.value() + ")";
+        if (kind == SqlKind.MINUS) {
+            amount = F + "negate(" + amount + ")";
+        }
+        RelDataType datetimeType = datetime.type();
+        String value = switch (datetimeType.getSqlTypeName()) {
+            case DATE -> isYearMonth(other.type())
+                    ? F + "addMonthsToDate(" + datetime.value() + ", " + amount + ")"
+                    : F + "addMillisToDate(" + datetime.value() + ", " + amount + ")";
+            case TIMESTAMP -> isYearMonth(other.type())
+                    ? F + "addMonthsToTimestamp(" + datetime.value() + ", " + amount + ", " + isMicros(datetimeType) + ")"
+                    : "(" + datetime.value() + " + " + amount + (isMicros(datetimeType) ? " * 1000L" : "") + ")";
+            default -> "((int) Math.floorMod((long) " + datetime.value() + " + " + amount + ", 86400000L))";
+        };
+        if (type.getSqlTypeName() != datetimeType.getSqlTypeName()) {
+            value = cast(value, datetimeType, type);
+        }
+        return declare(code, type, isNull, value);
+    }
+
+    // ---- casts
+
+    /** Java expression converting a non-null value of {@code from} to {@code to}. */
+    String cast(String v, RelDataType from, RelDataType to)
+    {
+        SqlTypeName source = from.getSqlTypeName();
+        SqlTypeName target = to.getSqlTypeName();
+        String targetName = ArrowTypes.sqlName(to);
+        JavaKind sourceKind = JavaKind.of(from);
+        if (source == SqlTypeName.NULL) {
+            return JavaKind.of(to).zero;
+        }
+        switch (target) {
+            case BOOLEAN:
+                return switch (sourceKind) {
+                    case BOOLEAN -> v;
+                    case STRING -> F + "parseBoolean(" + v + ")";
+                    default -> "(" + v + " != 0)";
+                };
+            case TINYINT:
+            case SMALLINT:
+            case INTEGER:
+            case BIGINT: {
+                String asLong = switch (source) {
+                    case DECIMAL -> F + "decimalToLong(" + v + ", " + from.getScale() + ")";
+                    case REAL, FLOAT, DOUBLE -> F + "doubleToLong(" + v + ", \"" + targetName + "\")";
+                    case CHAR, VARCHAR -> F + "parseLong(" + v + ", \"" + targetName + "\")";
+                    case BOOLEAN -> "(" + v + " ? 1L : 0L)";
+                    default -> "((long) " + v + ")";
+                };
+                if (target == SqlTypeName.BIGINT) {
+                    return asLong;
+                }
+                if (source == target) {
+                    return v;
+                }
+                return F + "checkInt(" + asLong + ", \"" + targetName + "\")";
+            }
+            case DECIMAL: {
+                int p = to.getPrecision();
+                int s = to.getScale();
+                return switch (source) {
+                    case DECIMAL -> F + "checkPrecision(" + F + "rescale(" + v + ", " + from.getScale() + ", " + s + "), " + p + ", " + s + ")";
+                    case REAL, FLOAT, DOUBLE -> F + "doubleToDecimal(" + v + ", " + p + ", " + s + ")";
+                    case CHAR, VARCHAR -> F + "parseDecimal(" + v + ", " + p + ", " + s + ")";
+                    case BOOLEAN -> F + "rescale(" + v + " ? 1L : 0L, 0, " + s + ")";
+                    default -> F + "checkPrecision(" + F + "rescale((long) " + v + ", 0, " + s + "), " + p + ", " + s + ")";
+                };
+            }
+            case REAL:
+            case FLOAT:
+            case DOUBLE: {
+                String d = switch (source) {
+                    case DECIMAL -> F + "decimalToDouble(" + v + ", " + from.getScale() + ")";
+                    case CHAR, VARCHAR -> F + "parseDouble(" + v + ", \"" + targetName + "\")";
+                    case BOOLEAN -> "(" + v + " ? 1.0 : 0.0)";
+                    default -> "((double) " + v + ")";
+                };
+                return target == SqlTypeName.REAL ? "((double) (float) " + d + ")" : d;
+            }
+            case CHAR:
+            case VARCHAR: {
+                String text = switch (source) {
+                    case CHAR, VARCHAR -> v;
+                    case DECIMAL -> F + "decimalToString(" + v + ", " + from.getScale() + ")";
+                    case REAL, FLOAT, DOUBLE -> F + "doubleToString(" + v + ")";
+                    case DATE -> F + "dateToString(" + v + ")";
+                    case TIME -> F + "timeToString(" + v + ")";
+                    case TIMESTAMP -> F + "timestampToString(" + v + ", " + isMicros(from) + ")";
+                    case BOOLEAN -> "(" + v + " ? \"true\" : \"false\")";
+                    default -> "String.valueOf(" + v + ")";
+                };
+                if (target == SqlTypeName.CHAR) {
+                    return F + "padChar(" + text + ", " + to.getPrecision() + ")";
+                }
+                if (to.getPrecision() > 0 && to.getPrecision() < (1 << 20) && (source == SqlTypeName.CHAR || source == SqlTypeName.VARCHAR)) {
+                    return F + "truncate(" + text + ", " + to.getPrecision() + ")";
+                }
+                return text;
+            }
+            case DATE:
+                return switch (source) {
+                    case DATE -> v;
+                    case CHAR, VARCHAR -> F + "parseDate(" + v + ")";
+                    case TIMESTAMP -> F + "timestampToDate(" + v + ", " + isMicros(from) + ")";
+                    default -> throw cannotCast(from, to);
+                };
+            case TIME:
+                return switch (source) {
+                    case TIME -> v;
+                    case CHAR, VARCHAR -> F + "parseTime(" + v + ")";
+                    case TIMESTAMP -> "((int) (Math.floorMod(" + v + ", " + (isMicros(from) ? "86400000000L" : "86400000L") + ")" + (isMicros(from) ? " / 1000L" : "") + "))";
+                    default -> throw cannotCast(from, to);
+                };
+            case TIMESTAMP:
+                return switch (source) {
+                    case TIMESTAMP -> isMicros(from) == isMicros(to) ? v : isMicros(to) ? "(" + v + " * 1000L)" : "Math.floorDiv(" + v + ", 1000L)";
+                    case DATE -> F + "dateToTimestamp(" + v + ", " + isMicros(to) + ")";
+                    case CHAR, VARCHAR -> F + "parseTimestamp(" + v + ", " + isMicros(to) + ")";
+                    default -> throw cannotCast(from, to);
+                };
+            default:
+                if (isInterval(to)) {
+                    if (isInterval(from)) {
+                        return v;
+                    }
+                    if (isNumeric(from)) {
+                        return "((long) " + integral(new Value("false", v, from)) + ")";
+                    }
+                }
+                throw cannotCast(from, to);
+        }
+    }
+
+    private static OntulException cannotCast(RelDataType from, RelDataType to)
+    {
+        return new OntulException(ErrorCode.TYPE_MISMATCH, "Cannot cast " + ArrowTypes.sqlName(from) + " to " + ArrowTypes.sqlName(to));
+    }
+
+    // ---- functions
+
+    private Value like(RexCall call, StringBuilder code)
+    {
+        boolean negated = call.getOperator() instanceof SqlLikeOperator like && like.isNegated();
+        Value value = generate(call.operands.get(0), code);
+        RexNode patternNode = call.operands.get(1);
+        RexNode escapeNode = call.operands.size() > 2 ? call.operands.get(2) : null;
+        String match;
+        String isNull;
+        if (patternNode instanceof RexLiteral pattern && (escapeNode == null || escapeNode instanceof RexLiteral)) {
+            if (pattern.isNull() || (escapeNode != null && ((RexLiteral) escapeNode).isNull())) {
+                return new Value("true", "false", call.getType());
+            }
+            String escape = escapeNode == null ? null : ((RexLiteral) escapeNode).getValueAs(String.class);
+            LikeMatcher.compile(pattern.getValueAs(String.class), escape); // validate now: errors name the pattern
+            int id = constantCounter++;
+            fields.append("private io.ontul.engine.expression.LikeMatcher like").append(id).append(";\n");
+            init.append("like").append(id).append(" = io.ontul.engine.expression.LikeMatcher.compile(").append(javaString(pattern.getValueAs(String.class)))
+                    .append(", ").append(escape == null ? "null" : javaString(escape)).append(");\n");
+            match = "like" + id + ".matches(" + value.value() + ")";
+            isNull = value.isNull();
+        }
+        else {
+            Value pattern = generate(patternNode, code);
+            Value escape = escapeNode == null ? null : generate(escapeNode, code);
+            match = "io.ontul.engine.expression.LikeMatcher.compile(" + pattern.value() + ", " + (escape == null ? "null" : escape.value()) + ").matches(" + value.value() + ")";
+            isNull = value.isNull() + " || " + pattern.isNull() + (escape == null ? "" : " || " + escape.isNull());
+        }
+        return declare(code, call.getType(), isNull, negated ? "!" + match : match);
+    }
+
+    private Value extract(RexCall call, StringBuilder code)
+    {
+        TimeUnitRange unit = (TimeUnitRange) ((RexLiteral) call.operands.get(0)).getValue();
+        Value operand = generate(call.operands.get(1), code);
+        RelDataType from = operand.type();
+        String unitName = unit.name();
+        String value = switch (from.getSqlTypeName()) {
+            case DATE -> F + "extractFromDate(\"" + unitName + "\", " + operand.value() + ")";
+            case TIMESTAMP -> F + "extractFromTimestamp(\"" + unitName + "\", " + operand.value() + ", " + isMicros(from) + ")";
+            case TIME -> F + "extractFromTime(\"" + unitName + "\", " + operand.value() + ")";
+            default -> {
+                if (isInterval(from)) {
+                    yield F + "extractFromInterval(\"" + unitName + "\", " + operand.value() + ", " + isYearMonth(from) + ")";
+                }
+                throw new OntulException(ErrorCode.TYPE_MISMATCH, "Cannot extract " + unitName + " from " + ArrowTypes.sqlName(from));
+            }
+        };
+        return declare(code, call.getType(), operand.isNull(), castLong(value, call.getType()));
+    }
+
+    private String castLong(String longValue, RelDataType type)
+    {
+        RelDataType bigint = null;
+        return switch (type.getSqlTypeName()) {
+            case BIGINT -> longValue;
+            case INTEGER, SMALLINT, TINYINT -> "((int) " + longValue + ")";
+            case DECIMAL -> F + "rescale(" + longValue + ", 0, " + type.getScale() + ")";
+            case DOUBLE, REAL, FLOAT -> "((double) " + longValue + ")";
+            default -> longValue;
+        };
+    }
+
+    private Value trim(RexCall call, StringBuilder code)
+    {
+        SqlTrimFunction.Flag flag = (SqlTrimFunction.Flag) ((RexLiteral) call.operands.get(0)).getValue();
+        Value characters = generate(call.operands.get(1), code);
+        Value operand = generate(call.operands.get(2), code);
+        return declare(code, call.getType(), characters.isNull() + " || " + operand.isNull(),
+                F + "trim(\"" + flag.name() + "\", " + characters.value() + ", " + operand.value() + ")");
+    }
+
+    private Value floorCeil(RexCall call, boolean floor, StringBuilder code)
+    {
+        if (call.operands.size() != 1) {
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, (floor ? "FLOOR" : "CEIL") + " with a time unit is not supported");
+        }
+        Value operand = generate(call.operands.get(0), code);
+        RelDataType type = call.getType();
+        String value = switch (operand.type().getSqlTypeName()) {
+            case DECIMAL -> {
+                String whole = F + (floor ? "floorDecimal(" : "ceilDecimal(") + operand.value() + ", " + operand.type().getScale() + ")";
+                yield type.getSqlTypeName() == SqlTypeName.DECIMAL ? F + "rescale(" + whole + ", 0, " + type.getScale() + ")" : whole;
+            }
+            case DOUBLE, REAL, FLOAT -> "Math." + (floor ? "floor(" : "ceil(") + operand.value() + ")";
+            default -> operand.value();
+        };
+        return declare(code, type, operand.isNull(), value);
+    }
+
+    private Value function(RexCall call, StringBuilder code)
+    {
+        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        RelDataType type = call.getType();
+        List<Value> args = new ArrayList<>();
+        List<String> nulls = new ArrayList<>();
+        for (RexNode operand : call.operands) {
+            Value value = generate(operand, code);
+            args.add(value);
+            nulls.add(value.isNull());
+        }
+        String isNull = nulls.isEmpty() ? "false" : String.join(" || ", nulls);
+        String value = switch (name) {
+            case "UPPER" -> args.get(0).value() + ".toUpperCase(java.util.Locale.ROOT)";
+            case "LOWER" -> args.get(0).value() + ".toLowerCase(java.util.Locale.ROOT)";
+            case "||", "CONCAT" -> {
+                StringBuilder builder = new StringBuilder("(");
+                for (int i = 0; i < args.size(); i++) {
+                    if (i > 0) {
+                        builder.append(" + ");
+                    }
+                    builder.append(JavaKind.of(args.get(i).type()) == JavaKind.STRING ? args.get(i).value()
+                            : cast(args.get(i).value(), args.get(i).type(), type));
+                }
+                yield builder.append(")").toString();
+            }
+            case "SUBSTRING" -> args.size() == 2
+                    ? F + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + ")"
+                    : F + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + integral(args.get(2)) + ")";
+            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> castLong(F + "charLength(" + args.get(0).value() + ")", type);
+            case "REPLACE" -> args.get(0).value() + ".replace(" + args.get(1).value() + ", " + args.get(2).value() + ")";
+            case "ABS" -> switch (JavaKind.of(type)) {
+                case DOUBLE -> "Math.abs(" + args.get(0).value() + ")";
+                case INT -> F + "checkInt(Math.abs((long) " + args.get(0).value() + "), \"" + type.getSqlTypeName() + "\")";
+                default -> "(" + args.get(0).value() + " < 0 ? " + F + "negate(" + args.get(0).value() + ") : " + args.get(0).value() + ")";
+            };
+            case "ROUND" -> round(args, type);
+            case "MOD" -> {
+                yield switch (type.getSqlTypeName()) {
+                    case DECIMAL -> decimalArithmetic(SqlKind.MOD, args.get(0), args.get(1), type);
+                    case DOUBLE, REAL, FLOAT -> F + "modDouble(" + toDouble(args.get(0)) + ", " + toDouble(args.get(1)) + ")";
+                    case BIGINT -> F + "mod((long) " + args.get(0).value() + ", (long) " + args.get(1).value() + ")";
+                    default -> "((int) " + F + "mod((long) " + args.get(0).value() + ", (long) " + args.get(1).value() + "))";
+                };
+            }
+            case "POWER" -> "Math.pow(" + toDouble(args.get(0)) + ", " + toDouble(args.get(1)) + ")";
+            case "SQRT" -> "Math.sqrt(" + toDouble(args.get(0)) + ")";
+            case "LN" -> "Math.log(" + toDouble(args.get(0)) + ")";
+            case "LOG10" -> "Math.log10(" + toDouble(args.get(0)) + ")";
+            case "EXP" -> "Math.exp(" + toDouble(args.get(0)) + ")";
+            case "SIGN" -> castLong("((long) Math.signum(" + toDouble(args.get(0)) + "))", type);
+            case "CURRENT_DATE" -> String.valueOf(java.time.LocalDate.now().toEpochDay());
+            case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP" -> {
+                java.time.LocalDateTime now = java.time.LocalDateTime.now();
+                long millis = now.toLocalDate().toEpochDay() * 86_400_000L + now.toLocalTime().toNanoOfDay() / 1_000_000;
+                yield (isMicros(type) ? millis * 1000 : millis) + "L";
+            }
+            case "CURRENT_TIME", "LOCALTIME" -> String.valueOf(java.time.LocalTime.now().toNanoOfDay() / 1_000_000);
+            default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Function " + name + " is not supported");
+        };
+        return declare(code, type, isNull, value);
+    }
+
+    private String round(List<Value> args, RelDataType type)
+    {
+        Value value = args.get(0);
+        String digits = args.size() > 1 ? "(int) " + args.get(1).value() : "0";
+        return switch (value.type().getSqlTypeName()) {
+            case DECIMAL -> F + "roundDecimal(" + value.value() + ", " + value.type().getScale() + ", " + digits + ", " + type.getScale() + ")";
+            case DOUBLE, REAL, FLOAT -> F + "roundDouble(" + value.value() + ", " + digits + ")";
+            default -> value.value();
+        };
+    }
+}

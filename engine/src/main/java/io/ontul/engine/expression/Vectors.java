@@ -1,0 +1,67 @@
+package io.ontul.engine.expression;
+
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.calcite.rel.type.RelDataType;
+
+/**
+ * Vector access used by generated code and operators, and the Arrow vector class that holds
+ * each SQL type.
+ */
+public final class Vectors
+{
+    private Vectors() {}
+
+    /** The unscaled value of a DECIMAL cell as a long (the low 64 bits of the 128-bit value). */
+    public static long readDecimal(DecimalVector vector, int index)
+    {
+        return vector.getDataBuffer().getLong((long) index * DecimalVector.TYPE_WIDTH);
+    }
+
+    public static String vectorClass(RelDataType type)
+    {
+        String simple = switch (type.getSqlTypeName()) {
+            case BOOLEAN -> "BitVector";
+            case TINYINT -> "TinyIntVector";
+            case SMALLINT -> "SmallIntVector";
+            case INTEGER, NULL -> "IntVector";
+            case BIGINT -> "BigIntVector";
+            case REAL -> "Float4Vector";
+            case FLOAT, DOUBLE -> "Float8Vector";
+            case DECIMAL -> "DecimalVector";
+            case CHAR, VARCHAR -> "VarCharVector";
+            case DATE -> "DateDayVector";
+            case TIME -> "TimeMilliVector";
+            case TIMESTAMP -> type.getPrecision() > 3 ? "TimeStampMicroVector" : "TimeStampMilliVector";
+            case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> "IntVector";
+            default -> "BigIntVector";
+        };
+        return "org.apache.arrow.vector." + simple;
+    }
+
+    /** Java expression reading row {@code index} of vector variable {@code vector} (not null). */
+    static String readCode(RelDataType type, String vector, String index)
+    {
+        return switch (type.getSqlTypeName()) {
+            case BOOLEAN -> "(" + vector + ".get(" + index + ") != 0)";
+            case DECIMAL -> "io.ontul.engine.expression.Vectors.readDecimal(" + vector + ", " + index + ")";
+            case CHAR, VARCHAR -> "io.ontul.engine.expression.Functions.readUtf8(" + vector + ".get(" + index + "))";
+            case REAL -> "((double) " + vector + ".get(" + index + "))";
+            case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> "((long) " + vector + ".get(" + index + "))";
+            default -> vector + ".get(" + index + ")";
+        };
+    }
+
+    /** Java statement writing {@code value} at {@code index}. */
+    static String writeCode(RelDataType type, String vector, String index, String value)
+    {
+        return switch (type.getSqlTypeName()) {
+            case BOOLEAN -> vector + ".set(" + index + ", " + value + " ? 1 : 0);";
+            case TINYINT -> vector + ".set(" + index + ", (byte) " + value + ");";
+            case SMALLINT -> vector + ".set(" + index + ", (short) " + value + ");";
+            case REAL -> vector + ".set(" + index + ", (float) " + value + ");";
+            case CHAR, VARCHAR -> vector + ".setSafe(" + index + ", " + value + ".getBytes(java.nio.charset.StandardCharsets.UTF_8));";
+            case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> vector + ".set(" + index + ", (int) " + value + ");";
+            default -> vector + ".set(" + index + ", " + value + ");";
+        };
+    }
+}

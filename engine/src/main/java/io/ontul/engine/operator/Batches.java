@@ -1,0 +1,107 @@
+package io.ontul.engine.operator;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** Creating and assembling batches. */
+public final class Batches
+{
+    /** Target rows per batch produced by operators that build their own output. */
+    public static final int TARGET_ROWS = 32 * 1024;
+
+    private Batches() {}
+
+    /** New vectors for {@code schema}, each allocated for {@code capacity} rows. */
+    public static FieldVector[] allocate(Schema schema, BufferAllocator allocator, int capacity)
+    {
+        List<Field> fields = schema.getFields();
+        FieldVector[] vectors = new FieldVector[fields.size()];
+        try {
+            for (int i = 0; i < vectors.length; i++) {
+                vectors[i] = fields.get(i).createVector(allocator);
+                allocate(vectors[i], capacity);
+            }
+        }
+        catch (RuntimeException e) {
+            for (FieldVector vector : vectors) {
+                if (vector != null) {
+                    vector.close();
+                }
+            }
+            throw e;
+        }
+        return vectors;
+    }
+
+    public static void allocate(FieldVector vector, int capacity)
+    {
+        if (vector instanceof BaseFixedWidthVector fixed) {
+            fixed.allocateNew(Math.max(capacity, 1));
+        }
+        else if (vector instanceof BaseVariableWidthVector variable) {
+            variable.allocateNew(Math.max(capacity, 1) * 16L, Math.max(capacity, 1));
+        }
+        else {
+            vector.setInitialCapacity(Math.max(capacity, 1));
+            vector.allocateNew();
+        }
+    }
+
+    public static VectorSchemaRoot root(FieldVector[] vectors, int rowCount)
+    {
+        List<FieldVector> list = new ArrayList<>(vectors.length);
+        for (FieldVector vector : vectors) {
+            vector.setValueCount(rowCount);
+            list.add(vector);
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(list);
+        root.setRowCount(rowCount);
+        return root;
+    }
+
+    /** Root with the given schema (field names and types) over the vectors. */
+    public static VectorSchemaRoot root(Schema schema, FieldVector[] vectors, int rowCount)
+    {
+        List<FieldVector> list = new ArrayList<>(vectors.length);
+        for (FieldVector vector : vectors) {
+            vector.setValueCount(rowCount);
+            list.add(vector);
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(schema.getFields(), list, rowCount);
+        root.setRowCount(rowCount);
+        return root;
+    }
+
+    public static VectorSchemaRoot empty(Schema schema, BufferAllocator allocator)
+    {
+        return root(schema, allocate(schema, allocator, 1), 0);
+    }
+
+    public static void closeAll(Iterable<? extends AutoCloseable> closeables)
+    {
+        RuntimeException failure = null;
+        for (AutoCloseable closeable : closeables) {
+            try {
+                if (closeable != null) {
+                    closeable.close();
+                }
+            }
+            catch (Exception e) {
+                if (failure == null) {
+                    failure = e instanceof RuntimeException runtime ? runtime : new RuntimeException(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.ontul.engine.operator;
+
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMilliVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarCharVector;
+
+import io.ontul.engine.expression.Vectors;
+
+/**
+ * Typed cell operations on Arrow vectors of the engine's types: hash, equality, ordering, copy.
+ * Hash and equality treat NULL as a value (callers decide NULL semantics). Integers of every
+ * width, DATE, TIME, TIMESTAMP and DECIMAL are compared as longs.
+ */
+public final class Columns
+{
+    private static final long NULL_HASH = 0x5bd1e995L;
+
+    private Columns() {}
+
+    public static long hash(FieldVector vector, int index)
+    {
+        if (vector.isNull(index)) {
+            return NULL_HASH;
+        }
+        if (vector instanceof VarCharVector text) {
+            long start = text.getStartOffset(index);
+            long end = text.getEndOffset(index);
+            long h = 1125899906842597L;
+            var data = text.getDataBuffer();
+            for (long i = start; i < end; i++) {
+                h = 31 * h + data.getByte(i);
+            }
+            return mix(h);
+        }
+        if (vector instanceof Float8Vector || vector instanceof Float4Vector) {
+            double d = ((Number) vector.getObject(index)).doubleValue();
+            return mix(Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+        }
+        return mix(getLong(vector, index));
+    }
+
+    public static long mix(long value)
+    {
+        long h = value * 0x9E3779B97F4A7C15L;
+        return h ^ (h >>> 32);
+    }
+
+    /** The value as a long for integer-like vectors (integers, dates, times, timestamps, decimals as unscaled, booleans). */
+    public static long getLong(FieldVector vector, int index)
+    {
+        if (vector instanceof BigIntVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof IntVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof DateDayVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof DecimalVector v) {
+            return Vectors.readDecimal(v, index);
+        }
+        if (vector instanceof TimeStampVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof SmallIntVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof TinyIntVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof TimeMilliVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof BitVector v) {
+            return v.get(index);
+        }
+        if (vector instanceof Float8Vector v) {
+            return Double.doubleToLongBits(v.get(index));
+        }
+        if (vector instanceof Float4Vector v) {
+            return Double.doubleToLongBits(v.get(index));
+        }
+        throw new IllegalArgumentException("not an integer-like vector: " + vector.getClass().getSimpleName());
+    }
+
+    public static double getDouble(FieldVector vector, int index)
+    {
+        if (vector instanceof Float8Vector v) {
+            return v.get(index);
+        }
+        if (vector instanceof Float4Vector v) {
+            return v.get(index);
+        }
+        return getLong(vector, index);
+    }
+
+    /** Equality of two non-null or null cells of vectors of the same type (NULL equals NULL). */
+    public static boolean equal(FieldVector a, int ia, FieldVector b, int ib)
+    {
+        boolean nullA = a.isNull(ia);
+        boolean nullB = b.isNull(ib);
+        if (nullA || nullB) {
+            return nullA && nullB;
+        }
+        if (a instanceof VarCharVector ta) {
+            VarCharVector tb = (VarCharVector) b;
+            long startA = ta.getStartOffset(ia);
+            long lengthA = ta.getEndOffset(ia) - startA;
+            long startB = tb.getStartOffset(ib);
+            long lengthB = tb.getEndOffset(ib) - startB;
+            if (lengthA != lengthB) {
+                return false;
+            }
+            return org.apache.arrow.memory.util.ByteFunctionHelpers.equal(ta.getDataBuffer(), startA, startA + lengthA, tb.getDataBuffer(), startB, startB + lengthB) == 1;
+        }
+        if (a instanceof Float8Vector || a instanceof Float4Vector) {
+            return getDouble(a, ia) == getDouble(b, ib) || (Double.isNaN(getDouble(a, ia)) && Double.isNaN(getDouble(b, ib)));
+        }
+        return getLong(a, ia) == getLong(b, ib);
+    }
+
+    /** Ordering of two non-null cells of vectors of the same type. */
+    public static int compare(FieldVector a, int ia, FieldVector b, int ib)
+    {
+        if (a instanceof VarCharVector ta) {
+            VarCharVector tb = (VarCharVector) b;
+            return org.apache.arrow.memory.util.ByteFunctionHelpers.compare(ta.getDataBuffer(), ta.getStartOffset(ia), ta.getEndOffset(ia),
+                    tb.getDataBuffer(), tb.getStartOffset(ib), tb.getEndOffset(ib));
+        }
+        if (a instanceof Float8Vector || a instanceof Float4Vector) {
+            return Double.compare(getDouble(a, ia), getDouble(b, ib));
+        }
+        if (a instanceof DecimalVector da && b instanceof DecimalVector db && da.getScale() != db.getScale()) {
+            return da.getObject(ia).compareTo(db.getObject(ib));
+        }
+        return Long.compare(getLong(a, ia), getLong(b, ib));
+    }
+}

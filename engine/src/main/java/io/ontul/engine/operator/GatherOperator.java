@@ -1,0 +1,163 @@
+package io.ontul.engine.operator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.spi.OntulException;
+
+/**
+ * Runs several instances of a pipeline on worker threads and merges their batches into one
+ * stream, in arrival order. A bounded queue gives back-pressure: producers block when the
+ * consumer is slow. The first failure of any instance stops all of them and is rethrown to
+ * the consumer.
+ */
+public final class GatherOperator
+        implements Operator
+{
+    private static final VectorSchemaRoot END = new VectorSchemaRoot(List.of());
+
+    private final QueryContext context;
+    private final IntFunction<Operator> pipelines;
+    private final int instances;
+    private final BlockingQueue<VectorSchemaRoot> queue;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final List<Future<?>> futures = new ArrayList<>();
+    private int finished;
+    private boolean started;
+
+    public GatherOperator(QueryContext context, IntFunction<Operator> pipelines, int instances)
+    {
+        this.context = context;
+        this.pipelines = pipelines;
+        this.instances = instances;
+        this.queue = new ArrayBlockingQueue<>(Math.max(4, instances * 2));
+    }
+
+    private void start()
+    {
+        started = true;
+        AtomicInteger remaining = new AtomicInteger(instances);
+        for (int instance = 0; instance < instances; instance++) {
+            int id = instance;
+            futures.add(context.executor().submit(() -> run(id, remaining)));
+        }
+    }
+
+    private void run(int instance, AtomicInteger remaining)
+    {
+        try (Operator pipeline = pipelines.apply(instance)) {
+            while (!closed.get() && failure.get() == null) {
+                VectorSchemaRoot batch = pipeline.next();
+                if (batch == null) {
+                    break;
+                }
+                if (!offer(batch)) {
+                    batch.close();
+                    break;
+                }
+            }
+        }
+        catch (Throwable t) {
+            failure.compareAndSet(null, t);
+        }
+        finally {
+            offer(END);
+        }
+    }
+
+    private boolean offer(VectorSchemaRoot batch)
+    {
+        try {
+            while (!closed.get()) {
+                if (queue.offer(batch, 50, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    @Override
+    public VectorSchemaRoot next()
+    {
+        if (!started) {
+            start();
+        }
+        while (true) {
+            Throwable error = failure.get();
+            if (error != null) {
+                throw propagate(error);
+            }
+            if (finished == instances) {
+                return null;
+            }
+            VectorSchemaRoot batch;
+            try {
+                batch = queue.poll(50, TimeUnit.MILLISECONDS);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                context.cancel();
+                throw new OntulException(io.ontul.spi.ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted");
+            }
+            if (batch == null) {
+                context.checkCancelled();
+                continue;
+            }
+            if (batch == END) {
+                finished++;
+                continue;
+            }
+            return batch;
+        }
+    }
+
+    private static RuntimeException propagate(Throwable error)
+    {
+        if (error instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (error instanceof Error fatal) {
+            throw fatal;
+        }
+        return new RuntimeException(error);
+    }
+
+    @Override
+    public void close()
+    {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        // wait for producers to stop so no buffer is allocated after the query's allocator closes
+        for (Future<?> future : futures) {
+            try {
+                future.get();
+            }
+            catch (Exception ignored) {
+                // failures were already recorded by the instance itself
+            }
+        }
+        VectorSchemaRoot batch;
+        while ((batch = queue.poll()) != null) {
+            if (batch != END) {
+                batch.close();
+            }
+        }
+    }
+}

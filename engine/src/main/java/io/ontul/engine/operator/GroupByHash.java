@@ -1,0 +1,199 @@
+package io.ontul.engine.operator;
+
+import java.util.Arrays;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+import io.ontul.engine.execution.QueryContext;
+
+/**
+ * Assigns a dense group id to each distinct key, for hash aggregation. Keys are rows of one or
+ * more columns plus a grouping-set index; NULL is a key value like any other (NULLs form one
+ * group). Distinct keys are copied into Arrow vectors owned by this object, in group id order.
+ * Open addressing over an int table; the table and per-group arrays are reserved against the
+ * query's memory budget.
+ */
+public final class GroupByHash
+        implements AutoCloseable
+{
+    private static final int BYTES_PER_GROUP = 8 + 4 + 4 + 8;
+
+    private final QueryContext context;
+    private final FieldVector[] keys;
+    private int[] table;
+    private int mask;
+    private long[] groupHashes;
+    private int[] groupSets;
+    private int groupCount;
+    private long reserved;
+
+    public GroupByHash(QueryContext context, java.util.List<Field> keyFields)
+    {
+        this.context = context;
+        this.keys = new FieldVector[keyFields.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = keyFields.get(i).createVector(context.allocator());
+            Batches.allocate(keys[i], 1024);
+        }
+        int capacity = 1024;
+        reserve(capacity * 4L + capacity * (8L + 4L));
+        table = new int[capacity];
+        mask = capacity - 1;
+        groupHashes = new long[capacity];
+        groupSets = new int[capacity];
+    }
+
+    private void reserve(long bytes)
+    {
+        context.reserve(bytes);
+        reserved += bytes;
+    }
+
+    public int groupCount()
+    {
+        return groupCount;
+    }
+
+    public FieldVector[] keys()
+    {
+        return keys;
+    }
+
+    public int groupSet(int group)
+    {
+        return groupSets[group];
+    }
+
+    /**
+     * Computes group ids for {@code rowCount} rows.
+     *
+     * @param inputs the key columns of the batch, one per key
+     * @param nulled for each key, whether this grouping set leaves it out (treated as NULL)
+     * @param groupSet index of the grouping set
+     */
+    public void groupIds(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds)
+    {
+        long[] hashes = new long[rowCount];
+        Arrays.fill(hashes, groupSet * 0x9E3779B97F4A7C15L);
+        for (int k = 0; k < inputs.length; k++) {
+            if (nulled[k]) {
+                for (int row = 0; row < rowCount; row++) {
+                    hashes[row] = hashes[row] * 31 + 0x5bd1e995L;
+                }
+            }
+            else {
+                FieldVector vector = inputs[k];
+                for (int row = 0; row < rowCount; row++) {
+                    hashes[row] = hashes[row] * 31 + Columns.hash(vector, row);
+                }
+            }
+        }
+        for (int row = 0; row < rowCount; row++) {
+            groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, Columns.mix(hashes[row]));
+        }
+    }
+
+    /** The group of the empty key (for a grouping set without columns), created if absent. */
+    public int emptyKeyGroup(int groupSet, boolean[] nulled)
+    {
+        return findOrInsert(keys, nulled, groupSet, -1, Columns.mix(groupSet * 0x9E3779B97F4A7C15L));
+    }
+
+    private int findOrInsert(FieldVector[] inputs, boolean[] nulled, int groupSet, int row, long hash)
+    {
+        int slot = (int) hash & mask;
+        while (true) {
+            int entry = table[slot];
+            if (entry == 0) {
+                return insert(inputs, nulled, groupSet, row, hash, slot);
+            }
+            int group = entry - 1;
+            if (groupHashes[group] == hash && groupSets[group] == groupSet && keysEqual(inputs, nulled, row, group)) {
+                return group;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    private boolean keysEqual(FieldVector[] inputs, boolean[] nulled, int row, int group)
+    {
+        for (int k = 0; k < keys.length; k++) {
+            if (nulled[k] || row < 0) {
+                if (!keys[k].isNull(group)) {
+                    return false;
+                }
+            }
+            else if (!Columns.equal(inputs[k], row, keys[k], group)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int insert(FieldVector[] inputs, boolean[] nulled, int groupSet, int row, long hash, int slot)
+    {
+        int group = groupCount++;
+        if (group >= groupHashes.length) {
+            int newLength = groupHashes.length * 2;
+            reserve((long) (newLength - groupHashes.length) * BYTES_PER_GROUP);
+            groupHashes = Arrays.copyOf(groupHashes, newLength);
+            groupSets = Arrays.copyOf(groupSets, newLength);
+        }
+        groupHashes[group] = hash;
+        groupSets[group] = groupSet;
+        for (int k = 0; k < keys.length; k++) {
+            if (nulled[k] || row < 0) {
+                while (keys[k].getValueCapacity() <= group) {
+                    keys[k].reAlloc();
+                }
+                keys[k].setNull(group);
+            }
+            else {
+                keys[k].copyFromSafe(row, group, inputs[k]);
+            }
+        }
+        table[slot] = group + 1;
+        if (groupCount * 2 > table.length) {
+            rehash();
+        }
+        return group;
+    }
+
+    private void rehash()
+    {
+        int capacity = table.length * 2;
+        reserve((long) (capacity - table.length) * 4);
+        int[] newTable = new int[capacity];
+        int newMask = capacity - 1;
+        for (int group = 0; group < groupCount; group++) {
+            int slot = (int) groupHashes[group] & newMask;
+            while (newTable[slot] != 0) {
+                slot = (slot + 1) & newMask;
+            }
+            newTable[slot] = group + 1;
+        }
+        table = newTable;
+        mask = newMask;
+    }
+
+    /** Sets the value count of the key vectors; call before reading them. */
+    public void seal()
+    {
+        for (FieldVector key : keys) {
+            key.setValueCount(groupCount);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        for (FieldVector key : keys) {
+            key.close();
+        }
+        context.release(reserved);
+        reserved = 0;
+        table = null;
+        groupHashes = null;
+    }
+}

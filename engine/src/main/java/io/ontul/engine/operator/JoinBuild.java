@@ -1,0 +1,174 @@
+package io.ontul.engine.operator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.execution.QueryContext;
+
+/**
+ * The build side of a hash join, shared by all probe instances: every build row, and chains of
+ * rows by key hash. Built once, by whichever probe instance asks first; the others wait.
+ * Rows with a NULL in a key that is not null-safe are never inserted (they cannot match). With
+ * no keys every row is in one chain (nested-loop join).
+ */
+public final class JoinBuild
+        implements AutoCloseable
+{
+    private final QueryContext context;
+    private final Supplier<Operator> buildSide;
+    private final int[] keyColumns;
+    private final boolean[] nullSafe;
+    private final List<VectorSchemaRoot> batches = new ArrayList<>();
+    private int[] batchOf;
+    private int[] rowOf;
+    private int[] next;
+    private int[] heads;
+    private int mask;
+    private int rowCount;
+    private boolean[] matched;
+    private long reserved;
+    private boolean built;
+    private int users;
+
+    /** @param users the number of probe instances that will each call {@link #close()} once */
+    public JoinBuild(QueryContext context, Supplier<Operator> buildSide, int[] keyColumns, boolean[] nullSafe, int users)
+    {
+        this.users = users;
+        this.context = context;
+        this.buildSide = buildSide;
+        this.keyColumns = keyColumns;
+        this.nullSafe = nullSafe;
+    }
+
+    public synchronized void ensureBuilt()
+    {
+        if (built) {
+            return;
+        }
+        try (Operator input = buildSide.get()) {
+            VectorSchemaRoot batch;
+            while ((batch = input.next()) != null) {
+                batches.add(batch);
+                rowCount += batch.getRowCount();
+                context.checkCancelled();
+            }
+        }
+        int capacity = Integer.highestOneBit(Math.max(rowCount, 1) * 2 - 1) << 1;
+        reserved = (long) rowCount * 13 + capacity * 4L;
+        context.reserve(reserved);
+        batchOf = new int[rowCount];
+        rowOf = new int[rowCount];
+        next = new int[rowCount];
+        matched = new boolean[rowCount];
+        heads = new int[keyColumns.length == 0 ? 1 : capacity];
+        java.util.Arrays.fill(heads, -1);
+        mask = heads.length - 1;
+        int global = 0;
+        for (int b = 0; b < batches.size(); b++) {
+            VectorSchemaRoot batch = batches.get(b);
+            int rows = batch.getRowCount();
+            long[] hashes = keyColumns.length == 0 ? null : hashes(batch, rows);
+            for (int row = 0; row < rows; row++, global++) {
+                batchOf[global] = b;
+                rowOf[global] = row;
+                if (keyColumns.length > 0 && hasExcludedNull(batch, row)) {
+                    next[global] = -2;
+                    continue;
+                }
+                int slot = keyColumns.length == 0 ? 0 : (int) hashes[row] & mask;
+                next[global] = heads[slot];
+                heads[slot] = global;
+            }
+        }
+        built = true;
+    }
+
+    private long[] hashes(VectorSchemaRoot batch, int rows)
+    {
+        long[] hashes = new long[rows];
+        for (int key : keyColumns) {
+            FieldVector vector = batch.getVector(key);
+            for (int row = 0; row < rows; row++) {
+                hashes[row] = hashes[row] * 31 + Columns.hash(vector, row);
+            }
+        }
+        for (int row = 0; row < rows; row++) {
+            hashes[row] = Columns.mix(hashes[row]);
+        }
+        return hashes;
+    }
+
+    private boolean hasExcludedNull(VectorSchemaRoot batch, int row)
+    {
+        for (int k = 0; k < keyColumns.length; k++) {
+            if (!nullSafe[k] && batch.getVector(keyColumns[k]).isNull(row)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** First build row whose key hash lands in the slot of {@code hash}, or -1. */
+    int head(long hash)
+    {
+        return keyColumns.length == 0 ? heads[0] : heads[(int) hash & mask];
+    }
+
+    int next(int row)
+    {
+        return next[row];
+    }
+
+    FieldVector vector(int row, int column)
+    {
+        return batches.get(batchOf[row]).getVector(column);
+    }
+
+    int rowInBatch(int row)
+    {
+        return rowOf[row];
+    }
+
+    int[] keyColumns()
+    {
+        return keyColumns;
+    }
+
+    int rowCount()
+    {
+        return rowCount;
+    }
+
+    void markMatched(int row)
+    {
+        matched[row] = true;
+    }
+
+    boolean isMatched(int row)
+    {
+        return matched[row];
+    }
+
+    List<VectorSchemaRoot> batches()
+    {
+        return batches;
+    }
+
+    /** Releases the build side when its last user closes. */
+    @Override
+    public synchronized void close()
+    {
+        users--;
+        if (users > 0) {
+            return;
+        }
+        batches.forEach(VectorSchemaRoot::close);
+        batches.clear();
+        context.release(reserved);
+        reserved = 0;
+    }
+}

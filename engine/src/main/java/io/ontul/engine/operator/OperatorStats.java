@@ -1,0 +1,49 @@
+package io.ontul.engine.operator;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Counters of one plan node, summed over its parallel instances, for EXPLAIN ANALYZE. */
+public final class OperatorStats
+{
+    private final AtomicLong rows = new AtomicLong();
+    private final AtomicLong batches = new AtomicLong();
+    private final AtomicLong nanos = new AtomicLong();
+    private final AtomicLong memoryBytes = new AtomicLong();
+
+    public void recordBatch(long rowCount, long elapsedNanos)
+    {
+        rows.addAndGet(rowCount);
+        batches.incrementAndGet();
+        nanos.addAndGet(elapsedNanos);
+    }
+
+    public void recordTime(long elapsedNanos)
+    {
+        nanos.addAndGet(elapsedNanos);
+    }
+
+    public void recordMemory(long bytes)
+    {
+        memoryBytes.accumulateAndGet(bytes, Math::max);
+    }
+
+    public long rows()
+    {
+        return rows.get();
+    }
+
+    public long batches()
+    {
+        return batches.get();
+    }
+
+    public long nanos()
+    {
+        return nanos.get();
+    }
+
+    public long memoryBytes()
+    {
+        return memoryBytes.get();
+    }
+}

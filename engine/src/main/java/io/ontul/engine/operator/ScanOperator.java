@@ -1,0 +1,68 @@
+package io.ontul.engine.operator;
+
+import java.util.Iterator;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.spi.BatchSource;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ScanSpec;
+import io.ontul.spi.Split;
+
+/** Reads a list of splits one after another through the connector's batch sources. */
+public final class ScanOperator
+        implements Operator
+{
+    private final QueryContext context;
+    private final Connector connector;
+    private final ScanSpec scan;
+    private final Iterator<Split> splits;
+    private final BufferAllocator allocator;
+    private BatchSource current;
+
+    public ScanOperator(QueryContext context, Connector connector, ScanSpec scan, List<Split> splits)
+    {
+        this.context = context;
+        this.connector = connector;
+        this.scan = scan;
+        this.splits = List.copyOf(splits).iterator();
+        this.allocator = context.allocator();
+    }
+
+    @Override
+    public VectorSchemaRoot next()
+    {
+        while (true) {
+            context.checkCancelled();
+            if (current == null) {
+                if (!splits.hasNext()) {
+                    return null;
+                }
+                current = connector.createSource(splits.next(), scan, allocator);
+            }
+            VectorSchemaRoot batch = current.next();
+            if (batch == null) {
+                current.close();
+                current = null;
+                continue;
+            }
+            if (batch.getRowCount() == 0) {
+                batch.close();
+                continue;
+            }
+            return batch;
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.ontul.engine.operator;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.engine.execution.QueryContext;
+
+/**
+ * ORDER BY with optional OFFSET/LIMIT (top-N): collects all input batches, sorts row addresses
+ * with a stable merge sort, and emits rows in order in batches. With a limit only the first
+ * {@code offset + limit} rows are emitted.
+ */
+public final class SortOperator
+        implements Operator
+{
+    private final QueryContext context;
+    private final Operator child;
+    private final Schema schema;
+    private final List<SortKey> keys;
+    private final long offset;
+    private final long limit;
+    private final List<VectorSchemaRoot> batches = new ArrayList<>();
+    private int[] batchOf;
+    private int[] rowOf;
+    private int position;
+    private int end;
+    private long reserved;
+
+    public SortOperator(QueryContext context, Operator child, Schema schema, List<SortKey> keys, long offset, long limit)
+    {
+        this.context = context;
+        this.child = child;
+        this.schema = schema;
+        this.keys = List.copyOf(keys);
+        this.offset = offset;
+        this.limit = limit;
+    }
+
+    @Override
+    public VectorSchemaRoot next()
+    {
+        if (batchOf == null) {
+            sort();
+        }
+        if (position >= end) {
+            return null;
+        }
+        int count = Math.min(Batches.TARGET_ROWS, end - position);
+        FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
+        for (int c = 0; c < vectors.length; c++) {
+            FieldVector target = vectors[c];
+            for (int i = 0; i < count; i++) {
+                int index = position + i;
+                target.copyFromSafe(rowOf[index], i, batches.get(batchOf[index]).getVector(c));
+            }
+        }
+        position += count;
+        return Batches.root(schema, vectors, count);
+    }
+
+    private void sort()
+    {
+        VectorSchemaRoot batch;
+        int total = 0;
+        while ((batch = child.next()) != null) {
+            batches.add(batch);
+            total += batch.getRowCount();
+            context.checkCancelled();
+        }
+        reserved = total * 16L;
+        context.reserve(reserved);
+        int[] order = new int[total];
+        int[] batchIndex = new int[total];
+        int[] rowIndex = new int[total];
+        int global = 0;
+        for (int b = 0; b < batches.size(); b++) {
+            int rows = batches.get(b).getRowCount();
+            for (int row = 0; row < rows; row++, global++) {
+                batchIndex[global] = b;
+                rowIndex[global] = row;
+                order[global] = global;
+            }
+        }
+        RowComparator comparator = new RowComparator(batches, keys);
+        mergeSort(order, new int[total], 0, total, (x, y) -> comparator.compare(batchIndex[x], rowIndex[x], batchIndex[y], rowIndex[y]));
+        batchOf = new int[total];
+        rowOf = new int[total];
+        for (int i = 0; i < total; i++) {
+            batchOf[i] = batchIndex[order[i]];
+            rowOf[i] = rowIndex[order[i]];
+        }
+        position = (int) Math.min(offset, total);
+        end = (int) Math.min(total, limit == Long.MAX_VALUE ? total : offset + limit);
+    }
+
+    interface IntComparator
+    {
+        int compare(int a, int b);
+    }
+
+    static void mergeSort(int[] values, int[] scratch, int from, int to, IntComparator comparator)
+    {
+        if (to - from < 24) {
+            for (int i = from + 1; i < to; i++) {
+                int value = values[i];
+                int j = i - 1;
+                while (j >= from && comparator.compare(values[j], value) > 0) {
+                    values[j + 1] = values[j];
+                    j--;
+                }
+                values[j + 1] = value;
+            }
+            return;
+        }
+        int middle = (from + to) >>> 1;
+        mergeSort(values, scratch, from, middle, comparator);
+        mergeSort(values, scratch, middle, to, comparator);
+        if (comparator.compare(values[middle - 1], values[middle]) <= 0) {
+            return;
+        }
+        System.arraycopy(values, from, scratch, from, to - from);
+        int left = from;
+        int right = middle;
+        for (int i = from; i < to; i++) {
+            if (right >= to || (left < middle && comparator.compare(scratch[left], scratch[right]) <= 0)) {
+                values[i] = scratch[left++];
+            }
+            else {
+                values[i] = scratch[right++];
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        batches.forEach(VectorSchemaRoot::close);
+        batches.clear();
+        context.release(reserved);
+        reserved = 0;
+        child.close();
+    }
+}

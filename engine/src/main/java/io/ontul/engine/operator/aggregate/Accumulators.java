@@ -1,0 +1,592 @@
+package io.ontul.engine.operator.aggregate;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import io.ontul.engine.expression.Functions;
+import io.ontul.engine.operator.Columns;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/** Creates the accumulator for an aggregate call. */
+public final class Accumulators
+{
+    private Accumulators() {}
+
+    /**
+     * @param groupKeyPositions for GROUPING(): the position among the group keys of each
+     * argument; null otherwise
+     * @param groupSetMembership for GROUPING(): for each grouping set, whether each group key
+     * is in it
+     */
+    public static Accumulator create(AggregateCall call, List<RelDataType> inputTypes, int[] groupKeyPositions, boolean[][] groupSetMembership)
+    {
+        SqlKind kind = call.getAggregation().getKind();
+        List<Integer> args = call.getArgList();
+        RelDataType outputType = call.getType();
+        if (call.isDistinct()) {
+            throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): DISTINCT aggregate reached the accumulator");
+        }
+        return switch (kind) {
+            case COUNT -> new CountAccumulator(args.isEmpty() ? -1 : args.get(0), args.size() > 1 ? args.subList(1, args.size()) : List.of());
+            case SUM, SUM0 -> {
+                RelDataType argType = inputTypes.get(args.get(0));
+                yield isFloating(argType) ? new DoubleSumAccumulator(args.get(0), kind == SqlKind.SUM0) : new LongSumAccumulator(args.get(0), kind == SqlKind.SUM0, argType);
+            }
+            case AVG -> new AvgAccumulator(args.get(0), inputTypes.get(args.get(0)), outputType);
+            case MIN, MAX -> new MinMaxAccumulator(args.get(0), kind == SqlKind.MAX, inputTypes.get(args.get(0)), false);
+            case SINGLE_VALUE, ANY_VALUE -> new MinMaxAccumulator(args.get(0), false, inputTypes.get(args.get(0)), kind == SqlKind.SINGLE_VALUE);
+            case GROUPING, GROUPING_ID -> new GroupingAccumulator(groupKeyPositions, groupSetMembership);
+            case LITERAL_AGG -> new LiteralAccumulator((RexLiteral) call.rexList.get(0));
+            default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Aggregate function " + call.getAggregation().getName() + " is not supported");
+        };
+    }
+
+    static boolean isFloating(RelDataType type)
+    {
+        return switch (type.getSqlTypeName()) {
+            case REAL, FLOAT, DOUBLE -> true;
+            default -> false;
+        };
+    }
+
+    static void writeLong(FieldVector out, int index, long value)
+    {
+        if (out instanceof BigIntVector v) {
+            v.set(index, value);
+        }
+        else if (out instanceof DecimalVector v) {
+            v.set(index, value);
+        }
+        else if (out instanceof IntVector v) {
+            v.set(index, (int) value);
+        }
+        else if (out instanceof Float8Vector v) {
+            v.set(index, (double) value);
+        }
+        else {
+            throw new IllegalStateException("cannot write a long to " + out.getMinorType());
+        }
+    }
+
+    private static final class CountAccumulator
+            implements Accumulator
+    {
+        private final int argument;
+        private final List<Integer> moreArguments;
+        private long[] counts = new long[0];
+
+        CountAccumulator(int argument, List<Integer> moreArguments)
+        {
+            this.argument = argument;
+            this.moreArguments = moreArguments;
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return 8;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount)
+        {
+            if (counts.length < groupCount) {
+                counts = Arrays.copyOf(counts, Math.max(groupCount, counts.length * 2));
+            }
+        }
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
+        {
+            FieldVector vector = argument < 0 ? null : columns[argument];
+            if (vector == null && selected == null) {
+                for (int row = 0; row < rowCount; row++) {
+                    counts[groupIds[row]]++;
+                }
+                return;
+            }
+            rows:
+            for (int row = 0; row < rowCount; row++) {
+                if (!ColumnValues.counts(vector, row, selected)) {
+                    continue;
+                }
+                for (int more : moreArguments) {
+                    if (columns[more].isNull(row)) {
+                        continue rows;
+                    }
+                }
+                counts[groupIds[row]]++;
+            }
+        }
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                writeLong(out, i, counts[from + i]);
+            }
+        }
+    }
+
+    private static final class LongSumAccumulator
+            implements Accumulator
+    {
+        private final int argument;
+        private final boolean zeroWhenEmpty;
+        private final String typeName;
+        private long[] sums = new long[0];
+        private boolean[] seen = new boolean[0];
+
+        LongSumAccumulator(int argument, boolean zeroWhenEmpty, RelDataType argType)
+        {
+            this.argument = argument;
+            this.zeroWhenEmpty = zeroWhenEmpty;
+            this.typeName = argType.getSqlTypeName() == SqlTypeName.DECIMAL ? "DECIMAL" : "BIGINT";
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return 9;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount)
+        {
+            if (sums.length < groupCount) {
+                int length = Math.max(groupCount, sums.length * 2);
+                sums = Arrays.copyOf(sums, length);
+                seen = Arrays.copyOf(seen, length);
+            }
+        }
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
+        {
+            FieldVector vector = columns[argument];
+            long[] values = ColumnValues.longs(vector, rowCount);
+            boolean noNulls = vector.getNullCount() == 0 && selected == null;
+            for (int row = 0; row < rowCount; row++) {
+                if (noNulls || ColumnValues.counts(vector, row, selected)) {
+                    int group = groupIds[row];
+                    long a = sums[group];
+                    long b = values[row];
+                    long r = a + b;
+                    if (((a ^ r) & (b ^ r)) < 0) {
+                        throw Functions.overflow(typeName, "SUM");
+                    }
+                    sums[group] = r;
+                    seen[group] = true;
+                }
+            }
+        }
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                if (seen[from + i] || zeroWhenEmpty) {
+                    writeLong(out, i, sums[from + i]);
+                }
+                else {
+                    out.setNull(i);
+                }
+            }
+        }
+    }
+
+    private static final class DoubleSumAccumulator
+            implements Accumulator
+    {
+        private final int argument;
+        private final boolean zeroWhenEmpty;
+        private double[] sums = new double[0];
+        private boolean[] seen = new boolean[0];
+
+        DoubleSumAccumulator(int argument, boolean zeroWhenEmpty)
+        {
+            this.argument = argument;
+            this.zeroWhenEmpty = zeroWhenEmpty;
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return 9;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount)
+        {
+            if (sums.length < groupCount) {
+                int length = Math.max(groupCount, sums.length * 2);
+                sums = Arrays.copyOf(sums, length);
+                seen = Arrays.copyOf(seen, length);
+            }
+        }
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
+        {
+            FieldVector vector = columns[argument];
+            double[] values = ColumnValues.doubles(vector, rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                if (ColumnValues.counts(vector, row, selected)) {
+                    sums[groupIds[row]] += values[row];
+                    seen[groupIds[row]] = true;
+                }
+            }
+        }
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                if (seen[from + i] || zeroWhenEmpty) {
+                    if (out instanceof Float4Vector v) {
+                        v.set(i, (float) sums[from + i]);
+                    }
+                    else {
+                        ((Float8Vector) out).set(i, sums[from + i]);
+                    }
+                }
+                else {
+                    out.setNull(i);
+                }
+            }
+        }
+    }
+
+    private static final class AvgAccumulator
+            implements Accumulator
+    {
+        private final int argument;
+        private final boolean floating;
+        private final int scale;
+        private final RelDataType outputType;
+        private long[] longSums = new long[0];
+        private double[] doubleSums = new double[0];
+        private long[] counts = new long[0];
+
+        AvgAccumulator(int argument, RelDataType argType, RelDataType outputType)
+        {
+            this.argument = argument;
+            this.floating = isFloating(argType);
+            this.scale = argType.getSqlTypeName() == SqlTypeName.DECIMAL ? argType.getScale() : 0;
+            this.outputType = outputType;
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return 16;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount)
+        {
+            if (counts.length < groupCount) {
+                int length = Math.max(groupCount, counts.length * 2);
+                counts = Arrays.copyOf(counts, length);
+                if (floating) {
+                    doubleSums = Arrays.copyOf(doubleSums, length);
+                }
+                else {
+                    longSums = Arrays.copyOf(longSums, length);
+                }
+            }
+        }
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
+        {
+            FieldVector vector = columns[argument];
+            if (floating) {
+                double[] values = ColumnValues.doubles(vector, rowCount);
+                for (int row = 0; row < rowCount; row++) {
+                    if (ColumnValues.counts(vector, row, selected)) {
+                        doubleSums[groupIds[row]] += values[row];
+                        counts[groupIds[row]]++;
+                    }
+                }
+                return;
+            }
+            long[] values = ColumnValues.longs(vector, rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                if (ColumnValues.counts(vector, row, selected)) {
+                    int group = groupIds[row];
+                    longSums[group] = Math.addExact(longSums[group], values[row]);
+                    counts[group]++;
+                }
+            }
+        }
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                int group = from + i;
+                if (counts[group] == 0) {
+                    out.setNull(i);
+                    continue;
+                }
+                if (outputType.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                    BigDecimal average = BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), outputType.getScale(), RoundingMode.HALF_UP);
+                    ((DecimalVector) out).set(i, Functions.unscaledExact(average, outputType.getScale()));
+                    continue;
+                }
+                double average = floating
+                        ? doubleSums[group] / counts[group]
+                        : BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), MathContext.DECIMAL64).doubleValue();
+                if (out instanceof Float4Vector v) {
+                    v.set(i, (float) average);
+                }
+                else if (out instanceof Float8Vector v) {
+                    v.set(i, average);
+                }
+                else {
+                    writeLong(out, i, Math.round(average));
+                }
+            }
+        }
+    }
+
+    /** MIN, MAX, and (with {@code single}) the one value of a scalar subquery. */
+    private static final class MinMaxAccumulator
+            implements Accumulator
+    {
+        private final int argument;
+        private final boolean max;
+        private final boolean single;
+        private final boolean text;
+        private final boolean floating;
+        private long[] longs = new long[0];
+        private double[] doubles = new double[0];
+        private byte[][] texts = new byte[0][];
+        private boolean[] seen = new boolean[0];
+        private byte[] rowsSeen = new byte[0];
+
+        MinMaxAccumulator(int argument, boolean max, RelDataType argType, boolean single)
+        {
+            this.argument = argument;
+            this.max = max;
+            this.single = single;
+            this.text = argType.getSqlTypeName() == SqlTypeName.VARCHAR || argType.getSqlTypeName() == SqlTypeName.CHAR;
+            this.floating = isFloating(argType);
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return text ? 48 : 10;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount)
+        {
+            if (seen.length < groupCount) {
+                int length = Math.max(groupCount, seen.length * 2);
+                seen = Arrays.copyOf(seen, length);
+                if (single) {
+                    rowsSeen = Arrays.copyOf(rowsSeen, length);
+                }
+                if (text) {
+                    texts = Arrays.copyOf(texts, length);
+                }
+                else if (floating) {
+                    doubles = Arrays.copyOf(doubles, length);
+                }
+                else {
+                    longs = Arrays.copyOf(longs, length);
+                }
+            }
+        }
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
+        {
+            FieldVector vector = columns[argument];
+            if (single) {
+                for (int row = 0; row < rowCount; row++) {
+                    if (selected == null || selected[row]) {
+                        int group = groupIds[row];
+                        if (rowsSeen[group] != 0) {
+                            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Scalar subquery returned more than one row");
+                        }
+                        rowsSeen[group] = 1;
+                    }
+                }
+            }
+            if (text) {
+                VarCharVector strings = (VarCharVector) vector;
+                for (int row = 0; row < rowCount; row++) {
+                    if (ColumnValues.counts(vector, row, selected)) {
+                        int group = groupIds[row];
+                        byte[] value = strings.get(row);
+                        if (!seen[group] || better(compareBytes(value, texts[group]))) {
+                            texts[group] = value;
+                            seen[group] = true;
+                        }
+                    }
+                }
+            }
+            else if (floating) {
+                double[] values = ColumnValues.doubles(vector, rowCount);
+                for (int row = 0; row < rowCount; row++) {
+                    if (ColumnValues.counts(vector, row, selected)) {
+                        int group = groupIds[row];
+                        if (!seen[group] || better(Double.compare(values[row], doubles[group]))) {
+                            doubles[group] = values[row];
+                            seen[group] = true;
+                        }
+                    }
+                }
+            }
+            else {
+                long[] values = ColumnValues.longs(vector, rowCount);
+                for (int row = 0; row < rowCount; row++) {
+                    if (ColumnValues.counts(vector, row, selected)) {
+                        int group = groupIds[row];
+                        if (!seen[group] || better(Long.compare(values[row], longs[group]))) {
+                            longs[group] = values[row];
+                            seen[group] = true;
+                        }
+                    }
+                }
+            }
+        }
+
+        private boolean better(int comparison)
+        {
+            return single ? false : max ? comparison > 0 : comparison < 0;
+        }
+
+        private static int compareBytes(byte[] a, byte[] b)
+        {
+            return Arrays.compareUnsigned(a, b);
+        }
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                int group = from + i;
+                if (!seen[group]) {
+                    out.setNull(i);
+                }
+                else if (text) {
+                    ((VarCharVector) out).setSafe(i, texts[group]);
+                }
+                else if (floating) {
+                    if (out instanceof Float4Vector v) {
+                        v.set(i, (float) doubles[group]);
+                    }
+                    else {
+                        ((Float8Vector) out).set(i, doubles[group]);
+                    }
+                }
+                else {
+                    LongWriter.write(out, i, longs[group]);
+                }
+            }
+        }
+    }
+
+    private static final class GroupingAccumulator
+            implements Accumulator
+    {
+        private final int[] keyPositions;
+        private final boolean[][] membership;
+
+        GroupingAccumulator(int[] keyPositions, boolean[][] membership)
+        {
+            this.keyPositions = keyPositions;
+            this.membership = membership;
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return 0;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount) {}
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected) {}
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                boolean[] inSet = membership[groups.groupSet(from + i)];
+                long value = 0;
+                for (int position : keyPositions) {
+                    value = (value << 1) | (inSet[position] ? 0 : 1);
+                }
+                writeLong(out, i, value);
+            }
+        }
+    }
+
+    private static final class LiteralAccumulator
+            implements Accumulator
+    {
+        private final RexLiteral literal;
+
+        LiteralAccumulator(RexLiteral literal)
+        {
+            this.literal = literal;
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return 0;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount) {}
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected) {}
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                if (literal.isNull()) {
+                    out.setNull(i);
+                }
+                else if (out instanceof org.apache.arrow.vector.BitVector v) {
+                    v.setSafe(i, literal.getValueAs(Boolean.class) ? 1 : 0);
+                }
+                else if (out instanceof VarCharVector v) {
+                    v.setSafe(i, literal.getValueAs(String.class).getBytes(StandardCharsets.UTF_8));
+                }
+                else {
+                    LongWriter.write(out, i, literal.getValueAs(Long.class));
+                }
+            }
+        }
+    }
+}

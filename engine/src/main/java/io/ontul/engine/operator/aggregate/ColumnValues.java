@@ -1,0 +1,63 @@
+package io.ontul.engine.operator.aggregate;
+
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+
+import io.ontul.engine.expression.Vectors;
+import io.ontul.engine.operator.Columns;
+
+/** Bulk reads of a column into primitive arrays (one type dispatch per batch, not per row). */
+final class ColumnValues
+{
+    private ColumnValues() {}
+
+    static long[] longs(FieldVector vector, int rowCount)
+    {
+        long[] values = new long[rowCount];
+        if (vector instanceof BigIntVector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = v.get(i);
+            }
+        }
+        else if (vector instanceof IntVector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = v.get(i);
+            }
+        }
+        else if (vector instanceof DecimalVector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = Vectors.readDecimal(v, i);
+            }
+        }
+        else {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = vector.isNull(i) ? 0 : Columns.getLong(vector, i);
+            }
+        }
+        return values;
+    }
+
+    static double[] doubles(FieldVector vector, int rowCount)
+    {
+        double[] values = new double[rowCount];
+        if (vector instanceof Float8Vector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = v.get(i);
+            }
+        }
+        else {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = vector.isNull(i) ? 0 : Columns.getDouble(vector, i);
+            }
+        }
+        return values;
+    }
+
+    static boolean counts(FieldVector vector, int row, boolean[] selected)
+    {
+        return (selected == null || selected[row]) && (vector == null || !vector.isNull(row));
+    }
+}

@@ -1,0 +1,160 @@
+package io.ontul.engine.plan;
+
+import java.util.List;
+import java.util.Properties;
+
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.config.NullCollation;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
+
+import io.ontul.engine.type.OntulTypeSystem;
+
+/**
+ * SQL query text (already parsed) to an optimized tree of Calcite logical operators: validate
+ * against the catalogs, convert to relational algebra, remove subqueries and decorrelate, push
+ * filters and projections down, reorder joins by connector row counts.
+ * <p>
+ * One instance per statement: it holds the validator, whose state belongs to the statement.
+ */
+public final class LogicalPlanner
+{
+    public static final SqlConformanceEnum CONFORMANCE = SqlConformanceEnum.LENIENT;
+
+    private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE);
+    private final CalciteCatalogReader catalogReader;
+    private final SqlValidator validator;
+    private final RelOptCluster cluster;
+
+    public LogicalPlanner(SchemaPlus rootSchema, List<String> defaultPath)
+    {
+        Properties properties = new Properties();
+        properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
+        this.catalogReader = new CalciteCatalogReader(CalciteSchema.from(rootSchema), defaultPath, typeFactory, config);
+        this.validator = SqlValidatorUtil.newValidator(
+                SqlStdOperatorTable.instance(),
+                catalogReader,
+                typeFactory,
+                SqlValidator.Config.DEFAULT
+                        .withIdentifierExpansion(true)
+                        .withDefaultNullCollation(NullCollation.LAST)
+                        .withConformance(CONFORMANCE));
+        HepPlanner planner = new HepPlanner(HepProgram.builder().build());
+        this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+    }
+
+    public SqlValidator validator()
+    {
+        return validator;
+    }
+
+    public JavaTypeFactoryImpl typeFactory()
+    {
+        return typeFactory;
+    }
+
+    /** Validates a query; returns the validated node (with identifiers expanded). */
+    public SqlNode validate(SqlNode query)
+    {
+        return validator.validate(query);
+    }
+
+    public RelDataType validatedRowType(SqlNode validated)
+    {
+        return validator.getValidatedNodeType(validated);
+    }
+
+    /** Converts a validated query to an optimized logical plan. */
+    public RelRoot toOptimizedRel(SqlNode validated)
+    {
+        SqlToRelConverter converter = new SqlToRelConverter(
+                (rowType, queryString, schemaPath, viewPath) -> {
+                    throw new UnsupportedOperationException("views are not supported");
+                },
+                validator,
+                catalogReader,
+                cluster,
+                StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config()
+                        .withTrimUnusedFields(true)
+                        .withExpand(false)
+                        .withInSubQueryThreshold(Integer.MAX_VALUE));
+        RelRoot root = converter.convertQuery(validated, false, true);
+        RelNode rel = root.rel;
+        RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
+
+        rel = hep(rel, false,
+                CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+                CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
+                CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
+        rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
+        rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+
+        rel = hep(rel, false,
+                CoreRules.FILTER_INTO_JOIN,
+                CoreRules.JOIN_CONDITION_PUSH,
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                CoreRules.FILTER_SET_OP_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                CoreRules.PROJECT_MERGE,
+                CoreRules.PROJECT_REMOVE,
+                CoreRules.AGGREGATE_PROJECT_MERGE,
+                CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
+                CoreRules.UNION_TO_DISTINCT);
+
+        rel = hep(rel, true, CoreRules.JOIN_TO_MULTI_JOIN);
+        rel = hep(rel, false, CoreRules.MULTI_JOIN_OPTIMIZE);
+
+        rel = hep(rel, false,
+                CoreRules.FILTER_INTO_JOIN,
+                CoreRules.JOIN_CONDITION_PUSH,
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_MERGE,
+                CoreRules.PROJECT_MERGE,
+                CoreRules.PROJECT_REMOVE,
+                CoreRules.PROJECT_JOIN_TRANSPOSE,
+                CoreRules.PROJECT_MERGE);
+        rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+        return root.withRel(rel);
+    }
+
+    private static RelNode hep(RelNode rel, boolean bottomUp, RelOptRule... rules)
+    {
+        HepProgramBuilder program = HepProgram.builder();
+        if (bottomUp) {
+            program.addMatchOrder(HepMatchOrder.BOTTOM_UP);
+        }
+        program.addRuleCollection(List.of(rules));
+        HepPlanner planner = new HepPlanner(program.build());
+        planner.setRoot(rel);
+        return planner.findBestExp();
+    }
+}

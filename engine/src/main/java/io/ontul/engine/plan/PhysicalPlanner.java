@@ -1,0 +1,352 @@
+package io.ontul.engine.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Intersect;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Minus;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import io.ontul.engine.operator.JoinType;
+import io.ontul.engine.operator.SortKey;
+import io.ontul.engine.sql.ConnectorTable;
+import io.ontul.spi.ColumnPredicate;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.ScanSpec;
+
+/**
+ * Turns an optimized logical plan into physical nodes: pushes projections and simple
+ * predicates into scans, fuses filter and projection, and places {@link GatherNode}s where a
+ * parallel pipeline (scan, filter/project, join probe) meets an operator that needs all of its
+ * input in one place (aggregate, sort, join build, the query result).
+ */
+public final class PhysicalPlanner
+{
+    private final RexBuilder rexBuilder;
+    private final RelDataTypeFactory typeFactory;
+
+    public PhysicalPlanner(RexBuilder rexBuilder)
+    {
+        this.rexBuilder = rexBuilder;
+        this.typeFactory = rexBuilder.getTypeFactory();
+    }
+
+    public PlanNode planRoot(RelNode rel)
+    {
+        return gathered(plan(rel));
+    }
+
+    private static PlanNode gathered(PlanNode node)
+    {
+        return node.splittable() ? new GatherNode(node) : node;
+    }
+
+    PlanNode plan(RelNode rel)
+    {
+        if (rel instanceof Project project) {
+            RelNode input = project.getInput();
+            if (input instanceof Filter filter && filter.getInput() instanceof TableScan scan) {
+                return scanFilterProject(scan, filter.getCondition(), project.getProjects(), project.getRowType());
+            }
+            if (input instanceof TableScan scan) {
+                return scanFilterProject(scan, null, project.getProjects(), project.getRowType());
+            }
+            return new FilterProjectNode(project.getRowType(), plan(input), null, project.getProjects());
+        }
+        if (rel instanceof Filter filter) {
+            if (filter.getInput() instanceof TableScan scan) {
+                return scanFilterProject(scan, filter.getCondition(), identity(scan.getRowType()), filter.getRowType());
+            }
+            return new FilterProjectNode(filter.getRowType(), plan(filter.getInput()), filter.getCondition(), identity(filter.getInput().getRowType()));
+        }
+        if (rel instanceof TableScan scan) {
+            return scanFilterProject(scan, null, identity(scan.getRowType()), scan.getRowType());
+        }
+        if (rel instanceof Aggregate aggregate) {
+            return new AggregateNode(aggregate.getRowType(), gathered(plan(aggregate.getInput())), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
+        }
+        if (rel instanceof Join join) {
+            return join(join);
+        }
+        if (rel instanceof Sort sort) {
+            return sort(sort);
+        }
+        if (rel instanceof Union union) {
+            if (!union.all) {
+                throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): UNION DISTINCT was not rewritten");
+            }
+            List<PlanNode> inputs = new ArrayList<>();
+            for (RelNode input : union.getInputs()) {
+                inputs.add(gathered(plan(input)));
+            }
+            return new UnionNode(union.getRowType(), inputs);
+        }
+        if (rel instanceof Values values) {
+            return new ValuesNode(values.getRowType(), values.getTuples());
+        }
+        if (rel instanceof Intersect || rel instanceof Minus) {
+            return SetOperationPlanning.plan(rel, this);
+        }
+        if (rel instanceof Window window) {
+            return WindowPlanning.plan(window, this);
+        }
+        if (rel instanceof Correlate) {
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, "This correlated subquery is not supported: it could not be rewritten as a join");
+        }
+        throw new OntulException(ErrorCode.NOT_SUPPORTED, "Query construct not supported: " + rel.getRelTypeName());
+    }
+
+    PlanNode planGathered(RelNode rel)
+    {
+        return gathered(plan(rel));
+    }
+
+    private List<RexNode> identity(RelDataType rowType)
+    {
+        List<RexNode> refs = new ArrayList<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            refs.add(new RexInputRef(field.getIndex(), field.getType()));
+        }
+        return refs;
+    }
+
+    private PlanNode scanFilterProject(TableScan scan, RexNode filter, List<RexNode> projects, RelDataType outputType)
+    {
+        ConnectorTable table = scan.getTable().unwrap(ConnectorTable.class);
+        if (table == null) {
+            throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): unknown table " + scan.getTable().getQualifiedName());
+        }
+        TreeSet<Integer> used = new TreeSet<>();
+        List<RexNode> all = new ArrayList<>(projects);
+        if (filter != null) {
+            all.add(filter);
+        }
+        for (RexNode node : all) {
+            node.accept(new RexShuttle()
+            {
+                @Override
+                public RexNode visitInputRef(RexInputRef ref)
+                {
+                    used.add(ref.getIndex());
+                    return ref;
+                }
+            });
+        }
+        if (used.isEmpty()) {
+            used.add(0);
+        }
+        List<RelDataTypeField> fields = scan.getRowType().getFieldList();
+        int[] newIndex = new int[fields.size()];
+        List<String> columns = new ArrayList<>();
+        RelDataTypeFactory.Builder scanType = typeFactory.builder();
+        for (int column : used) {
+            newIndex[column] = columns.size();
+            columns.add(fields.get(column).getName());
+            scanType.add(fields.get(column));
+        }
+        RexShuttle remap = new RexShuttle()
+        {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref)
+            {
+                return new RexInputRef(newIndex[ref.getIndex()], ref.getType());
+            }
+        };
+        RexNode newFilter = filter == null ? null : filter.accept(remap);
+        List<RexNode> newProjects = projects.stream().map(p -> p.accept(remap)).toList();
+        List<ColumnPredicate> predicates = filter == null ? List.of() : pushablePredicates(newFilter, columns);
+        ScanNode scanNode = new ScanNode(scanType.build(), table.connector(), table.handle(), new ScanSpec(columns, predicates));
+        boolean identity = newFilter == null && newProjects.size() == columns.size();
+        for (int i = 0; identity && i < newProjects.size(); i++) {
+            identity = newProjects.get(i) instanceof RexInputRef ref && ref.getIndex() == i;
+        }
+        if (identity) {
+            return scanNode;
+        }
+        return new FilterProjectNode(outputType, scanNode, newFilter, newProjects);
+    }
+
+    /** Conjuncts of the form column op literal, as connector hints. */
+    private List<ColumnPredicate> pushablePredicates(RexNode filter, List<String> columns)
+    {
+        List<ColumnPredicate> predicates = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(rexBuilder, null, filter))) {
+            if (!(conjunct instanceof RexCall call) || call.operands.size() != 2) {
+                continue;
+            }
+            if (!(call.operands.get(0) instanceof RexInputRef ref) || !(call.operands.get(1) instanceof RexLiteral literal) || literal.isNull()) {
+                continue;
+            }
+            ColumnPredicate.Operator operator = switch (call.getKind()) {
+                case EQUALS -> ColumnPredicate.Operator.EQUAL;
+                case NOT_EQUALS -> ColumnPredicate.Operator.NOT_EQUAL;
+                case LESS_THAN -> ColumnPredicate.Operator.LESS_THAN;
+                case LESS_THAN_OR_EQUAL -> ColumnPredicate.Operator.LESS_THAN_OR_EQUAL;
+                case GREATER_THAN -> ColumnPredicate.Operator.GREATER_THAN;
+                case GREATER_THAN_OR_EQUAL -> ColumnPredicate.Operator.GREATER_THAN_OR_EQUAL;
+                default -> null;
+            };
+            Object value = literalValue(literal);
+            if (operator != null && value != null && ref.getType().getSqlTypeName() == literal.getType().getSqlTypeName()) {
+                predicates.add(new ColumnPredicate(columns.get(ref.getIndex()), operator, List.of(value)));
+            }
+        }
+        return predicates;
+    }
+
+    private static Object literalValue(RexLiteral literal)
+    {
+        return switch (literal.getType().getSqlTypeName()) {
+            case BOOLEAN -> literal.getValueAs(Boolean.class);
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> literal.getValueAs(Long.class);
+            case REAL, DOUBLE, FLOAT -> literal.getValueAs(Double.class);
+            case DECIMAL -> literal.getValueAs(java.math.BigDecimal.class);
+            case CHAR, VARCHAR -> literal.getValueAs(String.class);
+            case DATE -> java.time.LocalDate.ofEpochDay(literal.getValueAs(Integer.class));
+            default -> null;
+        };
+    }
+
+    private PlanNode join(Join join)
+    {
+        RelNode left = join.getLeft();
+        RelNode right = join.getRight();
+        List<Integer> leftKeys = new ArrayList<>();
+        List<Integer> rightKeys = new ArrayList<>();
+        List<Boolean> filterNulls = new ArrayList<>();
+        List<RexNode> nonEqui = new ArrayList<>();
+        RexNode remaining = RelOptUtil.splitJoinCondition(left, right, join.getCondition(), leftKeys, rightKeys, filterNulls);
+        List<RexNode> residualParts = new ArrayList<>();
+        if (remaining != null && !remaining.isAlwaysTrue()) {
+            residualParts.add(remaining);
+        }
+        residualParts.addAll(nonEqui);
+        int leftCount = left.getRowType().getFieldCount();
+        List<Integer> keptLeft = new ArrayList<>();
+        List<Integer> keptRight = new ArrayList<>();
+        List<Boolean> keptNullSafe = new ArrayList<>();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            RelDataType leftType = left.getRowType().getFieldList().get(leftKeys.get(i)).getType();
+            RelDataType rightType = right.getRowType().getFieldList().get(rightKeys.get(i)).getType();
+            if (compatibleKeys(leftType, rightType)) {
+                keptLeft.add(leftKeys.get(i));
+                keptRight.add(rightKeys.get(i));
+                keptNullSafe.add(!filterNulls.get(i));
+            }
+            else {
+                RexNode leftRef = new RexInputRef(leftKeys.get(i), leftType);
+                RexNode rightRef = new RexInputRef(leftCount + rightKeys.get(i), rightType);
+                residualParts.add(rexBuilder.makeCall(filterNulls.get(i)
+                        ? org.apache.calcite.sql.fun.SqlStdOperatorTable.EQUALS
+                        : org.apache.calcite.sql.fun.SqlStdOperatorTable.IS_NOT_DISTINCT_FROM, leftRef, rightRef));
+            }
+        }
+        RexNode residual = residualParts.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, residualParts);
+        JoinType joinType = switch (join.getJoinType()) {
+            case INNER -> JoinType.INNER;
+            case LEFT -> JoinType.LEFT;
+            case RIGHT -> JoinType.RIGHT;
+            case FULL -> JoinType.FULL;
+            case SEMI -> JoinType.SEMI;
+            case ANTI -> JoinType.ANTI;
+            default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Join type " + join.getJoinType() + " is not supported");
+        };
+        PlanNode probe = plan(left);
+        if (joinType.emitsUnmatchedBuildRows()) {
+            probe = gathered(probe);
+        }
+        PlanNode build = gathered(plan(right));
+        RelDataType joinedType = join.getRowType();
+        if (joinType == JoinType.SEMI || joinType == JoinType.ANTI) {
+            RelDataTypeFactory.Builder builder = typeFactory.builder();
+            int index = 0;
+            for (RelDataTypeField field : left.getRowType().getFieldList()) {
+                builder.add("l" + index++, field.getType());
+            }
+            for (RelDataTypeField field : right.getRowType().getFieldList()) {
+                builder.add("r" + index++, field.getType());
+            }
+            joinedType = builder.build();
+        }
+        return new JoinNode(join.getRowType(), joinedType, probe, build, joinType,
+                keptLeft.stream().mapToInt(Integer::intValue).toArray(),
+                keptRight.stream().mapToInt(Integer::intValue).toArray(),
+                toArray(keptNullSafe), residual);
+    }
+
+    private static boolean[] toArray(List<Boolean> values)
+    {
+        boolean[] result = new boolean[values.size()];
+        for (int i = 0; i < result.length; i++) {
+            result[i] = values.get(i);
+        }
+        return result;
+    }
+
+    private static boolean compatibleKeys(RelDataType a, RelDataType b)
+    {
+        SqlTypeName x = a.getSqlTypeName();
+        SqlTypeName y = b.getSqlTypeName();
+        if (isInteger(x) && isInteger(y)) {
+            return true;
+        }
+        if (x != y) {
+            boolean text = (x == SqlTypeName.VARCHAR || x == SqlTypeName.CHAR) && (y == SqlTypeName.VARCHAR || y == SqlTypeName.CHAR);
+            return text && x == SqlTypeName.VARCHAR && y == SqlTypeName.VARCHAR;
+        }
+        if (x == SqlTypeName.DECIMAL) {
+            return a.getScale() == b.getScale();
+        }
+        if (x == SqlTypeName.TIMESTAMP) {
+            return (a.getPrecision() > 3) == (b.getPrecision() > 3);
+        }
+        return x != SqlTypeName.CHAR || a.getPrecision() == b.getPrecision();
+    }
+
+    private static boolean isInteger(SqlTypeName type)
+    {
+        return type == SqlTypeName.TINYINT || type == SqlTypeName.SMALLINT || type == SqlTypeName.INTEGER || type == SqlTypeName.BIGINT;
+    }
+
+    private PlanNode sort(Sort sort)
+    {
+        long offset = sort.offset == null ? 0 : ((RexLiteral) sort.offset).getValueAs(Long.class);
+        long limit = sort.fetch == null ? Long.MAX_VALUE : ((RexLiteral) sort.fetch).getValueAs(Long.class);
+        PlanNode input = gathered(plan(sort.getInput()));
+        if (sort.getCollation().getFieldCollations().isEmpty()) {
+            return new LimitNode(input, offset, limit);
+        }
+        List<SortKey> keys = new ArrayList<>();
+        for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
+            boolean descending = collation.getDirection().isDescending();
+            boolean nullsFirst = collation.nullDirection == RelFieldCollation.NullDirection.FIRST;
+            keys.add(new SortKey(collation.getFieldIndex(), descending, nullsFirst));
+        }
+        return new SortNode(input, keys, offset, limit);
+    }
+}

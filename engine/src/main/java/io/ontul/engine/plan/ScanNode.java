@@ -1,0 +1,62 @@
+package io.ontul.engine.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.rel.type.RelDataType;
+
+import io.ontul.engine.operator.Operator;
+import io.ontul.engine.operator.ScanOperator;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ScanSpec;
+import io.ontul.spi.Split;
+import io.ontul.spi.TableHandle;
+
+/** Scans a connector table: projected columns and pushed-down predicate hints. */
+public final class ScanNode
+        extends PlanNode
+{
+    private final Connector connector;
+    private final TableHandle table;
+    private final ScanSpec scan;
+    private List<Split> splits;
+
+    public ScanNode(RelDataType rowType, Connector connector, TableHandle table, ScanSpec scan)
+    {
+        super(rowType, List.of());
+        this.connector = connector;
+        this.table = table;
+        this.scan = scan;
+    }
+
+    @Override
+    public boolean splittable()
+    {
+        return true;
+    }
+
+    private synchronized List<Split> splits(int parallelism)
+    {
+        if (splits == null) {
+            splits = List.copyOf(connector.splits(table, scan, parallelism * 4));
+        }
+        return splits;
+    }
+
+    @Override
+    protected Operator create(TaskContext task)
+    {
+        List<Split> all = splits(task.query().parallelism());
+        List<Split> mine = new ArrayList<>();
+        for (int i = task.instance(); i < all.size(); i += task.instances()) {
+            mine.add(all.get(i));
+        }
+        return new ScanOperator(task.query(), connector, scan, mine);
+    }
+
+    @Override
+    public String describe()
+    {
+        return "Scan " + table.qualifiedName() + " columns=" + scan.columns() + (scan.predicates().isEmpty() ? "" : " predicates=" + scan.predicates());
+    }
+}

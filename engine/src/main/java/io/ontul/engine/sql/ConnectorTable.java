@@ -1,0 +1,59 @@
+package io.ontul.engine.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.Statistic;
+import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.impl.AbstractTable;
+
+import io.ontul.engine.type.ArrowTypes;
+import io.ontul.spi.Connector;
+import io.ontul.spi.TableHandle;
+
+/** A connector's table as Calcite sees it: row type from the Arrow schema, row count statistic. */
+public final class ConnectorTable
+        extends AbstractTable
+{
+    private final Connector connector;
+    private final TableHandle handle;
+
+    public ConnectorTable(Connector connector, TableHandle handle)
+    {
+        this.connector = requireNonNull(connector, "connector is null");
+        this.handle = requireNonNull(handle, "handle is null");
+    }
+
+    public Connector connector()
+    {
+        return connector;
+    }
+
+    public TableHandle handle()
+    {
+        return handle;
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory)
+    {
+        RelDataTypeFactory.Builder builder = typeFactory.builder();
+        for (Field field : handle.columns().getFields()) {
+            builder.add(field.getName(), ArrowTypes.toRelType(typeFactory, field));
+        }
+        return builder.build();
+    }
+
+    @Override
+    public Statistic getStatistic()
+    {
+        if (handle.statistics().isKnown()) {
+            return Statistics.of(handle.statistics().rowCount(), List.of());
+        }
+        return Statistics.UNKNOWN;
+    }
+}

@@ -1,0 +1,83 @@
+package io.ontul.server.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** The command line of {@code ontul sql}. */
+public record SqlOptions(OutputFormat format, Optional<Path> configurationDirectory, Optional<String> sql, boolean help)
+{
+    public static final String USAGE = """
+            Usage: ontul sql [--format table|csv|json] [--conf DIR] ["SQL"]
+
+            Runs the SQL given as argument, or, without one, the statements read from standard
+            input. Statements are separated by ';'. With an argument, the first failing statement
+            stops the run; from standard input, every statement runs and the exit code is 1 if any
+            failed.
+
+              --format FORMAT  table (default): aligned columns; csv: RFC 4180 with a header line;
+                               json: one JSON object per row (JSON Lines)
+              --conf DIR       configuration directory with ontul.properties and catalogs/
+                               (default: the conf directory of the installation)
+            """;
+
+    // "-- comment\nSELECT 1" or "-1" are SQL, not options
+    private static final Pattern OPTION = Pattern.compile("--?[A-Za-z][A-Za-z-]*(=.*)?", Pattern.DOTALL);
+
+    public SqlOptions
+    {
+        requireNonNull(format, "format is null");
+        requireNonNull(configurationDirectory, "configurationDirectory is null");
+        requireNonNull(sql, "sql is null");
+    }
+
+    public static SqlOptions parse(List<String> arguments)
+            throws UsageException
+    {
+        OutputFormat format = OutputFormat.TABLE;
+        Optional<Path> configurationDirectory = Optional.empty();
+        boolean help = false;
+        List<String> positional = new ArrayList<>();
+        for (int index = 0; index < arguments.size(); index++) {
+            String argument = arguments.get(index);
+            if (argument.equals("--")) {
+                positional.addAll(arguments.subList(index + 1, arguments.size()));
+                break;
+            }
+            if (!OPTION.matcher(argument).matches()) {
+                positional.add(argument);
+                continue;
+            }
+            String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
+            switch (name) {
+                case "--help", "-h" -> help = true;
+                case "--format" -> {
+                    String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name);
+                    format = OutputFormat.fromOptionValue(value);
+                }
+                case "--conf" -> {
+                    String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name);
+                    configurationDirectory = Optional.of(Path.of(value));
+                }
+                default -> throw new UsageException("Unknown option '" + argument + "'");
+            }
+        }
+        if (positional.size() > 1) {
+            throw new UsageException("Expected one SQL argument but got " + positional.size() + "; put the SQL in quotes: ontul sql \"SELECT ...\"");
+        }
+        return new SqlOptions(format, configurationDirectory, positional.stream().findFirst(), help);
+    }
+
+    private static String valueOf(List<String> arguments, int index, String option)
+            throws UsageException
+    {
+        if (index >= arguments.size()) {
+            throw new UsageException("Option " + option + " needs a value");
+        }
+        return arguments.get(index);
+    }
+}
