@@ -90,7 +90,7 @@ SqlCharStringLiteral LikePatternOpt() :
 }
 
 /**
- * SET SESSION [catalog.]name = literal
+ * SET SESSION [catalog.]name = string | number | TRUE | FALSE
  */
 SqlNode SqlSetSession() :
 {
@@ -102,7 +102,15 @@ SqlNode SqlSetSession() :
     <SET> { s = span(); } <SESSION>
     name = QualifiedName()
     <EQ>
-    value = Literal()
+    (
+        value = StringLiteral()
+    |
+        value = NumericLiteral()
+    |
+        <TRUE> { value = SqlLiteral.createBoolean(true, getPos()); }
+    |
+        <FALSE> { value = SqlLiteral.createBoolean(false, getPos()); }
+    )
     {
         return new SqlSetSession(s.end(this), name, SqlLiteral.unchain(value));
     }

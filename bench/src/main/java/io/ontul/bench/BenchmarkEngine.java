@@ -3,8 +3,8 @@ package io.ontul.bench;
 import java.util.List;
 
 /**
- * One engine under benchmark, already loaded with the data. Calls come from one thread, one
- * query at a time.
+ * One engine under benchmark, already loaded with the data. Queries run one at a time, each on
+ * some thread of the benchmark; {@link #cancel()} may come from another thread while one runs.
  */
 public interface BenchmarkEngine
         extends AutoCloseable
@@ -18,6 +18,9 @@ public interface BenchmarkEngine
     /** Runs the query and returns its rows as plain Java values (see ResultRows). */
     QueryRows rows(String sql)
             throws Exception;
+
+    /** Cancels the running query, if any, so that it fails soon; safe to call from any thread. */
+    void cancel();
 
     @Override
     void close()

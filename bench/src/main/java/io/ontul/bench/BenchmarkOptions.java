@@ -3,6 +3,7 @@ package io.ontul.bench;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,13 +13,14 @@ import java.util.Optional;
 public final class BenchmarkOptions
 {
     public static final String USAGE = String.join(System.lineSeparator(),
-            "usage: TpchBenchmark [--scale 1|tiny|N] [--runs 3] [--warmup 1] [--queries q01,q05] [--out bench/RESULTS.md|none] [--check]",
+            "usage: TpchBenchmark [--scale 1|tiny|N] [--runs 3] [--warmup 1] [--queries q01,q05] [--out bench/RESULTS.md|none] [--check] [--timeout 300]",
             "  --scale    TPC-H scale factor; tiny is 0.01 (default 1)",
             "  --runs     timed runs per query and engine; the best one counts (default 3)",
             "  --warmup   untimed runs per query and engine before timing (default 1)",
             "  --queries  comma-separated query names (default all 22)",
             "  --out      markdown file the results are appended to, or none (default bench/RESULTS.md)",
-            "  --check    also compare each query's result between the engines");
+            "  --check    also compare each query's result between the engines",
+            "  --timeout  seconds one run of a query may take before it is cancelled and reported FAILED (default 300)");
 
     private final String scaleName;
     private final double scale;
@@ -27,8 +29,9 @@ public final class BenchmarkOptions
     private final List<String> queries;
     private final Optional<Path> out;
     private final boolean check;
+    private final Duration timeout;
 
-    private BenchmarkOptions(String scaleName, double scale, int runs, int warmups, List<String> queries, Optional<Path> out, boolean check)
+    private BenchmarkOptions(String scaleName, double scale, int runs, int warmups, List<String> queries, Optional<Path> out, boolean check, Duration timeout)
     {
         this.scaleName = requireNonNull(scaleName, "scaleName is null");
         this.scale = scale;
@@ -37,6 +40,7 @@ public final class BenchmarkOptions
         this.queries = List.copyOf(requireNonNull(queries, "queries is null"));
         this.out = requireNonNull(out, "out is null");
         this.check = check;
+        this.timeout = requireNonNull(timeout, "timeout is null");
     }
 
     /** Parses the arguments; throws IllegalArgumentException with a message for the user. */
@@ -48,6 +52,7 @@ public final class BenchmarkOptions
         List<String> queries = new ArrayList<>();
         Optional<Path> out = Optional.of(Path.of("bench", "RESULTS.md"));
         boolean check = false;
+        int timeoutSeconds = 300;
         for (int index = 0; index < args.length; index++) {
             String option = args[index];
             switch (option) {
@@ -74,12 +79,15 @@ public final class BenchmarkOptions
                 case "--check":
                     check = true;
                     break;
+                case "--timeout":
+                    timeoutSeconds = positive(value(args, ++index, option), option, 1);
+                    break;
                 default:
                     throw new IllegalArgumentException("Unknown option: " + option);
             }
         }
         double scale = scaleText.equals("tiny") ? 0.01 : parseScale(scaleText);
-        return new BenchmarkOptions(schemaName(scaleText, scale), scale, runs, warmups, queries, out, check);
+        return new BenchmarkOptions(schemaName(scaleText, scale), scale, runs, warmups, queries, out, check, Duration.ofSeconds(timeoutSeconds));
     }
 
     /** The schema of Ontul's tpch catalog for this scale: tiny, sf1, sf10, ... */
@@ -117,6 +125,12 @@ public final class BenchmarkOptions
     public boolean check()
     {
         return check;
+    }
+
+    /** How long one run of a query may take before it is cancelled and counted as failed. */
+    public Duration timeout()
+    {
+        return timeout;
     }
 
     private static String schemaName(String text, double scale)

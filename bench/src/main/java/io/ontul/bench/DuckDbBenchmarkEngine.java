@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.duckdb.DuckDBConnection;
 
@@ -15,6 +16,7 @@ public final class DuckDbBenchmarkEngine
         implements BenchmarkEngine
 {
     private final DuckDBConnection connection;
+    private final AtomicReference<Statement> running = new AtomicReference<>();
 
     public DuckDbBenchmarkEngine(DuckDBConnection connection)
     {
@@ -42,13 +44,18 @@ public final class DuckDbBenchmarkEngine
     public long countRows(String sql)
             throws SQLException
     {
-        try (Statement statement = connection.createStatement();
-                ResultSet resultSet = statement.executeQuery(sql)) {
-            long rows = 0;
-            while (resultSet.next()) {
-                rows++;
+        try (Statement statement = connection.createStatement()) {
+            running.set(statement);
+            try (ResultSet resultSet = statement.executeQuery(sql)) {
+                long rows = 0;
+                while (resultSet.next()) {
+                    rows++;
+                }
+                return rows;
             }
-            return rows;
+        }
+        finally {
+            running.set(null);
         }
     }
 
@@ -59,6 +66,20 @@ public final class DuckDbBenchmarkEngine
         try (Statement statement = connection.createStatement();
                 ResultSet resultSet = statement.executeQuery(sql)) {
             return new QueryRows(ResultRows.columnNames(resultSet.getMetaData()), ResultRows.drain(resultSet));
+        }
+    }
+
+    @Override
+    public void cancel()
+    {
+        Statement statement = running.get();
+        if (statement != null) {
+            try {
+                statement.cancel();
+            }
+            catch (SQLException ignored) {
+                // the query ended meanwhile
+            }
         }
     }
 

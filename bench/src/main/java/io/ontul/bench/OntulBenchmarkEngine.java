@@ -3,6 +3,7 @@ package io.ontul.bench;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -19,6 +20,7 @@ public final class OntulBenchmarkEngine
 {
     private final Engine engine;
     private final Session session;
+    private final AtomicReference<QueryResult> running = new AtomicReference<>();
 
     public OntulBenchmarkEngine(Engine engine)
     {
@@ -52,12 +54,16 @@ public final class OntulBenchmarkEngine
     public long countRows(String sql)
     {
         try (QueryResult result = session.execute(sql)) {
+            running.set(result);
             long rows = 0;
             VectorSchemaRoot batch;
             while ((batch = result.nextBatch()) != null) {
                 rows += batch.getRowCount();
             }
             return rows;
+        }
+        finally {
+            running.set(null);
         }
     }
 
@@ -67,6 +73,16 @@ public final class OntulBenchmarkEngine
         try (QueryResult result = session.execute(sql)) {
             List<String> names = result.schema().getFields().stream().map(Field::getName).collect(Collectors.toList());
             return new QueryRows(names, ResultRows.drain(result));
+        }
+    }
+
+    /** Closes the running result, which the QueryResult protocol defines as cancelling it. */
+    @Override
+    public void cancel()
+    {
+        QueryResult result = running.getAndSet(null);
+        if (result != null) {
+            result.close();
         }
     }
 

@@ -13,6 +13,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import org.duckdb.DuckDBConnection;
@@ -28,7 +35,9 @@ import io.trino.tpch.TpchTable;
  * in memory under {@code memory.default}: DuckDB through its appender, Ontul with
  * {@code CREATE TABLE memory.default.T AS SELECT * FROM tpch.sfN.T}. Loading is timed apart from
  * the queries. After the warm-up, each query runs on Ontul, then DuckDB, then Ontul again, and so
- * on; the best of the runs counts, and every result is read to its last row.
+ * on; the best of the runs counts, and every result is read to its last row. A run that takes
+ * longer than the timeout is cancelled and the query reported as failed, so one runaway query
+ * does not stall the whole benchmark.
  * <p>
  * Run it with {@code bench/run-tpch.sh}; see {@link BenchmarkOptions#USAGE}.
  */
@@ -40,6 +49,11 @@ public final class TpchBenchmark
 
     private final BenchmarkOptions options;
     private final String command;
+    private final ExecutorService runner = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "benchmark-query");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     public TpchBenchmark(BenchmarkOptions options, String command)
     {
@@ -80,8 +94,8 @@ public final class TpchBenchmark
         facts.add("Java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + ", max heap " + gibibytes(Runtime.getRuntime().maxMemory()));
         facts.add("Command: `" + command + "`");
-        facts.add(String.format(Locale.ROOT, "Scale: %s (scale factor %s); best of %d run(s) after %d warm-up run(s); engines alternate per query",
-                options.scaleName(), options.scale(), options.runs(), options.warmups()));
+        facts.add(String.format(Locale.ROOT, "Scale: %s (scale factor %s); best of %d run(s) after %d warm-up run(s); engines alternate per query; a run over %d s is cancelled",
+                options.scaleName(), options.scale(), options.runs(), options.warmups(), options.timeout().toSeconds()));
 
         progress("Generating TPC-H %s and loading DuckDB", options.scaleName());
         long start = System.nanoTime();
@@ -170,21 +184,57 @@ public final class TpchBenchmark
         return Optional.empty();
     }
 
-    private static void runOnce(BenchmarkEngine engine, EngineTimings timings, String sql, boolean timed)
+    private void runOnce(BenchmarkEngine engine, EngineTimings timings, String sql, boolean timed)
     {
         if (timings.failed()) {
             return;
         }
+        CountDownLatch done = new CountDownLatch(1);
+        Future<long[]> run = runner.submit(() -> {
+            try {
+                long start = System.nanoTime();
+                long rows = engine.countRows(sql);
+                return new long[] {System.nanoTime() - start, rows};
+            }
+            finally {
+                done.countDown();
+            }
+        });
         try {
-            long start = System.nanoTime();
-            long rows = engine.countRows(sql);
-            long elapsed = System.nanoTime() - start;
+            long[] result = run.get(options.timeout().toMillis(), TimeUnit.MILLISECONDS);
             if (timed) {
-                timings.record(elapsed, rows);
+                timings.record(result[0], result[1]);
             }
         }
-        catch (Throwable failure) {
-            timings.fail(describe(failure));
+        catch (TimeoutException e) {
+            timings.fail(String.format("timed out after %d s", options.timeout().toSeconds()) + stop(engine, run, done));
+        }
+        catch (ExecutionException e) {
+            timings.fail(describe(e.getCause()));
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        }
+    }
+
+    /** Cancels a run that took too long and waits a while for it to end; says how it went. */
+    private static String stop(BenchmarkEngine engine, Future<?> run, CountDownLatch done)
+    {
+        try {
+            engine.cancel();
+            if (done.await(10, TimeUnit.SECONDS)) {
+                return ", cancelled";
+            }
+            run.cancel(true);
+            if (done.await(50, TimeUnit.SECONDS)) {
+                return ", interrupted";
+            }
+            return ", and it is still running: later timings may be disturbed";
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
         }
     }
 

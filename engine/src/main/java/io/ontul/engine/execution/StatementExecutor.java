@@ -93,15 +93,17 @@ public final class StatementExecutor
         }
         if (statement instanceof SqlShowSchemas show) {
             String catalog = show.catalog().map(id -> id.names.get(0)).orElseGet(this::defaultCatalog);
-            return listing("schema", filter(connector(catalog, show.getParserPosition()).metadata().listSchemas(), show.likePattern()));
+            SqlParserPos pos = show.catalog().map(SqlNode::getParserPosition).orElse(show.getParserPosition());
+            return listing("schema", filter(connector(catalog, pos).metadata().listSchemas(), show.likePattern()));
         }
         if (statement instanceof SqlShowTables show) {
             List<String> names = show.schema().<List<String>>map(id -> id.names).orElse(List.of());
             String catalog = names.size() >= 2 ? names.get(0) : defaultCatalog();
             String schema = names.isEmpty() ? defaultSchema() : names.get(names.size() - 1);
-            Connector connector = connector(catalog, show.getParserPosition());
+            SqlParserPos pos = show.schema().map(SqlNode::getParserPosition).orElse(show.getParserPosition());
+            Connector connector = connector(catalog, pos);
             if (!connector.metadata().listSchemas().contains(schema) && connector.metadata().listTables(schema).isEmpty()) {
-                throw new OntulException(ErrorCode.NOT_FOUND, position(show.getParserPosition()) + "Schema '" + catalog + "." + schema + "' does not exist");
+                throw new OntulException(ErrorCode.NOT_FOUND, position(pos) + "Schema '" + catalog + "." + schema + "' does not exist");
             }
             return listing("table", filter(connector.metadata().listTables(schema), show.likePattern()));
         }
@@ -390,7 +392,17 @@ public final class StatementExecutor
         TableHandle table = table(target);
         Connector connector = connector(table.catalog(), target.getParserPosition());
         LogicalPlanner planner = planner();
-        SqlNode validated = planner.validate(insert);
+        SqlNode validated;
+        try {
+            validated = planner.validate(insert);
+        }
+        catch (IndexOutOfBoundsException e) {
+            int targets = insert.getTargetColumnList() == null ? table.columns().getFields().size() : insert.getTargetColumnList().size();
+            LogicalPlanner sourcePlanner = planner();
+            int sources = sourcePlanner.validatedRowType(sourcePlanner.validate(insert.getSource())).getFieldCount();
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(target.getParserPosition())
+                    + "Number of INSERT target columns (" + targets + ") does not equal number of source items (" + sources + ")");
+        }
         RelRoot relRoot = planner.toOptimizedRel(validated);
         RelNode rel = relRoot.rel;
         if (rel instanceof TableModify modify) {

@@ -404,6 +404,20 @@ public final class Functions
         return s.length() <= length ? s : s.substring(0, length);
     }
 
+    public static int compareCharacters(String a, String b)
+    {
+        return stripTrailingSpaces(a).compareTo(stripTrailingSpaces(b));
+    }
+
+    public static String stripTrailingSpaces(String s)
+    {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return end == s.length() ? s : s.substring(0, end);
+    }
+
     public static int compareStrings(String a, String b)
     {
         return a.compareTo(b);

@@ -146,8 +146,10 @@ final class RowCodeGenerator
             case CHAR, VARCHAR -> javaString(literal.getValueAs(String.class));
             case DATE, TIME -> String.valueOf(literal.getValueAs(Integer.class));
             case TIMESTAMP -> {
-                long millis = literal.getValueAs(Long.class);
-                yield (type.getPrecision() > 3 ? millis * 1000 : millis) + "L";
+                if (type.getPrecision() > 3) {
+                    yield Functions.parseTimestamp(literal.getValueAs(org.apache.calcite.util.TimestampString.class).toString(), true) + "L";
+                }
+                yield literal.getValueAs(Long.class) + "L";
             }
             case NULL -> "0";
             default -> {
@@ -385,6 +387,10 @@ final class RowCodeGenerator
         JavaKind ka = JavaKind.of(a);
         JavaKind kb = JavaKind.of(b);
         if (ka == JavaKind.STRING && kb == JavaKind.STRING) {
+            if (a.getSqlTypeName() == SqlTypeName.CHAR || b.getSqlTypeName() == SqlTypeName.CHAR) {
+                // CHAR compares with PAD SPACE semantics: trailing spaces do not matter
+                return F + "compareCharacters(" + left.value() + ", " + right.value() + ")";
+            }
             return left.value() + ".compareTo(" + right.value() + ")";
         }
         if (ka == JavaKind.BOOLEAN && kb == JavaKind.BOOLEAN) {
@@ -680,6 +686,10 @@ final class RowCodeGenerator
                 if (target == SqlTypeName.CHAR) {
                     return F + "padChar(" + text + ", " + to.getPrecision() + ")";
                 }
+                if (source == SqlTypeName.CHAR) {
+                    // as in PostgreSQL: the padding of CHAR is not part of the value
+                    text = F + "stripTrailingSpaces(" + text + ")";
+                }
                 if (to.getPrecision() > 0 && to.getPrecision() < (1 << 20) && (source == SqlTypeName.CHAR || source == SqlTypeName.VARCHAR)) {
                     return F + "truncate(" + text + ", " + to.getPrecision() + ")";
                 }
@@ -885,7 +895,9 @@ final class RowCodeGenerator
         return switch (value.type().getSqlTypeName()) {
             case DECIMAL -> F + "roundDecimal(" + value.value() + ", " + value.type().getScale() + ", " + digits + ", " + type.getScale() + ")";
             case DOUBLE, REAL, FLOAT -> F + "roundDouble(" + value.value() + ", " + digits + ")";
-            default -> value.value();
+            default -> args.size() > 1
+                    ? "((" + JavaKind.of(type).javaType + ") " + F + "roundDecimal((long) " + value.value() + ", 0, " + digits + ", 0))"
+                    : value.value();
         };
     }
 }

@@ -46,6 +46,7 @@ public final class Vectors
             case DECIMAL -> "io.ontul.engine.expression.Vectors.readDecimal(" + vector + ", " + index + ")";
             case CHAR, VARCHAR -> "io.ontul.engine.expression.Functions.readUtf8(" + vector + ".get(" + index + "))";
             case REAL -> "((double) " + vector + ".get(" + index + "))";
+            case TINYINT, SMALLINT -> "((int) " + vector + ".get(" + index + "))";
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> "((long) " + vector + ".get(" + index + "))";
             default -> vector + ".get(" + index + ")";
         };

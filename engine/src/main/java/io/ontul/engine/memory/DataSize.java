@@ -40,6 +40,9 @@ public final class DataSize
         if (bytes >= 1L << 20 && bytes % (1L << 20) == 0) {
             return (bytes >> 20) + "MB";
         }
+        if (bytes >= 1L << 10 && bytes % (1L << 10) == 0) {
+            return (bytes >> 10) + "kB";
+        }
         return bytes + "B";
     }
 }

@@ -97,7 +97,11 @@ public final class GroupByHash
     /** The group of the empty key (for a grouping set without columns), created if absent. */
     public int emptyKeyGroup(int groupSet, boolean[] nulled)
     {
-        return findOrInsert(keys, nulled, groupSet, -1, Columns.mix(groupSet * 0x9E3779B97F4A7C15L));
+        long hash = groupSet * 0x9E3779B97F4A7C15L;
+        for (int k = 0; k < keys.length; k++) {
+            hash = hash * 31 + 0x5bd1e995L;
+        }
+        return findOrInsert(keys, nulled, groupSet, -1, Columns.mix(hash));
     }
 
     private int findOrInsert(FieldVector[] inputs, boolean[] nulled, int groupSet, int row, long hash)

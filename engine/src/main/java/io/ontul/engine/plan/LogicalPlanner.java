@@ -47,6 +47,13 @@ public final class LogicalPlanner
 {
     public static final SqlConformanceEnum CONFORMANCE = SqlConformanceEnum.LENIENT;
 
+    /**
+     * Calcite's RexSimplify folds casts of literals with Calcite's own semantics (truncating
+     * CAST(2.7 AS INTEGER), upper-case booleans); the engine's kernels fold them instead.
+     */
+    private static final org.apache.calcite.plan.Context PLANNER_CONTEXT =
+            org.apache.calcite.plan.Contexts.of(RelBuilder.Config.DEFAULT.withSimplify(false));
+
     private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE);
     private final CalciteCatalogReader catalogReader;
     private final SqlValidator validator;
@@ -65,9 +72,10 @@ public final class LogicalPlanner
                 SqlValidator.Config.DEFAULT
                         .withIdentifierExpansion(true)
                         .withDefaultNullCollation(NullCollation.LAST)
-                        .withConformance(CONFORMANCE));
-        HepPlanner planner = new HepPlanner(HepProgram.builder().build());
-        this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+                        .withConformance(CONFORMANCE)
+                        .withTypeCoercionFactory(io.ontul.engine.type.OntulTypeCoercion::new));
+        HepPlanner planner = new HepPlanner(HepProgram.builder().build(), PLANNER_CONTEXT);
+        this.cluster = RelOptCluster.create(planner, new OntulRexBuilder(typeFactory));
     }
 
     public SqlValidator validator()
@@ -105,7 +113,8 @@ public final class LogicalPlanner
                 SqlToRelConverter.config()
                         .withTrimUnusedFields(true)
                         .withExpand(false)
-                        .withInSubQueryThreshold(Integer.MAX_VALUE));
+                        .withInSubQueryThreshold(Integer.MAX_VALUE)
+                        .withRelBuilderConfigTransform(config -> config.withSimplify(false)));
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode rel = root.rel;
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
@@ -142,6 +151,7 @@ public final class LogicalPlanner
                 CoreRules.PROJECT_REMOVE,
                 CoreRules.PROJECT_JOIN_TRANSPOSE,
                 CoreRules.PROJECT_MERGE);
+        rel = hep(rel, false, CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);
     }
@@ -153,7 +163,7 @@ public final class LogicalPlanner
             program.addMatchOrder(HepMatchOrder.BOTTOM_UP);
         }
         program.addRuleCollection(List.of(rules));
-        HepPlanner planner = new HepPlanner(program.build());
+        HepPlanner planner = new HepPlanner(program.build(), PLANNER_CONTEXT);
         planner.setRoot(rel);
         return planner.findBestExp();
     }

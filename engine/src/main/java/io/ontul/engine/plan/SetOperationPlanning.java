@@ -1,9 +1,13 @@
 package io.ontul.engine.plan;
 
-import org.apache.calcite.rel.RelNode;
+import java.util.ArrayList;
+import java.util.List;
 
-import io.ontul.spi.ErrorCode;
-import io.ontul.spi.OntulException;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Intersect;
+import org.apache.calcite.rel.core.SetOp;
+
+import io.ontul.engine.operator.SetOperationOperator;
 
 /** Plans INTERSECT and EXCEPT (ALL and DISTINCT). */
 final class SetOperationPlanning
@@ -12,6 +16,12 @@ final class SetOperationPlanning
 
     static PlanNode plan(RelNode rel, PhysicalPlanner planner)
     {
-        throw new OntulException(ErrorCode.NOT_SUPPORTED, "INTERSECT and EXCEPT are not supported yet");
+        SetOp setOperation = (SetOp) rel;
+        List<PlanNode> inputs = new ArrayList<>();
+        for (RelNode input : setOperation.getInputs()) {
+            inputs.add(planner.planGathered(input));
+        }
+        SetOperationOperator.Kind kind = rel instanceof Intersect ? SetOperationOperator.Kind.INTERSECT : SetOperationOperator.Kind.EXCEPT;
+        return new SetOperationNode(setOperation.getRowType(), inputs, kind, setOperation.all);
     }
 }

@@ -119,7 +119,7 @@ public final class ValuesNode
             v.setSafe(row, literal.getValueAs(Long.class));
         }
         else if (vector instanceof TimeStampMicroVector v) {
-            v.setSafe(row, literal.getValueAs(Long.class) * 1000);
+            v.setSafe(row, Functions.parseTimestamp(literal.getValueAs(org.apache.calcite.util.TimestampString.class).toString(), true));
         }
         else {
             throw new IllegalStateException("unsupported VALUES column " + vector.getMinorType());

@@ -17,7 +17,8 @@ import io.ontul.spi.OntulException;
 
 /**
  * Parses Ontul's SQL: Calcite's grammar plus the statements in {@code src/main/codegen}. Unquoted
- * identifiers are lower-cased, quoted ones kept as written.
+ * identifiers are lower-cased, quoted ones kept as written. Thread-safe: each call makes its own
+ * parser.
  */
 public final class OntulParser
 {

@@ -43,7 +43,12 @@ final class SyntaxErrorMessage
         }
         Throwable cause = exception.getCause();
         if (cause instanceof TokenMgrError) {
-            return location(pos.getLineNum(), pos.getColumnNum()) + "Syntax error at or near \"" + characterAt(sql, pos) + "\"";
+            String character = characterAt(sql, pos);
+            if (character.isEmpty()) {
+                // Only a comment can run into the end: an unterminated string is a quote token.
+                return unterminatedComment(sql, pos);
+            }
+            return location(pos.getLineNum(), pos.getColumnNum()) + "Syntax error at or near \"" + character + "\"";
         }
         List<Token> tokens = tokens(sql);
         int first = endOfInput(cause) ? tokens.size() - 1 : indexAt(tokens, pos);
@@ -190,6 +195,23 @@ final class SyntaxErrorMessage
             return "number";
         }
         return name.toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
+    private static String unterminatedComment(String sql, SqlParserPos end)
+    {
+        int start = sql.lastIndexOf("/*");
+        if (start < 0) {
+            return location(end.getLineNum(), end.getColumnNum()) + "Unterminated comment";
+        }
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < start; i++) {
+            if (sql.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return location(line, start - lineStart + 1) + "Unterminated comment";
     }
 
     private static String characterAt(String sql, SqlParserPos pos)

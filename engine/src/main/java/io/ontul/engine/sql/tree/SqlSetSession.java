@@ -14,7 +14,7 @@ import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
-/** {@code SET SESSION [catalog.]name = literal}. */
+/** {@code SET SESSION [catalog.]name = value}, where the value is a string, a number, TRUE or FALSE. */
 public final class SqlSetSession
         extends SqlCall
 {
@@ -48,7 +48,7 @@ public final class SqlSetSession
         return value;
     }
 
-    /** The value as text: a string's characters, a number's digits, TRUE, FALSE or NULL. */
+    /** The value as text: a string's characters, a number as written, {@code true} or {@code false}. */
     public String valueText()
     {
         return value.toValue();

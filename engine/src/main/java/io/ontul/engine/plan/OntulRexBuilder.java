@@ -1,0 +1,51 @@
+package io.ontul.engine.plan;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Keeps casts of literals whose folding in Calcite differs from the SQL users expect (Calcite
+ * truncates {@code CAST(2.7 AS INTEGER)} to 2, renders {@code CAST(true AS VARCHAR)} as
+ * {@code TRUE}, drops sub-second digits). Those casts stay as calls, and the engine's kernels
+ * evaluate them once per query (constant hoisting) with PostgreSQL/Trino semantics.
+ */
+public final class OntulRexBuilder
+        extends RexBuilder
+{
+    public OntulRexBuilder(RelDataTypeFactory typeFactory)
+    {
+        super(typeFactory);
+    }
+
+    @Override
+    public RexNode makeCast(SqlParserPos pos, RelDataType type, RexNode exp, boolean matchNullability, boolean safe, RexLiteral format)
+    {
+        if (exp instanceof RexLiteral literal && !literal.isNull() && keepAsCall(literal.getType(), type)) {
+            RelDataType target = matchNullability ? typeFactory.createTypeWithNullability(type, exp.getType().isNullable()) : type;
+            return makeAbstractCast(pos, target, exp, safe, format);
+        }
+        return super.makeCast(pos, type, exp, matchNullability, safe, format);
+    }
+
+    private static boolean keepAsCall(RelDataType from, RelDataType to)
+    {
+        SqlTypeName source = from.getSqlTypeName();
+        SqlTypeName target = to.getSqlTypeName();
+        boolean sourceText = source == SqlTypeName.CHAR || source == SqlTypeName.VARCHAR;
+        boolean targetText = target == SqlTypeName.CHAR || target == SqlTypeName.VARCHAR;
+        return switch (target) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> source == SqlTypeName.DECIMAL && from.getScale() > 0 || source == SqlTypeName.DOUBLE || source == SqlTypeName.REAL || sourceText;
+            case DECIMAL -> sourceText || source == SqlTypeName.DOUBLE || (source == SqlTypeName.DECIMAL && from.getScale() > to.getScale());
+            case CHAR, VARCHAR -> !sourceText && from.getSqlTypeName().getFamily() != SqlTypeFamily.INTERVAL_DAY_TIME
+                    && from.getSqlTypeName().getFamily() != SqlTypeFamily.INTERVAL_YEAR_MONTH || (target == SqlTypeName.CHAR && sourceText && to.getPrecision() != from.getPrecision());
+            case TIMESTAMP, TIME, DATE -> sourceText || source == SqlTypeName.TIMESTAMP;
+            default -> targetText;
+        };
+    }
+}
