@@ -100,7 +100,7 @@ public final class TpchBenchmark
         progress("Generating TPC-H %s and loading DuckDB", options.scaleName());
         long start = System.nanoTime();
         DuckDBConnection connection = DuckDbTpch.openInMemory();
-        DuckDbTpch.load(connection, CATALOG, SCHEMA, options.scale());
+        DuckDbTpch.load(connection, CATALOG, SCHEMA, options.scale(), Runtime.getRuntime().availableProcessors());
         long duckDbLoad = System.nanoTime() - start;
         try (DuckDbBenchmarkEngine duckDb = new DuckDbBenchmarkEngine(connection);
                 OntulBenchmarkEngine ontul = new OntulBenchmarkEngine(Engine.createEmbedded())) {

@@ -11,6 +11,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
@@ -49,9 +53,22 @@ public final class DuckDbTpch
     public static void load(DuckDBConnection connection, String catalog, String schema, double scale)
             throws SQLException
     {
+        load(connection, catalog, schema, scale, 1);
+    }
+
+    /**
+     * Like {@link #load(DuckDBConnection, String, String, double)}, generating and appending each
+     * table in {@code parallelism} parts at once, each part through its own connection.
+     */
+    public static void load(DuckDBConnection connection, String catalog, String schema, double scale, int parallelism)
+            throws SQLException
+    {
         requireNonNull(connection, "connection is null");
         requireNonNull(catalog, "catalog is null");
         requireNonNull(schema, "schema is null");
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
+        }
         try (Statement statement = connection.createStatement()) {
             if (!databaseExists(connection, catalog)) {
                 statement.execute("ATTACH ':memory:' AS " + quote(catalog));
@@ -59,19 +76,69 @@ public final class DuckDbTpch
             statement.execute("CREATE SCHEMA IF NOT EXISTS " + quote(catalog) + "." + quote(schema));
         }
         for (TpchTable<?> table : TpchTable.getTables()) {
-            loadTable(connection, catalog, schema, table, scale);
+            if (parallelism == 1) {
+                loadTable(connection, catalog, schema, table, scale);
+            }
+            else {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute(createTableSql(catalog, schema, table));
+                }
+                appendInParallel(connection, catalog, schema, table, scale, parallelism);
+            }
         }
     }
 
-    public static <E extends TpchEntity> void loadTable(DuckDBConnection connection, String catalog, String schema, TpchTable<E> table, double scale)
+    /** Creates one TPC-H table in {@code catalog.schema}, which must exist, and loads it. */
+    public static void loadTable(DuckDBConnection connection, String catalog, String schema, TpchTable<?> table, double scale)
             throws SQLException
     {
         try (Statement statement = connection.createStatement()) {
             statement.execute(createTableSql(catalog, schema, table));
         }
+        appendPart(connection, catalog, schema, table, scale, 1, 1);
+    }
+
+    private static void appendInParallel(DuckDBConnection connection, String catalog, String schema, TpchTable<?> table, double scale, int parts)
+            throws SQLException
+    {
+        ExecutorService executor = Executors.newFixedThreadPool(parts);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int part = 1; part <= parts; part++) {
+                int currentPart = part;
+                futures.add(executor.submit(() -> {
+                    try (DuckDBConnection partConnection = connection.duplicate()) {
+                        appendPart(partConnection, catalog, schema, table, scale, currentPart, parts);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+        catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException) {
+                throw (SQLException) e.getCause();
+            }
+            throw new IllegalStateException("Cannot load " + table.getTableName(), e.getCause());
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while loading " + table.getTableName(), e);
+        }
+        finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** Appends part {@code part} of {@code partCount} of the table's generated rows. */
+    private static <E extends TpchEntity> void appendPart(DuckDBConnection connection, String catalog, String schema, TpchTable<E> table, double scale, int part, int partCount)
+            throws SQLException
+    {
         List<TpchColumn<E>> columns = table.getColumns();
         try (DuckDBAppender appender = connection.createAppender(catalog, schema, table.getTableName())) {
-            for (E row : table.createGenerator(scale, 1, 1)) {
+            for (E row : table.createGenerator(scale, part, partCount)) {
                 appender.beginRow();
                 for (TpchColumn<E> column : columns) {
                     appendValue(appender, column, row);
