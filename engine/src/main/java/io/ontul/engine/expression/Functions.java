@@ -331,6 +331,23 @@ public final class Functions
 
     // ---- strings
 
+    /** Whether the UTF-8 cell equals {@code expected}, compared in place. */
+    public static boolean equalsUtf8(org.apache.arrow.vector.VarCharVector vector, int index, byte[] expected)
+    {
+        long start = vector.getStartOffset(index);
+        long end = vector.getEndOffset(index);
+        if (end - start != expected.length) {
+            return false;
+        }
+        org.apache.arrow.memory.ArrowBuf data = vector.getDataBuffer();
+        for (int i = 0; i < expected.length; i++) {
+            if (data.getByte(start + i) != expected[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static String readUtf8(byte[] bytes)
     {
         return new String(bytes, StandardCharsets.UTF_8);

@@ -54,31 +54,35 @@ public final class KernelCompiler
         String className = "GeneratedKernel";
         RowCodeGenerator generator = new RowCodeGenerator(inputTypes);
         StringBuilder body = new StringBuilder();
-        TreeSet<Integer> filterColumns = columnsOf(filter == null ? List.of() : List.of(filter));
-        TreeSet<Integer> projectionColumns = columnsOf(projections);
-        projectionColumns.removeAll(filterColumns);
-        for (int column : filterColumns) {
-            generator.readColumn(column, body);
-        }
+        java.util.Set<Integer> nullsRead = new java.util.HashSet<>();
+        java.util.Set<Integer> valuesRead = new java.util.HashSet<>();
         if (filter != null) {
-            RowCodeGenerator.Value condition = generator.generate(filter, body);
+            StringBuilder filterCode = new StringBuilder();
+            RowCodeGenerator.Value condition = generator.generate(filter, filterCode);
+            generator.emitReads(nullsRead, valuesRead, body);
+            body.append(filterCode);
             body.append("if (").append(condition.isNull()).append(" || !").append(condition.value()).append(") continue;\n");
         }
-        for (int column : projectionColumns) {
-            generator.readColumn(column, body);
-        }
         List<String> outputDeclarations = new ArrayList<>();
+        StringBuilder projectionCode = new StringBuilder();
         for (int i = 0; i < projections.size(); i++) {
             RexNode projection = projections.get(i);
             RelDataType type = projection.getType();
             String vectorClass = Vectors.vectorClass(type);
             outputDeclarations.add("final " + vectorClass + " out" + i + " = (" + vectorClass + ") outputs[" + i + "];");
-            body.append("{\n");
-            RowCodeGenerator.Value value = generator.generate(projection, body);
-            body.append("if (").append(value.isNull()).append(") out").append(i).append(".setNull(k); else ")
+            if (projection instanceof RexInputRef ref && Vectors.vectorClass(inputTypes.get(ref.getIndex())).equals(vectorClass)
+                    && sameLayout(inputTypes.get(ref.getIndex()), type)) {
+                projectionCode.append(generator.copyColumn(ref.getIndex(), "out" + i));
+                continue;
+            }
+            projectionCode.append("{\n");
+            RowCodeGenerator.Value value = generator.generate(projection, projectionCode);
+            projectionCode.append("if (").append(value.isNull()).append(") out").append(i).append(".setNull(k); else ")
                     .append(Vectors.writeCode(type, "out" + i, "k", value.value())).append("\n");
-            body.append("}\n");
+            projectionCode.append("}\n");
         }
+        generator.emitReads(nullsRead, valuesRead, body);
+        body.append(projectionCode);
         body.append("k++;\n");
 
         StringBuilder source = new StringBuilder();
@@ -101,6 +105,11 @@ public final class KernelCompiler
         source.append("}\n");
         source.append("}\n");
         return source.toString();
+    }
+
+    private static boolean sameLayout(RelDataType input, RelDataType output)
+    {
+        return input.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.DECIMAL || input.getScale() == output.getScale();
     }
 
     private static TreeSet<Integer> columnsOf(List<RexNode> nodes)

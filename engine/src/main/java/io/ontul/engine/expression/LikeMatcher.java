@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 public final class LikeMatcher
 {
     private final String[] pieces;
+    private final byte[][] pieceBytes;
     private final boolean anchoredStart;
     private final boolean anchoredEnd;
     private final Pattern regex;
@@ -19,6 +20,15 @@ public final class LikeMatcher
     private LikeMatcher(String[] pieces, boolean anchoredStart, boolean anchoredEnd, Pattern regex)
     {
         this.pieces = pieces;
+        if (pieces != null) {
+            this.pieceBytes = new byte[pieces.length][];
+            for (int i = 0; i < pieces.length; i++) {
+                pieceBytes[i] = pieces[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
+        else {
+            this.pieceBytes = null;
+        }
         this.anchoredStart = anchoredStart;
         this.anchoredEnd = anchoredEnd;
         this.regex = regex;
@@ -42,6 +52,73 @@ public final class LikeMatcher
             return new LikeMatcher(nonEmpty.toArray(new String[0]), anchoredStart, anchoredEnd, null);
         }
         return new LikeMatcher(null, false, false, Functions.likePattern(pattern, escape));
+    }
+
+    /** True when {@link #matches(org.apache.arrow.vector.VarCharVector, int)} can run on bytes. */
+    public boolean matchesBytes()
+    {
+        return regex == null;
+    }
+
+    /**
+     * Matches a UTF-8 cell in place. Valid for patterns of literal text and {@code %} only:
+     * UTF-8 is self-synchronising, so byte search finds exactly the character matches.
+     */
+    public boolean matches(org.apache.arrow.vector.VarCharVector vector, int index)
+    {
+        org.apache.arrow.memory.ArrowBuf data = vector.getDataBuffer();
+        long start = vector.getStartOffset(index);
+        long end = vector.getEndOffset(index);
+        if (pieceBytes.length == 0) {
+            return !(anchoredStart && anchoredEnd) || start == end;
+        }
+        long position = start;
+        for (int i = 0; i < pieceBytes.length; i++) {
+            byte[] piece = pieceBytes[i];
+            boolean last = i == pieceBytes.length - 1;
+            if (i == 0 && anchoredStart) {
+                if (end - start < piece.length || !regionEquals(data, start, piece)) {
+                    return false;
+                }
+                position = start + piece.length;
+                if (last && anchoredEnd) {
+                    return position == end;
+                }
+            }
+            else if (last && anchoredEnd) {
+                long from = end - piece.length;
+                return from >= position && regionEquals(data, from, piece);
+            }
+            else {
+                long found = indexOf(data, position, end, piece);
+                if (found < 0) {
+                    return false;
+                }
+                position = found + piece.length;
+            }
+        }
+        return true;
+    }
+
+    private static boolean regionEquals(org.apache.arrow.memory.ArrowBuf data, long at, byte[] piece)
+    {
+        for (int j = 0; j < piece.length; j++) {
+            if (data.getByte(at + j) != piece[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long indexOf(org.apache.arrow.memory.ArrowBuf data, long from, long end, byte[] piece)
+    {
+        byte first = piece[0];
+        for (long at = from; at + piece.length <= end; at++) {
+            if (data.getByte(at) == first && regionEquals(data, at, piece)) {
+                return at;
+            }
+        }
+        return -1;
     }
 
     public boolean matches(String value)

@@ -39,6 +39,8 @@ final class RowCodeGenerator
 
     private final List<RelDataType> inputTypes;
     private final TreeSet<Integer> usedColumns = new TreeSet<>();
+    private final TreeSet<Integer> neededNulls = new TreeSet<>();
+    private final TreeSet<Integer> neededValues = new TreeSet<>();
     private final StringBuilder fields = new StringBuilder();
     private final StringBuilder init = new StringBuilder();
     private int variableCounter;
@@ -64,20 +66,53 @@ final class RowCodeGenerator
         return init.toString();
     }
 
-    void readColumn(int column, StringBuilder code)
+    /**
+     * Emits the reads of every column an expression generated so far needs and that
+     * {@code alreadyRead} does not have yet: the null flag, and the value unless only the flag
+     * is used (text compared as bytes or copied needs no decoding).
+     */
+    void emitReads(java.util.Set<Integer> nullsRead, java.util.Set<Integer> valuesRead, StringBuilder code)
+    {
+        for (int column : neededNulls) {
+            if (nullsRead.add(column)) {
+                code.append("final boolean cn").append(column).append(" = in").append(column).append(".isNull(i);\n");
+            }
+        }
+        for (int column : neededValues) {
+            if (valuesRead.add(column)) {
+                RelDataType type = inputTypes.get(column);
+                JavaKind kind = JavaKind.of(type);
+                code.append("final ").append(kind.javaType).append(" cv").append(column).append(" = cn").append(column).append(" ? ")
+                        .append(kind.zero).append(" : ").append(Vectors.readCode(type, "in" + column, "i")).append(";\n");
+            }
+        }
+    }
+
+    private String nullFlag(int column)
     {
         usedColumns.add(column);
-        RelDataType type = inputTypes.get(column);
-        JavaKind kind = JavaKind.of(type);
-        code.append("final boolean cn").append(column).append(" = in").append(column).append(".isNull(i);\n");
-        code.append("final ").append(kind.javaType).append(" cv").append(column).append(" = cn").append(column).append(" ? ")
-                .append(kind.zero).append(" : ").append(Vectors.readCode(type, "in" + column, "i")).append(";\n");
+        neededNulls.add(column);
+        return "cn" + column;
+    }
+
+    private Value columnValue(RexInputRef ref)
+    {
+        nullFlag(ref.getIndex());
+        neededValues.add(ref.getIndex());
+        return new Value("cn" + ref.getIndex(), "cv" + ref.getIndex(), ref.getType());
+    }
+
+    /** A projection that is a bare column: copied cell by cell, without decoding. */
+    String copyColumn(int column, String output)
+    {
+        usedColumns.add(column);
+        return output + ".copyFromSafe(i, k, in" + column + ");\n";
     }
 
     Value generate(RexNode node, StringBuilder code)
     {
         if (node instanceof RexInputRef ref) {
-            return new Value("cn" + ref.getIndex(), "cv" + ref.getIndex(), ref.getType());
+            return columnValue(ref);
         }
         if (node instanceof RexLiteral literal) {
             return literal(literal);
@@ -218,14 +253,20 @@ final class RowCodeGenerator
                 return new Value("false", "(" + v.isNull() + " || " + v.value() + ")", type);
             }
             case EQUALS:
-            case NOT_EQUALS:
+            case NOT_EQUALS: {
+                Value bytes = textEqualsLiteral(call, kind == SqlKind.NOT_EQUALS, code);
+                if (bytes != null) {
+                    return bytes;
+                }
+            }
+            // fall through
             case LESS_THAN:
             case LESS_THAN_OR_EQUAL:
             case GREATER_THAN:
             case GREATER_THAN_OR_EQUAL: {
                 Value left = generate(call.operands.get(0), code);
                 Value right = generate(call.operands.get(1), code);
-                String comparison = compare(left, right);
+                String comparison = compare(left, right, isPadded(call.operands.get(0)) || isPadded(call.operands.get(1)));
                 String op = switch (kind) {
                     case EQUALS -> " == 0";
                     case NOT_EQUALS -> " != 0";
@@ -379,15 +420,49 @@ final class RowCodeGenerator
 
     // ---- comparisons
 
+    /** CHAR values that are not literals compare ignoring trailing spaces (PAD SPACE). */
+    private static boolean isPadded(RexNode node)
+    {
+        return node.getType().getSqlTypeName() == SqlTypeName.CHAR && !(node instanceof RexLiteral);
+    }
+
+    /** {@code text_column = 'literal'} compared on the UTF-8 bytes in the vector, without decoding. */
+    private Value textEqualsLiteral(RexCall call, boolean negated, StringBuilder code)
+    {
+        RexNode a = call.operands.get(0);
+        RexNode b = call.operands.get(1);
+        if (a instanceof RexLiteral && b instanceof RexInputRef) {
+            RexNode swap = a;
+            a = b;
+            b = swap;
+        }
+        if (!(a instanceof RexInputRef ref) || !(b instanceof RexLiteral literal) || literal.isNull()
+                || a.getType().getSqlTypeName() != SqlTypeName.VARCHAR
+                || (b.getType().getSqlTypeName() != SqlTypeName.VARCHAR && b.getType().getSqlTypeName() != SqlTypeName.CHAR)) {
+            return null;
+        }
+        int id = constantCounter++;
+        fields.append("private byte[] kb").append(id).append(";\n");
+        init.append("kb").append(id).append(" = ").append(javaString(literal.getValueAs(String.class))).append(".getBytes(java.nio.charset.StandardCharsets.UTF_8);\n");
+        String isNull = nullFlag(ref.getIndex());
+        String test = F + "equalsUtf8(in" + ref.getIndex() + ", i, kb" + id + ")";
+        return declare(code, call.getType(), isNull, negated ? "!" + test : test);
+    }
+
     /** Java expression whose sign is the comparison of two non-null values. */
     private String compare(Value left, Value right)
+    {
+        return compare(left, right, false);
+    }
+
+    private String compare(Value left, Value right, boolean padded)
     {
         RelDataType a = left.type();
         RelDataType b = right.type();
         JavaKind ka = JavaKind.of(a);
         JavaKind kb = JavaKind.of(b);
         if (ka == JavaKind.STRING && kb == JavaKind.STRING) {
-            if (a.getSqlTypeName() == SqlTypeName.CHAR || b.getSqlTypeName() == SqlTypeName.CHAR) {
+            if (padded || (a.getSqlTypeName() == SqlTypeName.CHAR && b.getSqlTypeName() == SqlTypeName.CHAR)) {
                 // CHAR compares with PAD SPACE semantics: trailing spaces do not matter
                 return F + "compareCharacters(" + left.value() + ", " + right.value() + ")";
             }
@@ -739,6 +814,15 @@ final class RowCodeGenerator
     private Value like(RexCall call, StringBuilder code)
     {
         boolean negated = call.getOperator() instanceof SqlLikeOperator like && like.isNegated();
+        if (call.operands.get(0) instanceof RexInputRef ref && ref.getType().getSqlTypeName() == SqlTypeName.VARCHAR
+                && call.operands.get(1) instanceof RexLiteral pattern && !pattern.isNull() && call.operands.size() == 2
+                && LikeMatcher.compile(pattern.getValueAs(String.class), null).matchesBytes()) {
+            int id = constantCounter++;
+            fields.append("private io.ontul.engine.expression.LikeMatcher like").append(id).append(";\n");
+            init.append("like").append(id).append(" = io.ontul.engine.expression.LikeMatcher.compile(").append(javaString(pattern.getValueAs(String.class))).append(", null);\n");
+            String test = "like" + id + ".matches(in" + ref.getIndex() + ", i)";
+            return declare(code, call.getType(), nullFlag(ref.getIndex()), negated ? "!" + test : test);
+        }
         Value value = generate(call.operands.get(0), code);
         RexNode patternNode = call.operands.get(1);
         RexNode escapeNode = call.operands.size() > 2 ? call.operands.get(2) : null;

@@ -17,6 +17,15 @@ public final class Vectors
         return vector.getDataBuffer().getLong((long) index * DecimalVector.TYPE_WIDTH);
     }
 
+    /** Writes an unscaled long into a DECIMAL cell (sign-extended to 128 bits) and marks it set. */
+    public static void writeDecimal(DecimalVector vector, int index, long unscaled)
+    {
+        long offset = (long) index * DecimalVector.TYPE_WIDTH;
+        vector.getDataBuffer().setLong(offset, unscaled);
+        vector.getDataBuffer().setLong(offset + 8, unscaled >> 63);
+        org.apache.arrow.vector.BitVectorHelper.setBit(vector.getValidityBuffer(), index);
+    }
+
     public static String vectorClass(RelDataType type)
     {
         String simple = switch (type.getSqlTypeName()) {
@@ -60,6 +69,7 @@ public final class Vectors
             case TINYINT -> vector + ".set(" + index + ", (byte) " + value + ");";
             case SMALLINT -> vector + ".set(" + index + ", (short) " + value + ");";
             case REAL -> vector + ".set(" + index + ", (float) " + value + ");";
+            case DECIMAL -> "io.ontul.engine.expression.Vectors.writeDecimal(" + vector + ", " + index + ", " + value + ");";
             case CHAR, VARCHAR -> vector + ".setSafe(" + index + ", " + value + ".getBytes(java.nio.charset.StandardCharsets.UTF_8));";
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> vector + ".set(" + index + ", (int) " + value + ");";
             default -> vector + ".set(" + index + ", " + value + ");";

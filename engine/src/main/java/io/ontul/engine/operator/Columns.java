@@ -49,6 +49,61 @@ public final class Columns
         return mix(getLong(vector, index));
     }
 
+    /** Whether cells of this vector compare and hash as longs ({@link #getLong}). */
+    public static boolean isLongLike(FieldVector vector)
+    {
+        return vector instanceof BigIntVector || vector instanceof IntVector || vector instanceof DateDayVector || vector instanceof DecimalVector
+                || vector instanceof SmallIntVector || vector instanceof TinyIntVector || vector instanceof TimeStampVector || vector instanceof TimeMilliVector;
+    }
+
+    /** The cells as longs (0 for NULL), one type dispatch per call. */
+    public static long[] longs(FieldVector vector, int rowCount)
+    {
+        long[] values = new long[rowCount];
+        if (vector instanceof BigIntVector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = v.get(i);
+            }
+        }
+        else if (vector instanceof IntVector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = v.get(i);
+            }
+        }
+        else if (vector instanceof DecimalVector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = Vectors.readDecimal(v, i);
+            }
+        }
+        else if (vector instanceof DateDayVector v) {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = v.get(i);
+            }
+        }
+        else {
+            for (int i = 0; i < rowCount; i++) {
+                values[i] = vector.isNull(i) ? 0 : getLong(vector, i);
+            }
+        }
+        return values;
+    }
+
+    /** Adds each row's hash of this column into {@code hashes} (h = 31 * h + hash). */
+    public static void hashInto(FieldVector vector, int rowCount, long[] hashes)
+    {
+        if (isLongLike(vector)) {
+            long[] values = longs(vector, rowCount);
+            boolean nulls = vector.getNullCount() > 0;
+            for (int i = 0; i < rowCount; i++) {
+                hashes[i] = hashes[i] * 31 + (nulls && vector.isNull(i) ? NULL_HASH : mix(values[i]));
+            }
+            return;
+        }
+        for (int i = 0; i < rowCount; i++) {
+            hashes[i] = hashes[i] * 31 + hash(vector, i);
+        }
+    }
+
     public static long mix(long value)
     {
         long h = value * 0x9E3779B97F4A7C15L;

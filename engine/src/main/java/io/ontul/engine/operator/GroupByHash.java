@@ -83,10 +83,7 @@ public final class GroupByHash
                 }
             }
             else {
-                FieldVector vector = inputs[k];
-                for (int row = 0; row < rowCount; row++) {
-                    hashes[row] = hashes[row] * 31 + Columns.hash(vector, row);
-                }
+                Columns.hashInto(inputs[k], rowCount, hashes);
             }
         }
         for (int row = 0; row < rowCount; row++) {

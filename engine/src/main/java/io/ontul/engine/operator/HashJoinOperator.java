@@ -88,8 +88,17 @@ public final class HashJoinOperator
         }
         long[] hashes = new long[rows];
         for (FieldVector key : keys) {
-            for (int row = 0; row < rows; row++) {
-                hashes[row] = hashes[row] * 31 + Columns.hash(key, row);
+            Columns.hashInto(key, rows, hashes);
+        }
+        long[][] probeLongs = new long[keys.length][];
+        long[][] buildLongs = new long[keys.length][];
+        for (int k = 0; k < keys.length; k++) {
+            buildLongs[k] = build.longKeys(k);
+            if (buildLongs[k] != null && Columns.isLongLike(keys[k])) {
+                probeLongs[k] = Columns.longs(keys[k], rows);
+            }
+            else {
+                buildLongs[k] = null;
             }
         }
         boolean[] probeMatched = new boolean[rows];
@@ -99,7 +108,7 @@ public final class HashJoinOperator
                 continue;
             }
             for (int candidate = build.head(Columns.mix(hashes[row])); candidate >= 0; candidate = build.next(candidate)) {
-                if (keysEqual(keys, row, candidate)) {
+                if (keysEqual(keys, probeLongs, buildLongs, row, candidate)) {
                     pairs.add(row, candidate);
                     if (pairs.size() >= Batches.TARGET_ROWS) {
                         flushPairs(batch, pairs, probeMatched);
@@ -126,12 +135,17 @@ public final class HashJoinOperator
         return false;
     }
 
-    private boolean keysEqual(FieldVector[] keys, int row, int candidate)
+    private boolean keysEqual(FieldVector[] keys, long[][] probeLongs, long[][] buildLongs, int row, int candidate)
     {
         int[] buildKeys = build.keyColumns();
-        int buildRow = build.rowInBatch(candidate);
         for (int k = 0; k < keys.length; k++) {
-            if (!Columns.equal(keys[k], row, build.vector(candidate, buildKeys[k]), buildRow)) {
+            if (probeLongs[k] != null && !nullSafe[k]) {
+                // nulls never reach here: rows with a NULL key are skipped on both sides
+                if (probeLongs[k][row] != buildLongs[k][candidate]) {
+                    return false;
+                }
+            }
+            else if (!Columns.equal(keys[k], row, build.vector(candidate, buildKeys[k]), build.rowInBatch(candidate))) {
                 return false;
             }
         }

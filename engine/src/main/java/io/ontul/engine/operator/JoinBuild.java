@@ -30,6 +30,7 @@ public final class JoinBuild
     private int mask;
     private int rowCount;
     private boolean[] matched;
+    private long[][] longKeys;
     private long reserved;
     private boolean built;
     private int users;
@@ -67,6 +68,20 @@ public final class JoinBuild
         heads = new int[keyColumns.length == 0 ? 1 : capacity];
         java.util.Arrays.fill(heads, -1);
         mask = heads.length - 1;
+        longKeys = new long[keyColumns.length][];
+        for (int k = 0; k < keyColumns.length; k++) {
+            if (!batches.isEmpty() && Columns.isLongLike(batches.get(0).getVector(keyColumns[k]))) {
+                long[] values = new long[rowCount];
+                int offset = 0;
+                for (VectorSchemaRoot batch : batches) {
+                    long[] part = Columns.longs(batch.getVector(keyColumns[k]), batch.getRowCount());
+                    System.arraycopy(part, 0, values, offset, part.length);
+                    offset += part.length;
+                }
+                longKeys[k] = values;
+            }
+        }
+        reserve(8L * rowCount * keyColumns.length);
         int global = 0;
         for (int b = 0; b < batches.size(); b++) {
             VectorSchemaRoot batch = batches.get(b);
@@ -91,10 +106,7 @@ public final class JoinBuild
     {
         long[] hashes = new long[rows];
         for (int key : keyColumns) {
-            FieldVector vector = batch.getVector(key);
-            for (int row = 0; row < rows; row++) {
-                hashes[row] = hashes[row] * 31 + Columns.hash(vector, row);
-            }
+            Columns.hashInto(batch.getVector(key), rows, hashes);
         }
         for (int row = 0; row < rows; row++) {
             hashes[row] = Columns.mix(hashes[row]);
@@ -116,6 +128,18 @@ public final class JoinBuild
     int head(long hash)
     {
         return keyColumns.length == 0 ? heads[0] : heads[(int) hash & mask];
+    }
+
+    /** The key values of column {@code key} as longs by build row, or null if not integer-like. */
+    long[] longKeys(int key)
+    {
+        return longKeys[key];
+    }
+
+    private void reserve(long bytes)
+    {
+        context.reserve(bytes);
+        reserved += bytes;
     }
 
     int next(int row)
