@@ -215,19 +215,10 @@ public final class HashJoinOperator
         FieldVector[] vectors = Batches.allocate(joinedSchema, context.allocator(), count);
         int columns = joinedSchema.getFields().size();
         for (int c = 0; c < probeColumnCount; c++) {
-            FieldVector source = probeBatch.getVector(c);
-            FieldVector target = vectors[c];
-            for (int i = 0; i < count; i++) {
-                target.copyFromSafe(probeRows[i], i, source);
-            }
+            VectorGather.gather(probeBatch.getVector(c), probeRows, count, vectors[c]);
         }
         for (int c = probeColumnCount; c < columns; c++) {
-            FieldVector target = vectors[c];
-            int buildColumn = c - probeColumnCount;
-            for (int i = 0; i < count; i++) {
-                int row = buildRows[i];
-                target.copyFromSafe(build.rowInBatch(row), i, build.vector(row, buildColumn));
-            }
+            VectorGather.gather(build.column(c - probeColumnCount), buildRows, count, vectors[c]);
         }
         pairs.remember();
         return Batches.root(joinedSchema, vectors, count);
@@ -236,14 +227,15 @@ public final class HashJoinOperator
     private VectorSchemaRoot select(VectorSchemaRoot joined, boolean[] passed, int passing)
     {
         FieldVector[] vectors = Batches.allocate(outputSchema, context.allocator(), passing);
-        for (int c = 0; c < vectors.length; c++) {
-            FieldVector source = joined.getVector(c);
-            int out = 0;
-            for (int i = 0; i < passed.length; i++) {
-                if (passed[i]) {
-                    vectors[c].copyFromSafe(i, out++, source);
-                }
+        int[] rows = new int[passing];
+        int out = 0;
+        for (int i = 0; i < passed.length; i++) {
+            if (passed[i]) {
+                rows[out++] = i;
             }
+        }
+        for (int c = 0; c < vectors.length; c++) {
+            VectorGather.gather(joined.getVector(c), rows, passing, vectors[c]);
         }
         return Batches.root(outputSchema, vectors, passing);
     }
@@ -261,14 +253,15 @@ public final class HashJoinOperator
             return;
         }
         FieldVector[] vectors = Batches.allocate(outputSchema, context.allocator(), count);
-        for (int c = 0; c < probeColumnCount; c++) {
-            FieldVector source = batch.getVector(c);
-            int out = 0;
-            for (int row = 0; row < matched.length; row++) {
-                if (matched[row] == wanted) {
-                    vectors[c].copyFromSafe(row, out++, source);
-                }
+        int[] rows = new int[count];
+        int out = 0;
+        for (int row = 0; row < matched.length; row++) {
+            if (matched[row] == wanted) {
+                rows[out++] = row;
             }
+        }
+        for (int c = 0; c < probeColumnCount; c++) {
+            VectorGather.gather(batch.getVector(c), rows, count, vectors[c]);
         }
         if (padBuild) {
             for (int c = probeColumnCount; c < vectors.length; c++) {

@@ -58,6 +58,7 @@ public final class JoinBuild
                 context.checkCancelled();
             }
         }
+        combine();
         int capacity = Integer.highestOneBit(Math.max(rowCount, 1) * 2 - 1) << 1;
         reserved = (long) rowCount * 13 + capacity * 4L;
         context.reserve(reserved);
@@ -100,6 +101,36 @@ public final class JoinBuild
             }
         }
         built = true;
+    }
+
+    /** Concatenates the build batches into one, so build rows are addressed by one index. */
+    private void combine()
+    {
+        if (batches.size() == 1) {
+            return;
+        }
+        if (batches.isEmpty()) {
+            return;
+        }
+        VectorSchemaRoot first = batches.get(0);
+        VectorSchemaRoot combined = VectorSchemaRoot.create(first.getSchema(), context.allocator());
+        try {
+            combined.allocateNew();
+            org.apache.arrow.vector.util.VectorSchemaRootAppender.append(false, combined, batches.toArray(new VectorSchemaRoot[0]));
+        }
+        catch (RuntimeException e) {
+            combined.close();
+            throw e;
+        }
+        batches.forEach(VectorSchemaRoot::close);
+        batches.clear();
+        batches.add(combined);
+    }
+
+    /** Column {@code column} of the build side; build row i is cell i. */
+    FieldVector column(int column)
+    {
+        return batches.get(0).getVector(column);
     }
 
     private long[] hashes(VectorSchemaRoot batch, int rows)

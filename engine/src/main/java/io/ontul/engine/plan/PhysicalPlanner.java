@@ -240,7 +240,8 @@ public final class PhysicalPlanner
         List<Integer> rightKeys = new ArrayList<>();
         List<Boolean> filterNulls = new ArrayList<>();
         List<RexNode> nonEqui = new ArrayList<>();
-        RexNode remaining = RelOptUtil.splitJoinCondition(left, right, join.getCondition(), leftKeys, rightKeys, filterNulls);
+        RexNode condition = pullCommonConjuncts(join.getCondition());
+        RexNode remaining = RelOptUtil.splitJoinCondition(left, right, condition, leftKeys, rightKeys, filterNulls);
         List<RexNode> residualParts = new ArrayList<>();
         if (remaining != null && !remaining.isAlwaysTrue()) {
             residualParts.add(remaining);
@@ -276,6 +277,14 @@ public final class PhysicalPlanner
             case ANTI -> JoinType.ANTI;
             default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Join type " + join.getJoinType() + " is not supported");
         };
+        if (joinType == JoinType.INNER) {
+            org.apache.calcite.rel.metadata.RelMetadataQuery metadata = join.getCluster().getMetadataQuery();
+            Double leftRows = metadata.getRowCount(left);
+            Double rightRows = metadata.getRowCount(right);
+            if (leftRows != null && rightRows != null && leftRows < rightRows) {
+                return swappedInnerJoin(join, keptLeft, keptRight, keptNullSafe, residual);
+            }
+        }
         PlanNode probe = plan(left);
         if (joinType.emitsUnmatchedBuildRows()) {
             probe = gathered(probe);
@@ -297,6 +306,82 @@ public final class PhysicalPlanner
                 keptLeft.stream().mapToInt(Integer::intValue).toArray(),
                 keptRight.stream().mapToInt(Integer::intValue).toArray(),
                 toArray(keptNullSafe), residual);
+    }
+
+    /**
+     * An inner join whose left input is the smaller one: builds the hash table on the left,
+     * probes with the right, then restores the column order (a zero-copy projection).
+     */
+    private PlanNode swappedInnerJoin(Join join, List<Integer> leftKeys, List<Integer> rightKeys, List<Boolean> nullSafe, RexNode residual)
+    {
+        int leftCount = join.getLeft().getRowType().getFieldCount();
+        int rightCount = join.getRight().getRowType().getFieldCount();
+        RelDataTypeFactory.Builder builder = typeFactory.builder();
+        int index = 0;
+        for (RelDataTypeField field : join.getRight().getRowType().getFieldList()) {
+            builder.add("r" + index++, field.getType());
+        }
+        for (RelDataTypeField field : join.getLeft().getRowType().getFieldList()) {
+            builder.add("l" + index++, field.getType());
+        }
+        RelDataType swappedType = builder.build();
+        RexNode swappedResidual = residual == null ? null : residual.accept(new RexShuttle()
+        {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref)
+            {
+                int i = ref.getIndex();
+                return new RexInputRef(i < leftCount ? i + rightCount : i - leftCount, ref.getType());
+            }
+        });
+        PlanNode swapped = new JoinNode(swappedType, swappedType, plan(join.getRight()), gathered(plan(join.getLeft())), JoinType.INNER,
+                rightKeys.stream().mapToInt(Integer::intValue).toArray(),
+                leftKeys.stream().mapToInt(Integer::intValue).toArray(),
+                toArray(nullSafe), swappedResidual);
+        List<RexNode> reorder = new ArrayList<>();
+        List<RelDataTypeField> fields = swappedType.getFieldList();
+        for (int i = 0; i < leftCount + rightCount; i++) {
+            int from = i < leftCount ? rightCount + i : i - leftCount;
+            reorder.add(new RexInputRef(from, fields.get(from).getType()));
+        }
+        return new FilterProjectNode(join.getRowType(), swapped, null, reorder);
+    }
+
+    /**
+     * {@code (a AND b) OR (a AND c)} becomes {@code a AND (b OR c)}: a join key repeated in
+     * every branch of an OR (TPC-H q19) becomes a hash key instead of a nested-loop residual.
+     */
+    private RexNode pullCommonConjuncts(RexNode condition)
+    {
+        List<RexNode> result = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
+            if (conjunct.getKind() != org.apache.calcite.sql.SqlKind.OR) {
+                result.add(conjunct);
+                continue;
+            }
+            List<List<RexNode>> branches = new ArrayList<>();
+            for (RexNode branch : RelOptUtil.disjunctions(conjunct)) {
+                branches.add(new ArrayList<>(RelOptUtil.conjunctions(branch)));
+            }
+            List<RexNode> common = new ArrayList<>();
+            for (RexNode candidate : branches.get(0)) {
+                if (RexUtil.isDeterministic(candidate) && branches.stream().allMatch(branch -> branch.contains(candidate))) {
+                    common.add(candidate);
+                }
+            }
+            if (common.isEmpty()) {
+                result.add(conjunct);
+                continue;
+            }
+            List<RexNode> rest = new ArrayList<>();
+            for (List<RexNode> branch : branches) {
+                branch.removeAll(common);
+                rest.add(RexUtil.composeConjunction(rexBuilder, branch));
+            }
+            result.addAll(common);
+            result.add(RexUtil.composeDisjunction(rexBuilder, rest));
+        }
+        return RexUtil.composeConjunction(rexBuilder, result);
     }
 
     private static boolean[] toArray(List<Boolean> values)

@@ -1,0 +1,132 @@
+package io.ontul.engine.operator;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * Copies the cells at a list of row positions of one vector into positions 0..n-1 of another
+ * of the same type: the bulk copy behind joins, filters of materialised rows and sorts. Fixed
+ * width and UTF-8 vectors are copied buffer to buffer with one type dispatch per column;
+ * other vectors fall back to Arrow's cell copy.
+ */
+public final class VectorGather
+{
+    private VectorGather() {}
+
+    /**
+     * @param target allocated for at least {@code count} rows; its value count is set by the
+     * caller
+     */
+    public static void gather(FieldVector source, int[] rows, int count, FieldVector target)
+    {
+        if (source instanceof BitVector || !(source instanceof BaseFixedWidthVector || source instanceof VarCharVector)
+                || source.getClass() != target.getClass()) {
+            for (int i = 0; i < count; i++) {
+                target.copyFromSafe(rows[i], i, source);
+            }
+            return;
+        }
+        if (source instanceof VarCharVector text) {
+            gatherText(text, rows, count, (VarCharVector) target);
+            return;
+        }
+        BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
+        while (fixed.getValueCapacity() < count) {
+            fixed.reAlloc();
+        }
+        int width = ((BaseFixedWidthVector) source).getTypeWidth();
+        ArrowBuf from = source.getDataBuffer();
+        ArrowBuf to = target.getDataBuffer();
+        switch (width) {
+            case 8 -> {
+                for (int i = 0; i < count; i++) {
+                    to.setLong(i * 8L, from.getLong(rows[i] * 8L));
+                }
+            }
+            case 4 -> {
+                for (int i = 0; i < count; i++) {
+                    to.setInt(i * 4L, from.getInt(rows[i] * 4L));
+                }
+            }
+            case 16 -> {
+                for (int i = 0; i < count; i++) {
+                    long at = rows[i] * 16L;
+                    to.setLong(i * 16L, from.getLong(at));
+                    to.setLong(i * 16L + 8, from.getLong(at + 8));
+                }
+            }
+            case 2 -> {
+                for (int i = 0; i < count; i++) {
+                    to.setShort(i * 2L, from.getShort(rows[i] * 2L));
+                }
+            }
+            case 1 -> {
+                for (int i = 0; i < count; i++) {
+                    to.setByte(i, from.getByte(rows[i]));
+                }
+            }
+            default -> {
+                for (int i = 0; i < count; i++) {
+                    to.setBytes((long) i * width, from, (long) rows[i] * width, width);
+                }
+            }
+        }
+        copyValidity(source, rows, count, target);
+    }
+
+    private static void copyValidity(FieldVector source, int[] rows, int count, FieldVector target)
+    {
+        ArrowBuf validity = target.getValidityBuffer();
+        if (source.getNullCount() == 0) {
+            int fullBytes = count / 8;
+            validity.setOne(0, fullBytes);
+            for (int i = fullBytes * 8; i < count; i++) {
+                BitVectorHelper.setBit(validity, i);
+            }
+            return;
+        }
+        for (int i = 0; i < count; i++) {
+            if (source.isNull(rows[i])) {
+                BitVectorHelper.unsetBit(validity, i);
+            }
+            else {
+                BitVectorHelper.setBit(validity, i);
+            }
+        }
+    }
+
+    private static void gatherText(VarCharVector source, int[] rows, int count, VarCharVector target)
+    {
+        ArrowBuf sourceOffsets = source.getOffsetBuffer();
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            int row = rows[i];
+            total += sourceOffsets.getInt((row + 1) * 4L) - sourceOffsets.getInt(row * 4L);
+        }
+        while (target.getValueCapacity() < count) {
+            target.reallocValidityAndOffsetBuffers();
+        }
+        while (target.getDataBuffer().capacity() < total) {
+            target.reallocDataBuffer();
+        }
+        ArrowBuf from = source.getDataBuffer();
+        ArrowBuf to = target.getDataBuffer();
+        ArrowBuf targetOffsets = target.getOffsetBuffer();
+        int position = 0;
+        targetOffsets.setInt(0, 0);
+        for (int i = 0; i < count; i++) {
+            int row = rows[i];
+            int start = sourceOffsets.getInt(row * 4L);
+            int length = sourceOffsets.getInt((row + 1) * 4L) - start;
+            to.setBytes(position, from, start, length);
+            position += length;
+            targetOffsets.setInt((i + 1) * 4L, position);
+        }
+        copyValidity(source, rows, count, target);
+        target.setLastSet(count - 1);
+    }
+}
