@@ -26,6 +26,8 @@ public final class OntulBenchmarkEngine
     {
         this.engine = requireNonNull(engine, "engine is null");
         this.session = engine.createSession("bench");
+        // DuckDB runs without a memory cap in this JVM; give Ontul's queries room too
+        session.execute("SET SESSION query_max_memory = '8GB'").close();
     }
 
     @Override

@@ -100,6 +100,6 @@ public final class MemoryMetadata
 
     private TableHandle handle(MemoryTable table)
     {
-        return new TableHandle(catalogName, table.schemaName(), table.tableName(), table.schema(), new TableStatistics(table.rowCount()), table);
+        return new TableHandle(catalogName, table.schemaName(), table.tableName(), table.schema(), new TableStatistics(table.rowCount(), table.uniqueColumns().stream().map(List::of).toList()), table);
     }
 }

@@ -29,6 +29,7 @@ public final class MemoryTable
 
     private volatile List<MemoryBatch> batches = List.of();
     private volatile long rowCount;
+    private volatile List<String> uniqueColumns = List.of();
     private volatile boolean dropped;
 
     MemoryTable(String catalogName, String schemaName, String tableName, Schema schema)
@@ -57,6 +58,12 @@ public final class MemoryTable
     public Schema schema()
     {
         return schema;
+    }
+
+    /** Integer columns found to hold no duplicate and no NULL at the last commit. */
+    public List<String> uniqueColumns()
+    {
+        return uniqueColumns;
     }
 
     public long rowCount()
@@ -123,6 +130,7 @@ public final class MemoryTable
         merged.stream().map(MemoryBatch::new).forEach(updated::add);
         batches = List.copyOf(updated);
         rowCount += added;
+        uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
         return added;
     }
 

@@ -39,6 +39,23 @@ public final class TpchMetadata
         return TpchTables.ALL.stream().map(TpchTableDefinition::name).toList();
     }
 
+    /** The TPC-H specification's primary keys. */
+    private static java.util.List<java.util.List<String>> primaryKey(String table)
+    {
+        java.util.List<String> key = switch (table) {
+            case "nation" -> java.util.List.of("n_nationkey");
+            case "region" -> java.util.List.of("r_regionkey");
+            case "part" -> java.util.List.of("p_partkey");
+            case "supplier" -> java.util.List.of("s_suppkey");
+            case "partsupp" -> java.util.List.of("ps_partkey", "ps_suppkey");
+            case "customer" -> java.util.List.of("c_custkey");
+            case "orders" -> java.util.List.of("o_orderkey");
+            case "lineitem" -> java.util.List.of("l_orderkey", "l_linenumber");
+            default -> java.util.List.of();
+        };
+        return key.isEmpty() ? java.util.List.of() : java.util.List.of(key);
+    }
+
     @Override
     public Optional<TableHandle> getTable(String schema, String table)
     {
@@ -51,7 +68,7 @@ public final class TpchMetadata
                 schema,
                 table,
                 definition.schema(),
-                new TableStatistics(definition.rowCount(scaleFactor.getAsDouble())),
+                new TableStatistics(definition.rowCount(scaleFactor.getAsDouble()), primaryKey(table)),
                 new TpchTableHandle(schema, scaleFactor.getAsDouble(), definition)));
     }
 }

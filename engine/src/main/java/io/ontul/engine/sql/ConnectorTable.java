@@ -51,9 +51,16 @@ public final class ConnectorTable
     @Override
     public Statistic getStatistic()
     {
-        if (handle.statistics().isKnown()) {
-            return Statistics.of(handle.statistics().rowCount(), List.of());
+        List<String> columns = handle.columns().getFields().stream().map(org.apache.arrow.vector.types.pojo.Field::getName).toList();
+        List<org.apache.calcite.util.ImmutableBitSet> keys = new java.util.ArrayList<>();
+        for (List<String> key : handle.statistics().uniqueKeys()) {
+            if (columns.containsAll(key)) {
+                keys.add(org.apache.calcite.util.ImmutableBitSet.of(key.stream().map(columns::indexOf).toList()));
+            }
         }
-        return Statistics.UNKNOWN;
+        if (handle.statistics().isKnown()) {
+            return Statistics.of(handle.statistics().rowCount(), keys);
+        }
+        return keys.isEmpty() ? Statistics.UNKNOWN : Statistics.of((Double) null, keys, List.of(), List.of());
     }
 }
