@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +25,6 @@ class TestOntulMainSql
     private final ByteArrayOutputStream error = new ByteArrayOutputStream();
 
     @Test
-    @Disabled("enable when Session.execute lands")
     void printsTableForArgument()
     {
         assertThat(run("", "sql", "SELECT 1 AS a, 'x' AS b")).as(this::error).isEqualTo(0);
@@ -41,7 +39,6 @@ class TestOntulMainSql
     }
 
     @Test
-    @Disabled("enable when Session.execute lands")
     void runsStatementsFromInputInEveryFormat()
     {
         String script = "SELECT n_name FROM tpch.tiny.nation WHERE n_nationkey < 2 ORDER BY n_nationkey;\nSELECT * FROM tpch.tiny.no_such_table;\n";
