@@ -2,6 +2,7 @@ package io.ontul.engine.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
@@ -13,41 +14,53 @@ import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.aggregate.Accumulator;
 import io.ontul.engine.operator.aggregate.Accumulators;
 
-/** Hash aggregation (GROUP BY, grouping sets, global aggregates). */
+/**
+ * Hash aggregation (GROUP BY, grouping sets, global aggregates). Runs either whole, or as the
+ * partial step inside each parallel pipeline or the final step that merges partial results
+ * (see {@link PhysicalPlanner}).
+ */
 public final class AggregateNode
         extends PlanNode
 {
+    /** One output column: how to make its accumulator from the input column types. */
+    public record AccumulatorSpec(String description, Function<List<RelDataType>, Accumulator> factory, int filterColumn) {}
+
     private final int[] keyColumns;
     private final boolean[][] groupSetMembership;
-    private final List<AggregateCall> calls;
+    private final List<AccumulatorSpec> specs;
+    private final String mode;
+    private final boolean splittable;
 
     public AggregateNode(RelDataType rowType, PlanNode child, ImmutableBitSet groupSet, List<ImmutableBitSet> groupSets, List<AggregateCall> calls)
     {
+        this(rowType, child, groupSet.toArray(), membership(groupSet.toArray(), groupSets), specs(groupSet.toArray(), membership(groupSet.toArray(), groupSets), calls), "", false);
+    }
+
+    public AggregateNode(RelDataType rowType, PlanNode child, int[] keyColumns, boolean[][] groupSetMembership, List<AccumulatorSpec> specs, String mode, boolean splittable)
+    {
         super(rowType, List.of(child));
-        this.keyColumns = groupSet.toArray();
-        this.groupSetMembership = new boolean[groupSets.size()][keyColumns.length];
+        this.keyColumns = keyColumns;
+        this.groupSetMembership = groupSetMembership;
+        this.specs = List.copyOf(specs);
+        this.mode = mode;
+        this.splittable = splittable;
+    }
+
+    static boolean[][] membership(int[] keyColumns, List<ImmutableBitSet> groupSets)
+    {
+        boolean[][] membership = new boolean[groupSets.size()][keyColumns.length];
         for (int set = 0; set < groupSets.size(); set++) {
             for (int k = 0; k < keyColumns.length; k++) {
-                groupSetMembership[set][k] = groupSets.get(set).get(keyColumns[k]);
+                membership[set][k] = groupSets.get(set).get(keyColumns[k]);
             }
         }
-        this.calls = List.copyOf(calls);
+        return membership;
     }
 
-    @Override
-    public boolean splittable()
+    private static List<AccumulatorSpec> specs(int[] keyColumns, boolean[][] membership, List<AggregateCall> calls)
     {
-        return false;
-    }
-
-    @Override
-    protected Operator create(TaskContext task)
-    {
-        List<RelDataType> inputTypes = children().get(0).rowType().getFieldList().stream().map(RelDataTypeField::getType).toList();
-        List<Accumulator> accumulators = new ArrayList<>();
-        int[] filters = new int[calls.size()];
-        for (int i = 0; i < calls.size(); i++) {
-            AggregateCall call = calls.get(i);
+        List<AccumulatorSpec> specs = new ArrayList<>();
+        for (AggregateCall call : calls) {
             int[] positions = new int[call.getArgList().size()];
             for (int a = 0; a < positions.length; a++) {
                 int column = call.getArgList().get(a);
@@ -57,8 +70,26 @@ public final class AggregateNode
                     }
                 }
             }
-            accumulators.add(Accumulators.create(call, inputTypes, positions, groupSetMembership));
-            filters[i] = call.filterArg;
+            specs.add(new AccumulatorSpec(call.toString(), inputTypes -> Accumulators.create(call, inputTypes, positions, membership), call.filterArg));
+        }
+        return specs;
+    }
+
+    @Override
+    public boolean splittable()
+    {
+        return splittable && children().get(0).splittable();
+    }
+
+    @Override
+    protected Operator create(TaskContext task)
+    {
+        List<RelDataType> inputTypes = children().get(0).rowType().getFieldList().stream().map(RelDataTypeField::getType).toList();
+        List<Accumulator> accumulators = new ArrayList<>();
+        int[] filters = new int[specs.size()];
+        for (int i = 0; i < specs.size(); i++) {
+            accumulators.add(specs.get(i).factory().apply(inputTypes));
+            filters[i] = specs.get(i).filterColumn();
         }
         return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators, filters, stats());
     }
@@ -66,6 +97,7 @@ public final class AggregateNode
     @Override
     public String describe()
     {
-        return "HashAggregate keys=" + java.util.Arrays.toString(keyColumns) + (groupSetMembership.length > 1 ? " groupingSets=" + groupSetMembership.length : "") + " " + calls;
+        return "HashAggregate" + mode + " keys=" + java.util.Arrays.toString(keyColumns) + (groupSetMembership.length > 1 ? " groupingSets=" + groupSetMembership.length : "") + " "
+                + specs.stream().map(AccumulatorSpec::description).toList();
     }
 }

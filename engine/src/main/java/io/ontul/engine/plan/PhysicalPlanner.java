@@ -8,6 +8,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Intersect;
@@ -32,6 +33,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.ontul.engine.operator.JoinType;
+import io.ontul.engine.operator.aggregate.Accumulators;
 import io.ontul.engine.operator.SortKey;
 import io.ontul.engine.sql.ConnectorTable;
 import io.ontul.spi.ColumnPredicate;
@@ -88,7 +90,11 @@ public final class PhysicalPlanner
             return scanFilterProject(scan, null, identity(scan.getRowType()), scan.getRowType());
         }
         if (rel instanceof Aggregate aggregate) {
-            return new AggregateNode(aggregate.getRowType(), gathered(plan(aggregate.getInput())), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
+            PlanNode input = plan(aggregate.getInput());
+            if (input.splittable() && aggregate.getGroupSets().size() == 1 && aggregate.getAggCallList().stream().allMatch(Accumulators::supportsPartial)) {
+                return partialAndFinal(aggregate, input);
+            }
+            return new AggregateNode(aggregate.getRowType(), gathered(input), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
         }
         if (rel instanceof Join join) {
             return join(join);
@@ -119,6 +125,53 @@ public final class PhysicalPlanner
             throw new OntulException(ErrorCode.NOT_SUPPORTED, "This correlated subquery is not supported: it could not be rewritten as a join");
         }
         throw new OntulException(ErrorCode.NOT_SUPPORTED, "Query construct not supported: " + rel.getRelTypeName());
+    }
+
+    /**
+     * Aggregation in two steps: each parallel pipeline aggregates its own rows (partial), then
+     * one final step merges the partial results by key. AVG travels as (sum, count).
+     */
+    private PlanNode partialAndFinal(Aggregate aggregate, PlanNode input)
+    {
+        int[] keys = aggregate.getGroupSet().toArray();
+        List<RelDataType> inputTypes = input.rowType().getFieldList().stream().map(RelDataTypeField::getType).toList();
+        RelDataTypeFactory.Builder partialType = typeFactory.builder();
+        for (int k = 0; k < keys.length; k++) {
+            partialType.add("k" + k, inputTypes.get(keys[k]));
+        }
+        List<AggregateNode.AccumulatorSpec> partialSpecs = new ArrayList<>();
+        List<AggregateNode.AccumulatorSpec> finalSpecs = new ArrayList<>();
+        int column = keys.length;
+        RelDataType bigint = typeFactory.createSqlType(SqlTypeName.BIGINT);
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            if (call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.AVG) {
+                int argument = call.getArgList().get(0);
+                RelDataType argType = inputTypes.get(argument);
+                RelDataType sumType = typeFactory.createTypeWithNullability(typeFactory.getTypeSystem().deriveSumType(typeFactory, argType), true);
+                partialSpecs.add(new AggregateNode.AccumulatorSpec("partial SUM($" + argument + ")", types -> Accumulators.partialSum(argument, argType), call.filterArg));
+                partialSpecs.add(new AggregateNode.AccumulatorSpec("partial COUNT($" + argument + ")", types -> Accumulators.partialCount(argument), call.filterArg));
+                partialType.add("p" + column, sumType);
+                partialType.add("p" + (column + 1), bigint);
+                int[] columns = {column, column + 1};
+                finalSpecs.add(new AggregateNode.AccumulatorSpec("merge " + call, types -> Accumulators.createFinal(call, columns, types), -1));
+                column += 2;
+            }
+            else {
+                partialSpecs.add(new AggregateNode.AccumulatorSpec("partial " + call, types -> Accumulators.create(call, types, new int[0], new boolean[1][0]), call.filterArg));
+                partialType.add("p" + column, call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.COUNT ? bigint : typeFactory.createTypeWithNullability(call.getType(), true));
+                int[] columns = {column};
+                finalSpecs.add(new AggregateNode.AccumulatorSpec("merge " + call, types -> Accumulators.createFinal(call, columns, types), -1));
+                column++;
+            }
+        }
+        boolean[][] allKeys = new boolean[1][keys.length];
+        java.util.Arrays.fill(allKeys[0], true);
+        AggregateNode partial = new AggregateNode(partialType.build(), input, keys, allKeys, partialSpecs, " (partial)", true);
+        int[] finalKeys = new int[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            finalKeys[k] = k;
+        }
+        return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, " (final)", false);
     }
 
     PlanNode planGathered(RelNode rel)

@@ -59,6 +59,47 @@ public final class Accumulators
         };
     }
 
+    /** Whether {@code call} can run as a partial aggregate per pipeline plus a final merge. */
+    public static boolean supportsPartial(AggregateCall call)
+    {
+        return !call.isDistinct() && switch (call.getAggregation().getKind()) {
+            case COUNT -> call.getArgList().size() <= 1;
+            case SUM, SUM0, MIN, MAX, AVG -> true;
+            default -> false;
+        };
+    }
+
+    /** Partial SUM of {@code argument} (for AVG): BIGINT, DECIMAL(38, s) or DOUBLE by the argument's type. */
+    public static Accumulator partialSum(int argument, RelDataType argType)
+    {
+        return isFloating(argType) ? new DoubleSumAccumulator(argument, false) : new LongSumAccumulator(argument, false, argType);
+    }
+
+    /** Partial COUNT of non-NULL {@code argument}. */
+    public static Accumulator partialCount(int argument)
+    {
+        return new CountAccumulator(argument, List.of());
+    }
+
+    /**
+     * The accumulator that merges the partial results of {@code call}: a sum of counts for
+     * COUNT, the same function for SUM, MIN and MAX, and sum-and-count for AVG.
+     *
+     * @param partialColumns the partial result columns of this call (two for AVG: sum, count)
+     */
+    public static Accumulator createFinal(AggregateCall call, int[] partialColumns, List<RelDataType> partialTypes)
+    {
+        RelDataType type = partialTypes.get(partialColumns[0]);
+        return switch (call.getAggregation().getKind()) {
+            case COUNT -> new LongSumAccumulator(partialColumns[0], true, type);
+            case SUM, SUM0 -> isFloating(type) ? new DoubleSumAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.SUM0)
+                    : new LongSumAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.SUM0, type);
+            case MIN, MAX -> new MinMaxAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.MAX, type, false);
+            case AVG -> new AvgMergeAccumulator(partialColumns[0], partialColumns[1], type, call.getType());
+            default -> throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): no final form for " + call);
+        };
+    }
+
     static boolean isFloating(RelDataType type)
     {
         return switch (type.getSqlTypeName()) {
@@ -335,6 +376,105 @@ public final class Accumulators
                     int group = groupIds[row];
                     longSums[group] = Math.addExact(longSums[group], values[row]);
                     counts[group]++;
+                }
+            }
+        }
+
+        @Override
+        public void write(FieldVector out, int from, int count, GroupInfo groups)
+        {
+            for (int i = 0; i < count; i++) {
+                int group = from + i;
+                if (counts[group] == 0) {
+                    out.setNull(i);
+                    continue;
+                }
+                if (outputType.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                    BigDecimal average = BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), outputType.getScale(), RoundingMode.HALF_UP);
+                    ((DecimalVector) out).set(i, Functions.unscaledExact(average, outputType.getScale()));
+                    continue;
+                }
+                double average = floating
+                        ? doubleSums[group] / counts[group]
+                        : BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), MathContext.DECIMAL64).doubleValue();
+                if (out instanceof Float4Vector v) {
+                    v.set(i, (float) average);
+                }
+                else if (out instanceof Float8Vector v) {
+                    v.set(i, average);
+                }
+                else {
+                    writeLong(out, i, Math.round(average));
+                }
+            }
+        }
+    }
+
+    /** Merges partial (sum, count) pairs into an average. */
+    private static final class AvgMergeAccumulator
+            implements Accumulator
+    {
+        private final int sumColumn;
+        private final int countColumn;
+        private final boolean floating;
+        private final int scale;
+        private final RelDataType outputType;
+        private long[] longSums = new long[0];
+        private double[] doubleSums = new double[0];
+        private long[] counts = new long[0];
+
+        AvgMergeAccumulator(int sumColumn, int countColumn, RelDataType sumType, RelDataType outputType)
+        {
+            this.sumColumn = sumColumn;
+            this.countColumn = countColumn;
+            this.floating = isFloating(sumType);
+            this.scale = sumType.getSqlTypeName() == SqlTypeName.DECIMAL ? sumType.getScale() : 0;
+            this.outputType = outputType;
+        }
+
+        @Override
+        public int bytesPerGroup()
+        {
+            return 16;
+        }
+
+        @Override
+        public void ensureCapacity(int groupCount)
+        {
+            if (counts.length < groupCount) {
+                int length = Math.max(groupCount, counts.length * 2);
+                counts = Arrays.copyOf(counts, length);
+                longSums = Arrays.copyOf(longSums, floating ? 0 : length);
+                doubleSums = Arrays.copyOf(doubleSums, floating ? length : 0);
+            }
+        }
+
+        @Override
+        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
+        {
+            FieldVector sums = columns[sumColumn];
+            long[] partialCounts = ColumnValues.longs(columns[countColumn], rowCount);
+            if (floating) {
+                double[] values = ColumnValues.doubles(sums, rowCount);
+                for (int row = 0; row < rowCount; row++) {
+                    if (!sums.isNull(row)) {
+                        doubleSums[groupIds[row]] += values[row];
+                        counts[groupIds[row]] += partialCounts[row];
+                    }
+                }
+                return;
+            }
+            long[] values = ColumnValues.longs(sums, rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                if (!sums.isNull(row)) {
+                    int group = groupIds[row];
+                    long a = longSums[group];
+                    long r = a + values[row];
+                    if (((a ^ r) & (values[row] ^ r)) < 0) {
+                        throw Functions.overflow(scale > 0 ? "DECIMAL" : "BIGINT", "AVG");
+                    }
+                    longSums[group] = r;
+                    counts[group] += partialCounts[row];
                 }
             }
         }
