@@ -65,6 +65,7 @@ public final class KernelCompiler
         }
         List<String> outputDeclarations = new ArrayList<>();
         StringBuilder projectionCode = new StringBuilder();
+        StringBuilder bulkCopies = new StringBuilder();
         for (int i = 0; i < projections.size(); i++) {
             RexNode projection = projections.get(i);
             RelDataType type = projection.getType();
@@ -72,7 +73,7 @@ public final class KernelCompiler
             outputDeclarations.add("final " + vectorClass + " out" + i + " = (" + vectorClass + ") outputs[" + i + "];");
             if (projection instanceof RexInputRef ref && Vectors.vectorClass(inputTypes.get(ref.getIndex())).equals(vectorClass)
                     && sameLayout(inputTypes.get(ref.getIndex()), type)) {
-                projectionCode.append(generator.copyColumn(ref.getIndex(), "out" + i));
+                bulkCopies.append(generator.copyColumn(ref.getIndex(), "out" + i));
                 continue;
             }
             projectionCode.append("{\n");
@@ -83,6 +84,7 @@ public final class KernelCompiler
         }
         generator.emitReads(nullsRead, valuesRead, body);
         body.append(projectionCode);
+        body.append("selection[k] = i;\n");
         body.append("k++;\n");
 
         StringBuilder source = new StringBuilder();
@@ -98,9 +100,11 @@ public final class KernelCompiler
         }
         outputDeclarations.forEach(line -> source.append(line).append('\n'));
         source.append("int k = 0;\n");
+        source.append("final int[] selection = new int[rowCount];\n");
         source.append("for (int i = 0; i < rowCount; i++) {\n");
         source.append(body);
         source.append("}\n");
+        source.append(bulkCopies);
         source.append("return k;\n");
         source.append("}\n");
         source.append("}\n");

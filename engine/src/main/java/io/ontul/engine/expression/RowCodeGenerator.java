@@ -102,11 +102,14 @@ final class RowCodeGenerator
         return new Value("cn" + ref.getIndex(), "cv" + ref.getIndex(), ref.getType());
     }
 
-    /** A projection that is a bare column: copied cell by cell, without decoding. */
+    /**
+     * A projection that is a bare column: not computed per row; the kernel records the
+     * selected rows and copies the column in bulk after the loop, without decoding.
+     */
     String copyColumn(int column, String output)
     {
         usedColumns.add(column);
-        return output + ".copyFromSafe(i, k, in" + column + ");\n";
+        return "io.ontul.engine.operator.VectorGather.gather(in" + column + ", selection, k, " + output + ");\n";
     }
 
     Value generate(RexNode node, StringBuilder code)

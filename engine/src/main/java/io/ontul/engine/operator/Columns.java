@@ -99,6 +99,27 @@ public final class Columns
             }
             return;
         }
+        if (vector instanceof VarCharVector text) {
+            var offsets = text.getOffsetBuffer();
+            var data = text.getDataBuffer();
+            for (int i = 0; i < rowCount; i++) {
+                long h;
+                if (text.isNull(i)) {
+                    h = NULL_HASH;
+                }
+                else {
+                    long start = offsets.getInt(i * 4L);
+                    long end = offsets.getInt((i + 1) * 4L);
+                    h = 1125899906842597L;
+                    for (long at = start; at < end; at++) {
+                        h = 31 * h + data.getByte(at);
+                    }
+                    h = mix(h);
+                }
+                hashes[i] = hashes[i] * 31 + h;
+            }
+            return;
+        }
         for (int i = 0; i < rowCount; i++) {
             hashes[i] = hashes[i] * 31 + hash(vector, i);
         }

@@ -27,6 +27,9 @@ public final class GroupByHash
     private int[] groupSets;
     private int groupCount;
     private long reserved;
+    // integer-like keys also kept as longs by group, so probing compares primitives
+    private final long[][] keyLongs;
+    private long[][] inputLongs;
 
     public GroupByHash(QueryContext context, java.util.List<Field> keyFields)
     {
@@ -35,6 +38,12 @@ public final class GroupByHash
         for (int i = 0; i < keys.length; i++) {
             keys[i] = keyFields.get(i).createVector(context.allocator());
             Batches.allocate(keys[i], 1024);
+        }
+        this.keyLongs = new long[keys.length][];
+        for (int i = 0; i < keys.length; i++) {
+            if (Columns.isLongLike(keys[i])) {
+                keyLongs[i] = new long[1024];
+            }
         }
         int capacity = 1024;
         reserve(capacity * 4L + capacity * (8L + 4L));
@@ -86,9 +95,16 @@ public final class GroupByHash
                 Columns.hashInto(inputs[k], rowCount, hashes);
             }
         }
+        inputLongs = new long[inputs.length][];
+        for (int k = 0; k < inputs.length; k++) {
+            if (!nulled[k] && keyLongs[k] != null && Columns.isLongLike(inputs[k])) {
+                inputLongs[k] = Columns.longs(inputs[k], rowCount);
+            }
+        }
         for (int row = 0; row < rowCount; row++) {
             groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, Columns.mix(hashes[row]));
         }
+        inputLongs = null;
     }
 
     /** The group of the empty key (for a grouping set without columns), created if absent. */
@@ -125,6 +141,13 @@ public final class GroupByHash
                     return false;
                 }
             }
+            else if (inputLongs != null && inputLongs[k] != null) {
+                boolean inputNull = inputs[k].isNull(row);
+                boolean keyNull = keys[k].isNull(group);
+                if (inputNull != keyNull || (!inputNull && inputLongs[k][row] != keyLongs[k][group])) {
+                    return false;
+                }
+            }
             else if (!Columns.equal(inputs[k], row, keys[k], group)) {
                 return false;
             }
@@ -152,6 +175,13 @@ public final class GroupByHash
             }
             else {
                 keys[k].copyFromSafe(row, group, inputs[k]);
+            }
+            if (keyLongs[k] != null) {
+                if (group >= keyLongs[k].length) {
+                    reserve(keyLongs[k].length * 8L);
+                    keyLongs[k] = Arrays.copyOf(keyLongs[k], keyLongs[k].length * 2);
+                }
+                keyLongs[k][group] = nulled[k] || row < 0 || keys[k].isNull(group) ? 0 : Columns.getLong(keys[k], group);
             }
         }
         table[slot] = group + 1;

@@ -1,0 +1,204 @@
+package io.ontul.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
+import org.apache.arrow.flight.auth2.GeneratedBearerTokenAuthenticator;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.server.auth.PasswordHasher;
+import io.ontul.server.auth.PasswordValidator;
+import io.ontul.server.auth.UserStore;
+import io.ontul.server.flight.ConnectionMiddleware;
+import io.ontul.server.flight.OntulFlightSqlProducer;
+
+/**
+ * The Ontul server: the engine behind an Arrow Flight SQL endpoint with password
+ * authentication (basic credentials, then a bearer token per connection). {@link #start}
+ * returns once clients can connect; {@link #close} stops accepting calls, cancels running
+ * queries and stops the engine.
+ */
+public final class OntulServer
+        implements AutoCloseable
+{
+    public static final String FLIGHT_HOST = "ontul.flight.host";
+    public static final String FLIGHT_PORT = "ontul.flight.port";
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 47470;
+    public static final String ADMIN_USER = "admin";
+    public static final String ADMIN_PASSWORD_VARIABLE = "ONTUL_ADMIN_PASSWORD";
+
+    private static final Logger LOG = LoggerFactory.getLogger(OntulServer.class);
+    private static final Duration SESSION_IDLE_TIMEOUT = Duration.ofHours(12);
+    private static final Duration UNFETCHED_RESULT_TIMEOUT = Duration.ofMinutes(10);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+    private final Engine engine;
+    private final BufferAllocator allocator;
+    private final OntulFlightSqlProducer producer;
+    private final FlightServer server;
+    private final ScheduledExecutorService maintenance;
+    private final String host;
+    private boolean closed;
+
+    private OntulServer(Engine engine, BufferAllocator allocator, OntulFlightSqlProducer producer, FlightServer server, ScheduledExecutorService maintenance, String host)
+    {
+        this.engine = requireNonNull(engine, "engine is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.producer = requireNonNull(producer, "producer is null");
+        this.server = requireNonNull(server, "server is null");
+        this.maintenance = requireNonNull(maintenance, "maintenance is null");
+        this.host = requireNonNull(host, "host is null");
+    }
+
+    /**
+     * Starts the engine and the Flight SQL endpoint.
+     *
+     * @param port the port to listen on, overriding {@value #FLIGHT_PORT}; 0 picks a free one
+     * @param adminPassword the password of user {@value #ADMIN_USER}; when empty and the user
+     *        does not exist yet, a password is generated and printed once to {@code console}
+     */
+    public static OntulServer start(EngineConfig config, Path dataDirectory, Optional<Integer> port, Optional<String> adminPassword, PrintStream console)
+            throws IOException
+    {
+        String host = config.property(FLIGHT_HOST, DEFAULT_HOST);
+        int listenPort = port.orElseGet(() -> Integer.parseInt(config.property(FLIGHT_PORT, String.valueOf(DEFAULT_PORT))));
+        Files.createDirectories(dataDirectory);
+        UserStore users = UserStore.open(dataDirectory, new PasswordHasher());
+        ensureAdmin(users, adminPassword, dataDirectory, console);
+
+        Engine engine = Engine.create(config);
+        BufferAllocator allocator = null;
+        OntulFlightSqlProducer producer = null;
+        try {
+            allocator = engine.rootAllocator().newChildAllocator("flight-server", 0, Long.MAX_VALUE);
+            producer = new OntulFlightSqlProducer(engine, allocator, version(), SESSION_IDLE_TIMEOUT, UNFETCHED_RESULT_TIMEOUT);
+            FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure(host, listenPort), producer)
+                    .headerAuthenticator(new GeneratedBearerTokenAuthenticator(
+                            new BasicCallHeaderAuthenticator(new PasswordValidator(users)),
+                            (int) SESSION_IDLE_TIMEOUT.toMinutes()))
+                    .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory())
+                    .build()
+                    .start();
+            ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "ontul-server-maintenance");
+                thread.setDaemon(true);
+                return thread;
+            });
+            OntulFlightSqlProducer scheduled = producer;
+            maintenance.scheduleWithFixedDelay(scheduled::maintain, 30, 30, TimeUnit.SECONDS);
+            return new OntulServer(engine, allocator, producer, server, maintenance, host);
+        }
+        catch (IOException | RuntimeException e) {
+            if (producer != null) {
+                producer.close();
+            }
+            if (allocator != null) {
+                allocator.close();
+            }
+            engine.close();
+            throw e;
+        }
+    }
+
+    private static void ensureAdmin(UserStore users, Optional<String> adminPassword, Path dataDirectory, PrintStream console)
+    {
+        if (adminPassword.isPresent()) {
+            if (!users.verify(ADMIN_USER, adminPassword.get())) {
+                users.setPassword(ADMIN_USER, adminPassword.get());
+            }
+            return;
+        }
+        if (!users.exists(ADMIN_USER)) {
+            String generated = new PasswordHasher().generatePassword();
+            users.setPassword(ADMIN_USER, generated);
+            console.println("Generated password for user " + ADMIN_USER + ": " + generated);
+            console.println("(shown only this once; " + dataDirectory.resolve(UserStore.FILE_NAME) + " keeps only its hash; set "
+                    + ADMIN_PASSWORD_VARIABLE + " to choose the password)");
+            console.flush();
+        }
+    }
+
+    static String version()
+    {
+        String version = OntulServer.class.getPackage().getImplementationVersion();
+        return version == null ? "development" : version;
+    }
+
+    public int port()
+    {
+        return server.getPort();
+    }
+
+    public String host()
+    {
+        return host;
+    }
+
+    public Engine engine()
+    {
+        return engine;
+    }
+
+    /** Prepared statements and unfetched results the server holds, for tests. */
+    public int openHandles()
+    {
+        return producer.openHandles();
+    }
+
+    /** Blocks until the server has stopped. */
+    public void awaitTermination()
+            throws InterruptedException
+    {
+        server.awaitTermination();
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        maintenance.shutdownNow();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.info("Calls still running after {}: cancelling them", SHUTDOWN_GRACE);
+            }
+            server.close();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close();
+        try {
+            allocator.close();
+        }
+        catch (RuntimeException e) {
+            LOG.warn("Flight server memory still in use at shutdown: {}", e.getMessage());
+        }
+        try {
+            engine.close();
+        }
+        catch (RuntimeException e) {
+            LOG.warn("Engine did not close cleanly: {}", e.getMessage());
+        }
+    }}
+}

@@ -1,0 +1,80 @@
+package io.ontul.server.auth;
+
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+
+/**
+ * Slow salted password hashes: PBKDF2 with HMAC-SHA256. A stored hash reads
+ * {@code pbkdf2-sha256$ITERATIONS$SALT$HASH} (salt and hash in Base64), so the iteration count
+ * can rise later without invalidating stored passwords.
+ */
+public final class PasswordHasher
+{
+    public static final int ITERATIONS = 210_000;
+    private static final String PREFIX = "pbkdf2-sha256";
+    private static final String ALGORITHM = "PBKDF2WithHmacSHA256";
+    private static final int SALT_BYTES = 16;
+    private static final int HASH_BITS = 256;
+
+    private final SecureRandom random = new SecureRandom();
+
+    public String hash(String password)
+    {
+        byte[] salt = new byte[SALT_BYTES];
+        random.nextBytes(salt);
+        return format(ITERATIONS, salt, derive(password, salt, ITERATIONS));
+    }
+
+    public boolean verify(String password, String stored)
+    {
+        String[] parts = stored.split("\\$");
+        if (parts.length != 4 || !parts[0].equals(PREFIX)) {
+            return false;
+        }
+        int iterations;
+        byte[] salt;
+        byte[] expected;
+        try {
+            iterations = Integer.parseInt(parts[1]);
+            salt = Base64.getDecoder().decode(parts[2]);
+            expected = Base64.getDecoder().decode(parts[3]);
+        }
+        catch (IllegalArgumentException e) {
+            return false;
+        }
+        return MessageDigest.isEqual(expected, derive(password, salt, iterations));
+    }
+
+    /** A random password of 24 URL-safe characters (144 bits). */
+    public String generatePassword()
+    {
+        byte[] bytes = new byte[18];
+        random.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static String format(int iterations, byte[] salt, byte[] hash)
+    {
+        Base64.Encoder encoder = Base64.getEncoder();
+        return PREFIX + "$" + iterations + "$" + encoder.encodeToString(salt) + "$" + encoder.encodeToString(hash);
+    }
+
+    private static byte[] derive(String password, byte[] salt, int iterations)
+    {
+        PBEKeySpec spec = new PBEKeySpec(password.toCharArray(), salt, iterations, HASH_BITS);
+        try {
+            return SecretKeyFactory.getInstance(ALGORITHM).generateSecret(spec).getEncoded();
+        }
+        catch (GeneralSecurityException e) {
+            throw new IllegalStateException("The JDK lacks " + ALGORITHM, e);
+        }
+        finally {
+            spec.clearPassword();
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.ontul.server.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** The command line of {@code ontul start}. */
+public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, boolean help)
+{
+    public static final String USAGE = """
+            Usage: ontul start [--conf DIR] [--data-dir DIR] [--port N]
+
+            Runs the Ontul server in the foreground: the engine with its catalogs behind an Arrow
+            Flight SQL endpoint (JDBC, ADBC, BI tools). It prints a line with 'Ontul ready' once
+            clients can connect, and stops cleanly on Ctrl-C or SIGTERM.
+
+              --conf DIR      configuration directory with ontul.properties and catalogs/
+                              (default: the conf directory of the installation)
+              --data-dir DIR  directory for the server's own files, such as users.properties
+                              (default: the data directory of the installation)
+              --port N        Flight SQL port (default: ontul.flight.port, else 47470)
+
+            User 'admin' gets the password in the environment variable ONTUL_ADMIN_PASSWORD; without
+            it, the first start generates a password and prints it once.
+            """;
+
+    public StartOptions
+    {
+        requireNonNull(configurationDirectory, "configurationDirectory is null");
+        requireNonNull(dataDirectory, "dataDirectory is null");
+        requireNonNull(port, "port is null");
+    }
+
+    public static StartOptions parse(List<String> arguments)
+            throws UsageException
+    {
+        Optional<Path> configurationDirectory = Optional.empty();
+        Optional<Path> dataDirectory = Optional.empty();
+        Optional<Integer> port = Optional.empty();
+        boolean help = false;
+        for (int index = 0; index < arguments.size(); index++) {
+            String argument = arguments.get(index);
+            String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
+            switch (name) {
+                case "--help", "-h" -> help = true;
+                case "--conf" -> configurationDirectory = Optional.of(Path.of(value(arguments, argument, ++index, name)));
+                case "--data-dir" -> dataDirectory = Optional.of(Path.of(value(arguments, argument, ++index, name)));
+                case "--port" -> port = Optional.of(parsePort(value(arguments, argument, ++index, name)));
+                default -> throw new UsageException(argument.startsWith("-") ? "Unknown option '" + argument + "'" : "Unexpected argument '" + argument + "'");
+            }
+            if (argument.contains("=")) {
+                index--;
+            }
+        }
+        return new StartOptions(configurationDirectory, dataDirectory, port, help);
+    }
+
+    private static String value(List<String> arguments, String argument, int index, String option)
+            throws UsageException
+    {
+        if (argument.contains("=")) {
+            return argument.substring(argument.indexOf('=') + 1);
+        }
+        if (index >= arguments.size()) {
+            throw new UsageException("Option " + option + " needs a value");
+        }
+        return arguments.get(index);
+    }
+
+    private static int parsePort(String value)
+            throws UsageException
+    {
+        try {
+            int port = Integer.parseInt(value);
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        }
+        catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--port needs a port number between 0 and 65535, not '" + value + "'");
+    }
+}

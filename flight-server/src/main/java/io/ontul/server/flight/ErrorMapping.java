@@ -1,0 +1,60 @@
+package io.ontul.server.flight;
+
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.spi.OntulException;
+
+/**
+ * Translates failures into the Flight status a client sees: the engine's message with a status
+ * code chosen from its {@link io.ontul.spi.ErrorCode}; never {@code UNKNOWN}, never a stack
+ * trace. Internal errors are logged here, with their stack trace, so the query id in the
+ * client's message leads to the log entry.
+ */
+public final class ErrorMapping
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
+
+    private ErrorMapping() {}
+
+    public static FlightRuntimeException toFlight(Throwable error)
+    {
+        if (error instanceof FlightRuntimeException flight) {
+            return flight.status().code() == org.apache.arrow.flight.FlightStatusCode.UNKNOWN
+                    ? internal(flight)
+                    : flight;
+        }
+        if (error instanceof OntulException ontul) {
+            return status(ontul).withDescription(ontul.getMessage()).toRuntimeException();
+        }
+        return internal(error);
+    }
+
+    static CallStatus status(OntulException error)
+    {
+        return switch (error.category()) {
+            case USER_ERROR -> switch (error.code()) {
+                case NOT_FOUND -> CallStatus.NOT_FOUND;
+                case ALREADY_EXISTS -> CallStatus.ALREADY_EXISTS;
+                case QUERY_CANCELLED -> CallStatus.CANCELLED;
+                default -> CallStatus.INVALID_ARGUMENT;
+            };
+            case INSUFFICIENT_RESOURCES -> CallStatus.RESOURCE_EXHAUSTED;
+            case EXTERNAL -> CallStatus.UNAVAILABLE;
+            case INTERNAL -> {
+                LOG.error("{}", error.getMessage(), error);
+                yield CallStatus.INTERNAL;
+            }
+        };
+    }
+
+    private static FlightRuntimeException internal(Throwable error)
+    {
+        LOG.error("Internal error in the Flight SQL server", error);
+        return CallStatus.INTERNAL
+                .withDescription("Internal error (this is a bug in Ontul): " + error)
+                .toRuntimeException();
+    }
+}

@@ -1,0 +1,492 @@
+package io.ontul.server.flight;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.BasicFlightSqlProducer;
+import org.apache.arrow.flight.sql.SqlInfoBuilder;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetCrossReference;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetDbSchemas;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetExportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetImportedKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetPrimaryKeys;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetSqlInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.DoPutUpdateResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.expression.LikeMatcher;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.TableHandle;
+
+/**
+ * The Flight SQL front of the engine. Every call runs in the engine session of its client
+ * connection ({@link ConnectionSessions}).
+ * <p>
+ * Queries: GetFlightInfo starts the query and returns its schema and a ticket naming the
+ * running result ({@link PendingResults}); DoGet streams that result ({@link ResultStreamer}).
+ * Prepared statements learn their dataset schema by starting the query at preparation; an
+ * empty dataset schema tells the client the statement is an update. Metadata commands answer
+ * from the catalogs with the result schemas of the Flight SQL spec. Every failure leaves as a
+ * Flight status chosen by {@link ErrorMapping}.
+ */
+public final class OntulFlightSqlProducer
+        extends BasicFlightSqlProducer
+{
+    public static final String TABLE_TYPE = "TABLE";
+    private static final String SEARCH_ESCAPE = "\\";
+    private static final Schema EMPTY_SCHEMA = new Schema(List.of());
+
+    private final Engine engine;
+    private final BufferAllocator allocator;
+    private final ConnectionSessions sessions;
+    private final PendingResults pendingResults;
+    private final PreparedStatements preparedStatements = new PreparedStatements();
+    private final ResultStreamer streamer;
+    private final SqlInfoBuilder sqlInfo;
+
+    public OntulFlightSqlProducer(Engine engine, BufferAllocator allocator, String version, Duration sessionIdleTimeout, Duration unfetchedResultTimeout)
+    {
+        this.engine = requireNonNull(engine, "engine is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.sessions = new ConnectionSessions(engine, sessionIdleTimeout, Clock.systemUTC());
+        this.pendingResults = new PendingResults(unfetchedResultTimeout, Clock.systemUTC());
+        this.streamer = new ResultStreamer(allocator);
+        this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"));
+    }
+
+    /** Closes results nobody fetched and forgets idle sessions; call it now and then. */
+    public void maintain()
+    {
+        pendingResults.closeExpired();
+        sessions.evictIdle();
+    }
+
+    // ---- statements
+
+    @Override
+    public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor)
+    {
+        return mapErrors(() -> {
+            Session session = sessions.session(context);
+            return park(session, session.execute(command.getQuery()), descriptor);
+        });
+    }
+
+    @Override
+    public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor)
+    {
+        return mapErrors(() -> {
+            Session session = sessions.session(context);
+            if (!StatementKinds.returnsRows(command.getQuery())) {
+                return new SchemaResult(EMPTY_SCHEMA);
+            }
+            try (QueryResult result = session.execute(command.getQuery())) {
+                return new SchemaResult(result.schema());
+            }
+        });
+    }
+
+    @Override
+    public void getStreamStatement(TicketStatementQuery ticket, CallContext context, ServerStreamListener listener)
+    {
+        QueryResult result;
+        try {
+            result = pendingResults.take(sessions.session(context), ticket.getStatementHandle());
+        }
+        catch (RuntimeException e) {
+            listener.error(ErrorMapping.toFlight(e));
+            return;
+        }
+        streamer.stream(result, listener);
+    }
+
+    @Override
+    public Runnable acceptPutStatement(CommandStatementUpdate command, CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream)
+    {
+        return () -> update(ackStream, () -> sessions.session(context).execute(command.getQuery()));
+    }
+
+    private FlightInfo park(Session session, QueryResult result, FlightDescriptor descriptor)
+    {
+        ByteString handle = pendingResults.park(session, result);
+        Ticket ticket = new Ticket(Any.pack(TicketStatementQuery.newBuilder().setStatementHandle(handle).build()).toByteArray());
+        return new FlightInfo(result.schema(), descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+    }
+
+    private void update(StreamListener<PutResult> ackStream, Supplier<QueryResult> execution)
+    {
+        long count;
+        try (QueryResult result = execution.get()) {
+            count = updateCount(result);
+        }
+        catch (RuntimeException e) {
+            ackStream.onError(ErrorMapping.toFlight(e));
+            return;
+        }
+        DoPutUpdateResult response = DoPutUpdateResult.newBuilder().setRecordCount(count).build();
+        byte[] bytes = response.toByteArray();
+        try (ArrowBuf buffer = allocator.buffer(bytes.length)) {
+            buffer.writeBytes(bytes);
+            ackStream.onNext(PutResult.metadata(buffer));
+        }
+        ackStream.onCompleted();
+    }
+
+    private static long updateCount(QueryResult result)
+    {
+        if (!result.isUpdate()) {
+            // a query sent as an update: its rows have nowhere to go
+            return 0;
+        }
+        VectorSchemaRoot batch = result.nextBatch();
+        return batch == null || batch.getRowCount() == 0 ? 0 : ((BigIntVector) batch.getVector(0)).get(0);
+    }
+
+    // ---- prepared statements
+
+    @Override
+    public void createPreparedStatement(ActionCreatePreparedStatementRequest request, CallContext context, StreamListener<Result> listener)
+    {
+        try {
+            Session session = sessions.session(context);
+            String sql = request.getQuery();
+            ByteString handle;
+            Schema schema = EMPTY_SCHEMA;
+            if (StatementKinds.returnsRows(sql)) {
+                QueryResult started = session.execute(sql);
+                schema = started.schema();
+                handle = preparedStatements.add(session, sql, schema, started);
+            }
+            else {
+                handle = preparedStatements.add(session, sql, null, null);
+            }
+            ActionCreatePreparedStatementResult response = ActionCreatePreparedStatementResult.newBuilder()
+                    .setPreparedStatementHandle(handle)
+                    .setDatasetSchema(serialize(schema))
+                    .setParameterSchema(serialize(EMPTY_SCHEMA))
+                    .build();
+            listener.onNext(new Result(Any.pack(response).toByteArray()));
+            listener.onCompleted();
+        }
+        catch (RuntimeException e) {
+            listener.onError(ErrorMapping.toFlight(e));
+        }
+    }
+
+    @Override
+    public void closePreparedStatement(ActionClosePreparedStatementRequest request, CallContext context, StreamListener<Result> listener)
+    {
+        try {
+            preparedStatements.remove(sessions.session(context), request.getPreparedStatementHandle());
+        }
+        catch (RuntimeException e) {
+            // closing twice, or after the session expired: nothing is left to close
+        }
+        listener.onCompleted();
+    }
+
+    @Override
+    public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context, FlightDescriptor descriptor)
+    {
+        return mapErrors(() -> {
+            Session session = sessions.session(context);
+            PreparedStatements.PreparedStatement statement = preparedStatements.get(session, command.getPreparedStatementHandle());
+            return park(session, statement.execute(), descriptor);
+        });
+    }
+
+    @Override
+    public SchemaResult getSchemaPreparedStatement(CommandPreparedStatementQuery command, CallContext context, FlightDescriptor descriptor)
+    {
+        return mapErrors(() -> {
+            PreparedStatements.PreparedStatement statement = preparedStatements.get(sessions.session(context), command.getPreparedStatementHandle());
+            return new SchemaResult(statement.isQuery() ? statement.schema() : EMPTY_SCHEMA);
+        });
+    }
+
+    @Override
+    public void getStreamPreparedStatement(CommandPreparedStatementQuery command, CallContext context, ServerStreamListener listener)
+    {
+        QueryResult result;
+        try {
+            result = preparedStatements.get(sessions.session(context), command.getPreparedStatementHandle()).execute();
+        }
+        catch (RuntimeException e) {
+            listener.error(ErrorMapping.toFlight(e));
+            return;
+        }
+        streamer.stream(result, listener);
+    }
+
+    @Override
+    public Runnable acceptPutPreparedStatementUpdate(CommandPreparedStatementUpdate command, CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream)
+    {
+        return () -> {
+            PreparedStatements.PreparedStatement statement;
+            try {
+                statement = preparedStatements.get(sessions.session(context), command.getPreparedStatementHandle());
+                rejectParameters(flightStream);
+            }
+            catch (RuntimeException e) {
+                ackStream.onError(ErrorMapping.toFlight(e));
+                return;
+            }
+            update(ackStream, statement::execute);
+        };
+    }
+
+    @Override
+    public Runnable acceptPutPreparedStatementQuery(CommandPreparedStatementQuery command, CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream)
+    {
+        return () -> {
+            try {
+                preparedStatements.get(sessions.session(context), command.getPreparedStatementHandle());
+                rejectParameters(flightStream);
+                ackStream.onCompleted();
+            }
+            catch (RuntimeException e) {
+                ackStream.onError(ErrorMapping.toFlight(e));
+            }
+        };
+    }
+
+    /** Reads the parameter batches a client sends; binding values to '?' is not supported yet. */
+    private static void rejectParameters(FlightStream flightStream)
+    {
+        while (flightStream.next()) {
+            VectorSchemaRoot parameters = flightStream.getRoot();
+            if (parameters.getRowCount() > 0 && !parameters.getFieldVectors().isEmpty()) {
+                throw new OntulException(ErrorCode.NOT_SUPPORTED, "Parameters ('?') in prepared statements are not supported yet");
+            }
+        }
+    }
+
+    // ---- metadata
+
+    @Override
+    protected <T extends Message> List<FlightEndpoint> determineEndpoints(T request, FlightDescriptor descriptor, Schema schema)
+    {
+        return List.of(new FlightEndpoint(new Ticket(Any.pack(request).toByteArray())));
+    }
+
+    @Override
+    public void getStreamSqlInfo(CommandGetSqlInfo command, CallContext context, ServerStreamListener listener)
+    {
+        try {
+            sqlInfo.send(command.getInfoList(), listener);
+        }
+        catch (RuntimeException e) {
+            listener.error(ErrorMapping.toFlight(e));
+        }
+    }
+
+    @Override
+    public void getStreamTypeInfo(CommandGetXdbcTypeInfo command, CallContext context, ServerStreamListener listener)
+    {
+        MetadataBatches.send(allocator, Schemas.GET_TYPE_INFO_SCHEMA, List.of(), listener);
+    }
+
+    @Override
+    public void getStreamCatalogs(CallContext context, ServerStreamListener listener)
+    {
+        rows(listener, Schemas.GET_CATALOGS_SCHEMA, rows -> {
+            for (String catalog : sorted(engine.catalogs().names())) {
+                rows.accept(List.of(catalog));
+            }
+        });
+    }
+
+    @Override
+    public void getStreamSchemas(CommandGetDbSchemas command, CallContext context, ServerStreamListener listener)
+    {
+        rows(listener, Schemas.GET_SCHEMAS_SCHEMA, rows -> {
+            for (String catalog : catalogs(command.hasCatalog() ? command.getCatalog() : null)) {
+                for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
+                    rows.accept(List.of(catalog, schema));
+                }
+            }
+        });
+    }
+
+    @Override
+    public void getStreamTables(CommandGetTables command, CallContext context, ServerStreamListener listener)
+    {
+        boolean includeSchema = command.getIncludeSchema();
+        Schema resultSchema = includeSchema ? Schemas.GET_TABLES_SCHEMA : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA;
+        rows(listener, resultSchema, rows -> {
+            if (!command.getTableTypesList().isEmpty() && !command.getTableTypesList().contains(TABLE_TYPE)) {
+                return;
+            }
+            String tablePattern = command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null;
+            for (String catalog : catalogs(command.hasCatalog() ? command.getCatalog() : null)) {
+                Connector connector = connector(catalog);
+                for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
+                    for (String table : sorted(connector.metadata().listTables(schema))) {
+                        if (!matches(tablePattern, table)) {
+                            continue;
+                        }
+                        List<Object> row = new ArrayList<>(List.of(catalog, schema, table, TABLE_TYPE));
+                        if (includeSchema) {
+                            TableHandle handle = connector.metadata().getTable(schema, table)
+                                    .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Table '" + catalog + "." + schema + "." + table + "' does not exist"));
+                            row.add(serialize(ColumnTypes.describe(catalog, schema, table, handle.columns())).toByteArray());
+                        }
+                        rows.accept(row);
+                    }
+                }
+            }
+        });
+    }
+
+    @Override
+    public void getStreamTableTypes(CallContext context, ServerStreamListener listener)
+    {
+        MetadataBatches.send(allocator, Schemas.GET_TABLE_TYPES_SCHEMA, List.of(List.of(TABLE_TYPE)), listener);
+    }
+
+    // No catalog declares keys yet: the key listings are empty, with the spec's schemas.
+
+    @Override
+    public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener)
+    {
+        MetadataBatches.send(allocator, Schemas.GET_PRIMARY_KEYS_SCHEMA, List.of(), listener);
+    }
+
+    @Override
+    public void getStreamExportedKeys(CommandGetExportedKeys command, CallContext context, ServerStreamListener listener)
+    {
+        MetadataBatches.send(allocator, Schemas.GET_EXPORTED_KEYS_SCHEMA, List.of(), listener);
+    }
+
+    @Override
+    public void getStreamImportedKeys(CommandGetImportedKeys command, CallContext context, ServerStreamListener listener)
+    {
+        MetadataBatches.send(allocator, Schemas.GET_IMPORTED_KEYS_SCHEMA, List.of(), listener);
+    }
+
+    @Override
+    public void getStreamCrossReference(CommandGetCrossReference command, CallContext context, ServerStreamListener listener)
+    {
+        MetadataBatches.send(allocator, Schemas.GET_CROSS_REFERENCE_SCHEMA, List.of(), listener);
+    }
+
+    private void rows(ServerStreamListener listener, Schema schema, Consumer<Consumer<List<Object>>> producer)
+    {
+        List<List<Object>> rows = new ArrayList<>();
+        try {
+            producer.accept(rows::add);
+        }
+        catch (RuntimeException e) {
+            listener.error(ErrorMapping.toFlight(e));
+            return;
+        }
+        MetadataBatches.send(allocator, schema, rows, listener);
+    }
+
+    private List<String> catalogs(String catalog)
+    {
+        List<String> names = sorted(engine.catalogs().names());
+        return catalog == null ? names : names.stream().filter(catalog::equals).toList();
+    }
+
+    private List<String> schemas(String catalog, String pattern)
+    {
+        return sorted(connector(catalog).metadata().listSchemas()).stream()
+                .filter(schema -> matches(pattern, schema))
+                .toList();
+    }
+
+    private Connector connector(String catalog)
+    {
+        return engine.catalogs().get(catalog)
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Catalog '" + catalog + "' does not exist"));
+    }
+
+    private static boolean matches(String pattern, String name)
+    {
+        return pattern == null || LikeMatcher.compile(pattern, SEARCH_ESCAPE).matches(name);
+    }
+
+    private static List<String> sorted(List<String> names)
+    {
+        return names.stream().sorted().toList();
+    }
+
+    static ByteString serialize(Schema schema)
+    {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bytes)), schema);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ByteString.copyFrom(bytes.toByteArray());
+    }
+
+    private static <T> T mapErrors(Supplier<T> call)
+    {
+        try {
+            return call.get();
+        }
+        catch (RuntimeException e) {
+            throw ErrorMapping.toFlight(e);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        preparedStatements.close();
+        pendingResults.close();
+    }
+
+    /** Prepared statements and parked results, for tests and the server's status. */
+    public int openHandles()
+    {
+        return preparedStatements.size() + pendingResults.size();
+    }
+}

@@ -1,0 +1,105 @@
+package io.ontul.server.flight;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.arrow.flight.CallStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.google.protobuf.ByteString;
+
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+
+/**
+ * Query results between GetFlightInfo and DoGet. GetFlightInfo starts the query and parks its
+ * result under a random handle (the ticket); DoGet takes it out exactly once, and only from the
+ * session that started it. Results nobody fetches within the timeout are closed, which cancels
+ * their query and frees its memory.
+ */
+public final class PendingResults
+        implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(PendingResults.class);
+
+    private final Duration timeout;
+    private final Clock clock;
+    private final Map<ByteString, Entry> results = new ConcurrentHashMap<>();
+
+    private record Entry(Session session, QueryResult result, long createdMillis) {}
+
+    public PendingResults(Duration timeout, Clock clock)
+    {
+        this.timeout = requireNonNull(timeout, "timeout is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public ByteString park(Session session, QueryResult result)
+    {
+        ByteString handle = newHandle();
+        results.put(handle, new Entry(requireNonNull(session, "session is null"), requireNonNull(result, "result is null"), clock.millis()));
+        return handle;
+    }
+
+    /** Removes and returns the result, which the caller then owns and must close. */
+    public QueryResult take(Session session, ByteString handle)
+    {
+        Entry entry = results.get(handle);
+        if (entry == null || entry.session() != session || !results.remove(handle, entry)) {
+            throw CallStatus.NOT_FOUND.withDescription("Unknown or already fetched query ticket").toRuntimeException();
+        }
+        return entry.result();
+    }
+
+    public void closeExpired()
+    {
+        long oldest = clock.millis() - timeout.toMillis();
+        results.forEach((handle, entry) -> {
+            if (entry.createdMillis() < oldest && results.remove(handle, entry)) {
+                LOG.warn("Closing result of query {}: nobody fetched it within {}", entry.result().queryId(), timeout);
+                closeQuietly(entry.result());
+            }
+        });
+    }
+
+    public int size()
+    {
+        return results.size();
+    }
+
+    @Override
+    public void close()
+    {
+        results.keySet().forEach(handle -> {
+            Entry entry = results.remove(handle);
+            if (entry != null) {
+                closeQuietly(entry.result());
+            }
+        });
+    }
+
+    static ByteString newHandle()
+    {
+        UUID uuid = UUID.randomUUID();
+        ByteBuffer bytes = ByteBuffer.allocate(16);
+        bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+        return ByteString.copyFrom(bytes.array());
+    }
+
+    static void closeQuietly(QueryResult result)
+    {
+        try {
+            result.close();
+        }
+        catch (RuntimeException e) {
+            LOG.warn("Closing result of query {} failed", result.queryId(), e);
+        }
+    }
+}

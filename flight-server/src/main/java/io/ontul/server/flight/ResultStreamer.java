@@ -1,0 +1,87 @@
+package io.ontul.server.flight;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+import org.apache.arrow.flight.BackpressureStrategy;
+import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.QueryResult;
+
+/**
+ * Sends a query result to a DoGet stream batch by batch, as the engine produces them. Before
+ * pulling the next batch it waits until the client can take more (gRPC flow control), so a slow
+ * client holds back the query instead of making the server buffer its result. A client that
+ * cancels or disconnects ends the stream and closing the result cancels the query.
+ * <p>
+ * Each batch's buffers are transferred (not copied) into a root owned by the server's
+ * allocator: gRPC may still be writing them after the query has finished and released its own
+ * memory.
+ */
+public final class ResultStreamer
+{
+    private static final long WAIT_MILLIS = 1_000;
+
+    private final BufferAllocator allocator;
+
+    public ResultStreamer(BufferAllocator allocator)
+    {
+        this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    /** Streams and closes the result; failures reach the client through the listener. */
+    public void stream(QueryResult result, ServerStreamListener listener)
+    {
+        BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
+        backpressure.register(listener);
+        try (result; VectorSchemaRoot root = VectorSchemaRoot.create(result.schema(), allocator)) {
+            listener.start(root);
+            while (true) {
+                if (!awaitReady(backpressure, listener)) {
+                    return;
+                }
+                VectorSchemaRoot batch = result.nextBatch();
+                if (batch == null) {
+                    break;
+                }
+                transfer(batch, root);
+                listener.putNext();
+            }
+            listener.completed();
+        }
+        catch (Throwable e) {
+            if (!listener.isCancelled()) {
+                listener.error(ErrorMapping.toFlight(e));
+            }
+        }
+    }
+
+    private static boolean awaitReady(BackpressureStrategy backpressure, ServerStreamListener listener)
+    {
+        while (true) {
+            switch (backpressure.waitForListener(WAIT_MILLIS)) {
+                case READY:
+                    return true;
+                case CANCELLED:
+                    return false;
+                default:
+                    if (listener.isCancelled()) {
+                        return false;
+                    }
+            }
+        }
+    }
+
+    private static void transfer(VectorSchemaRoot batch, VectorSchemaRoot target)
+    {
+        List<FieldVector> sources = batch.getFieldVectors();
+        for (int column = 0; column < sources.size(); column++) {
+            sources.get(column).makeTransferPair(target.getVector(column)).transfer();
+        }
+        target.setRowCount(batch.getRowCount());
+    }
+}
