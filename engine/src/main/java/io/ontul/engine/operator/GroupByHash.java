@@ -208,6 +208,16 @@ public final class GroupByHash
         mask = newMask;
     }
 
+    /** Bytes held: reserved arrays plus the key vectors' buffers. */
+    public long memoryBytes()
+    {
+        long bytes = reserved;
+        for (FieldVector key : keys) {
+            bytes += key.getBufferSize();
+        }
+        return bytes;
+    }
+
     /** Sets the value count of the key vectors; call before reading them. */
     public void seal()
     {

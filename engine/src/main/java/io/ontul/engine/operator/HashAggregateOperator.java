@@ -138,7 +138,7 @@ public final class HashAggregateOperator
         }
         growAccumulators(hash.groupCount());
         hash.seal();
-        stats.recordMemory(context.peakMemory());
+        stats.recordMemory(hash.memoryBytes() + reservedForAccumulators);
     }
 
     private void growAccumulators(int groupCount)

@@ -33,11 +33,13 @@ public final class JoinBuild
     private long[][] longKeys;
     private long reserved;
     private boolean built;
+    private final OperatorStats stats;
     private int users;
 
     /** @param users the number of probe instances that will each call {@link #close()} once */
-    public JoinBuild(QueryContext context, Supplier<Operator> buildSide, int[] keyColumns, boolean[] nullSafe, int users)
+    public JoinBuild(QueryContext context, Supplier<Operator> buildSide, int[] keyColumns, boolean[] nullSafe, int users, OperatorStats stats)
     {
+        this.stats = stats;
         this.users = users;
         this.context = context;
         this.buildSide = buildSide;
@@ -101,6 +103,13 @@ public final class JoinBuild
             }
         }
         built = true;
+        long bytes = reserved;
+        for (VectorSchemaRoot batch : batches) {
+            for (FieldVector vector : batch.getFieldVectors()) {
+                bytes += vector.getBufferSize();
+            }
+        }
+        stats.recordMemory(bytes);
     }
 
     /** Concatenates the build batches into one, so build rows are addressed by one index. */

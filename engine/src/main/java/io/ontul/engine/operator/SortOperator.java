@@ -29,9 +29,11 @@ public final class SortOperator
     private int position;
     private int end;
     private long reserved;
+    private final OperatorStats stats;
 
-    public SortOperator(QueryContext context, Operator child, Schema schema, List<SortKey> keys, long offset, long limit)
+    public SortOperator(QueryContext context, Operator child, Schema schema, List<SortKey> keys, long offset, long limit, OperatorStats stats)
     {
+        this.stats = stats;
         this.context = context;
         this.child = child;
         this.schema = schema;
@@ -93,6 +95,13 @@ public final class SortOperator
             batchOf[i] = batchIndex[order[i]];
             rowOf[i] = rowIndex[order[i]];
         }
+        long bytes = reserved;
+        for (VectorSchemaRoot held : batches) {
+            for (FieldVector vector : held.getFieldVectors()) {
+                bytes += vector.getBufferSize();
+            }
+        }
+        stats.recordMemory(bytes);
         position = (int) Math.min(offset, total);
         end = (int) Math.min(total, limit == Long.MAX_VALUE ? total : offset + limit);
     }

@@ -52,7 +52,7 @@ public final class JoinNode
         if (build == null) {
             PlanNode right = children().get(1);
             int users = splittable() ? task.instances() : 1;
-            build = new JoinBuild(task.query(), () -> right.open(TaskContext.single(task.query())), rightKeys, nullSafe, users);
+            build = new JoinBuild(task.query(), () -> right.open(TaskContext.single(task.query())), rightKeys, nullSafe, users, stats());
         }
         return build;
     }

@@ -31,7 +31,7 @@ public final class SortNode
     @Override
     protected Operator create(TaskContext task)
     {
-        return new SortOperator(task.query(), children().get(0).open(task), schema(), keys, offset, limit);
+        return new SortOperator(task.query(), children().get(0).open(task), schema(), keys, offset, limit, stats());
     }
 
     @Override
