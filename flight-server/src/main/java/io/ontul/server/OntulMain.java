@@ -13,11 +13,13 @@ import java.util.List;
 import io.ontul.server.cli.CommandEnvironment;
 import io.ontul.server.cli.EngineStatementExecutor;
 import io.ontul.server.cli.SqlCommand;
+import io.ontul.server.cli.StartCommand;
 
 /**
  * The {@code ontul} command: {@code bin/ontul <command> [options]}. The installation directory
  * comes from the system property {@value #HOME_PROPERTY} (set by {@code bin/ontul}); its
- * {@code conf} directory is the default configuration, else {@code conf} in the working directory.
+ * {@code conf} directory is the default configuration and its {@code data} directory the
+ * server's default data directory, else {@code conf} and {@code data} in the working directory.
  */
 public final class OntulMain
 {
@@ -27,9 +29,11 @@ public final class OntulMain
             Usage: ontul <command> [options]
 
             Commands:
+              start [--conf DIR] [--data-dir DIR] [--port N]
+                    Run the server (Arrow Flight SQL, default port 47470) in the foreground.
               sql [--format table|csv|json] [--conf DIR] ["SQL"]
                     Run SQL: the argument, or the statements on standard input.
-              help  Show this text. 'ontul sql --help' shows the options of sql.
+              help  Show this text. 'ontul start --help' and 'ontul sql --help' show the options.
             """;
 
     private final CommandEnvironment environment;
@@ -61,6 +65,8 @@ public final class OntulMain
         }
         List<String> arguments = Arrays.asList(args).subList(1, args.length);
         switch (args[0]) {
+            case "start":
+                return new StartCommand(environment, defaultConfigurationDirectory, defaultDataDirectory()).run(arguments);
             case "sql":
                 return new SqlCommand(environment, defaultConfigurationDirectory, EngineStatementExecutor::open).run(arguments);
             case "help":
@@ -76,6 +82,12 @@ public final class OntulMain
                 environment.error().print(USAGE);
                 return SqlCommand.USAGE_ERROR;
         }
+    }
+
+    static Path defaultDataDirectory()
+    {
+        String home = System.getProperty(HOME_PROPERTY);
+        return home == null ? Path.of("data") : Path.of(home, "data");
     }
 
     static Path defaultConfigurationDirectory()

@@ -200,5 +200,5 @@ public final class OntulServer
         catch (RuntimeException e) {
             LOG.warn("Engine did not close cleanly: {}", e.getMessage());
         }
-    }}
+    }
 }

@@ -42,31 +42,32 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         boolean help = false;
         for (int index = 0; index < arguments.size(); index++) {
             String argument = arguments.get(index);
-            String name = argument.contains("=") ? argument.substring(0, argument.indexOf('=')) : argument;
-            switch (name) {
-                case "--help", "-h" -> help = true;
-                case "--conf" -> configurationDirectory = Optional.of(Path.of(value(arguments, argument, ++index, name)));
-                case "--data-dir" -> dataDirectory = Optional.of(Path.of(value(arguments, argument, ++index, name)));
-                case "--port" -> port = Optional.of(parsePort(value(arguments, argument, ++index, name)));
-                default -> throw new UsageException(argument.startsWith("-") ? "Unknown option '" + argument + "'" : "Unexpected argument '" + argument + "'");
+            int equals = argument.indexOf('=');
+            String name = equals >= 0 ? argument.substring(0, equals) : argument;
+            if (name.equals("--help") || name.equals("-h")) {
+                help = true;
+                continue;
             }
-            if (argument.contains("=")) {
-                index--;
+            if (!name.equals("--conf") && !name.equals("--data-dir") && !name.equals("--port")) {
+                throw new UsageException(argument.startsWith("-") ? "Unknown option '" + argument + "'" : "Unexpected argument '" + argument + "'");
+            }
+            String value;
+            if (equals >= 0) {
+                value = argument.substring(equals + 1);
+            }
+            else if (index + 1 < arguments.size()) {
+                value = arguments.get(++index);
+            }
+            else {
+                throw new UsageException("Option " + name + " needs a value");
+            }
+            switch (name) {
+                case "--conf" -> configurationDirectory = Optional.of(Path.of(value));
+                case "--data-dir" -> dataDirectory = Optional.of(Path.of(value));
+                default -> port = Optional.of(parsePort(value));
             }
         }
         return new StartOptions(configurationDirectory, dataDirectory, port, help);
-    }
-
-    private static String value(List<String> arguments, String argument, int index, String option)
-            throws UsageException
-    {
-        if (argument.contains("=")) {
-            return argument.substring(argument.indexOf('=') + 1);
-        }
-        if (index >= arguments.size()) {
-            throw new UsageException("Option " + option + " needs a value");
-        }
-        return arguments.get(index);
     }
 
     private static int parsePort(String value)
