@@ -123,6 +123,7 @@ public final class LogicalPlanner
                 CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
                 CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
                 CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
+        rel = ExistsToSemiJoin.rewrite(rel);
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
 
