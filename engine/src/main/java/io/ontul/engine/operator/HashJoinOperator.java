@@ -61,8 +61,12 @@ public final class HashJoinOperator
                     return null;
                 }
                 finished = true;
-                if (joinType.emitsUnmatchedBuildRows()) {
-                    emitUnmatchedBuildRows();
+                if (joinType.tracksBuildMatches() && build.finishProbe()) {
+                    switch (joinType) {
+                        case RIGHT_SEMI -> emitBuildRows(true);
+                        case RIGHT_ANTI -> emitBuildRows(false);
+                        default -> emitUnmatchedBuildRows();
+                    }
                 }
                 continue;
             }
@@ -184,12 +188,12 @@ public final class HashJoinOperator
             if (passed[i]) {
                 passing++;
                 probeMatched[probeRows[i]] = true;
-                if (joinType.emitsUnmatchedBuildRows()) {
+                if (joinType.tracksBuildMatches()) {
                     build.markMatched(buildRows[i]);
                 }
             }
         }
-        if (joinType == JoinType.SEMI || joinType == JoinType.ANTI || passing == 0) {
+        if (joinType.outputsOneSide() || passing == 0) {
             joined.close();
             return;
         }
@@ -271,6 +275,29 @@ public final class HashJoinOperator
             }
         }
         ready.add(Batches.root(outputSchema, vectors, count));
+    }
+
+    /** Build rows (build columns only) whose matched flag equals {@code wanted}. */
+    private void emitBuildRows(boolean wanted)
+    {
+        int total = build.rowCount();
+        for (int start = 0; start < total; start += Batches.TARGET_ROWS) {
+            int end = Math.min(total, start + Batches.TARGET_ROWS);
+            int[] rows = new int[end - start];
+            int count = 0;
+            for (int row = start; row < end; row++) {
+                if (build.isMatched(row) == wanted) {
+                    rows[count++] = row;
+                }
+            }
+            if (count > 0) {
+                FieldVector[] vectors = Batches.allocate(outputSchema, context.allocator(), count);
+                for (int c = 0; c < vectors.length; c++) {
+                    VectorGather.gather(build.column(c), rows, count, vectors[c]);
+                }
+                ready.add(Batches.root(outputSchema, vectors, count));
+            }
+        }
     }
 
     private void emitUnmatchedBuildRows()

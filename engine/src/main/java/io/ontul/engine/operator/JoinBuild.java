@@ -33,6 +33,7 @@ public final class JoinBuild
     private long[][] longKeys;
     private long reserved;
     private boolean built;
+    private final java.util.concurrent.atomic.AtomicInteger probing = new java.util.concurrent.atomic.AtomicInteger();
     private final OperatorStats stats;
     private int users;
 
@@ -41,6 +42,7 @@ public final class JoinBuild
     {
         this.stats = stats;
         this.users = users;
+        this.probing.set(users);
         this.context = context;
         this.buildSide = buildSide;
         this.keyColumns = keyColumns;
@@ -205,6 +207,15 @@ public final class JoinBuild
     int rowCount()
     {
         return rowCount;
+    }
+
+    /**
+     * Called once by each probe instance when its input is exhausted; true for the last one,
+     * which then emits the build rows that depend on matches (all marks are visible to it).
+     */
+    boolean finishProbe()
+    {
+        return probing.decrementAndGet() == 0;
     }
 
     void markMatched(int row)

@@ -44,7 +44,7 @@ public final class JoinNode
     @Override
     public boolean splittable()
     {
-        return children().get(0).splittable() && !joinType.emitsUnmatchedBuildRows();
+        return children().get(0).splittable();
     }
 
     private synchronized JoinBuild build(TaskContext task)
@@ -64,7 +64,7 @@ public final class JoinNode
         ProjectionKernel kernel = residual == null ? null : KernelCompiler.compile(
                 joinedRowType.getFieldList().stream().map(RelDataTypeField::getType).toList(), null, List.of(residual), task.query().rexBuilder());
         Schema joinedSchema = ArrowTypes.toSchema(joinedRowType);
-        Schema outputSchema = joinType == JoinType.SEMI || joinType == JoinType.ANTI ? schema() : joinedSchema;
+        Schema outputSchema = joinType.outputsOneSide() ? schema() : joinedSchema;
         return new HashJoinOperator(task.query(), children().get(0).open(task), shared, joinType, leftKeys, nullSafe, kernel, joinedSchema, outputSchema,
                 children().get(0).rowType().getFieldCount());
     }

@@ -76,6 +76,8 @@ public final class LogicalPlanner
                         .withTypeCoercionFactory(io.ontul.engine.type.OntulTypeCoercion::new));
         HepPlanner planner = new HepPlanner(HepProgram.builder().build(), PLANNER_CONTEXT);
         this.cluster = RelOptCluster.create(planner, new OntulRexBuilder(typeFactory));
+        cluster.setMetadataProvider(JoinRowCountEstimator.provider());
+        cluster.setMetadataQuerySupplier(JoinRowCountEstimator::metadataQuery);
     }
 
     public SqlValidator validator()

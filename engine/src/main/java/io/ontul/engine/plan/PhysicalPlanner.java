@@ -338,10 +338,15 @@ public final class PhysicalPlanner
                 return swappedInnerJoin(join, keptLeft, keptRight, keptNullSafe, residual);
             }
         }
-        PlanNode probe = plan(left);
-        if (joinType.emitsUnmatchedBuildRows()) {
-            probe = gathered(probe);
+        if (joinType == JoinType.SEMI || joinType == JoinType.ANTI) {
+            org.apache.calcite.rel.metadata.RelMetadataQuery metadata = join.getCluster().getMetadataQuery();
+            Double leftRows = metadata.getRowCount(left);
+            Double rightRows = metadata.getRowCount(right);
+            if (leftRows != null && rightRows != null && leftRows * 4 < rightRows) {
+                return swappedSemiJoin(join, joinType == JoinType.SEMI ? JoinType.RIGHT_SEMI : JoinType.RIGHT_ANTI, keptLeft, keptRight, keptNullSafe, residual);
+            }
         }
+        PlanNode probe = plan(left);
         PlanNode build = gathered(plan(right));
         RelDataType joinedType = join.getRowType();
         if (joinType == JoinType.SEMI || joinType == JoinType.ANTI) {
@@ -359,6 +364,38 @@ public final class PhysicalPlanner
                 keptLeft.stream().mapToInt(Integer::intValue).toArray(),
                 keptRight.stream().mapToInt(Integer::intValue).toArray(),
                 toArray(keptNullSafe), residual);
+    }
+
+    /**
+     * A semi or anti join whose left input is much smaller than the right: hashes the left
+     * rows, streams the right input past them, then returns the left rows with (or without) a
+     * match.
+     */
+    private PlanNode swappedSemiJoin(Join join, JoinType joinType, List<Integer> leftKeys, List<Integer> rightKeys, List<Boolean> nullSafe, RexNode residual)
+    {
+        int leftCount = join.getLeft().getRowType().getFieldCount();
+        int rightCount = join.getRight().getRowType().getFieldCount();
+        RelDataTypeFactory.Builder builder = typeFactory.builder();
+        int index = 0;
+        for (RelDataTypeField field : join.getRight().getRowType().getFieldList()) {
+            builder.add("r" + index++, field.getType());
+        }
+        for (RelDataTypeField field : join.getLeft().getRowType().getFieldList()) {
+            builder.add("l" + index++, field.getType());
+        }
+        RexNode swappedResidual = residual == null ? null : residual.accept(new RexShuttle()
+        {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref)
+            {
+                int i = ref.getIndex();
+                return new RexInputRef(i < leftCount ? i + rightCount : i - leftCount, ref.getType());
+            }
+        });
+        return new JoinNode(join.getRowType(), builder.build(), plan(join.getRight()), gathered(plan(join.getLeft())), joinType,
+                rightKeys.stream().mapToInt(Integer::intValue).toArray(),
+                leftKeys.stream().mapToInt(Integer::intValue).toArray(),
+                toArray(nullSafe), swappedResidual);
     }
 
     /**
