@@ -128,6 +128,7 @@ public final class LogicalPlanner
         rel = ExistsToSemiJoin.rewrite(rel);
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
+        rel = CommonConjuncts.pullInFilters(rel);
 
         rel = hep(rel, false,
                 CoreRules.FILTER_INTO_JOIN,

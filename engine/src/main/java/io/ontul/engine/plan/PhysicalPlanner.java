@@ -293,7 +293,7 @@ public final class PhysicalPlanner
         List<Integer> rightKeys = new ArrayList<>();
         List<Boolean> filterNulls = new ArrayList<>();
         List<RexNode> nonEqui = new ArrayList<>();
-        RexNode condition = pullCommonConjuncts(join.getCondition());
+        RexNode condition = CommonConjuncts.pull(rexBuilder, join.getCondition());
         RexNode remaining = RelOptUtil.splitJoinCondition(left, right, condition, leftKeys, rightKeys, filterNulls);
         List<RexNode> residualParts = new ArrayList<>();
         if (remaining != null && !remaining.isAlwaysTrue()) {
@@ -435,43 +435,6 @@ public final class PhysicalPlanner
             reorder.add(new RexInputRef(from, fields.get(from).getType()));
         }
         return new FilterProjectNode(join.getRowType(), swapped, null, reorder);
-    }
-
-    /**
-     * {@code (a AND b) OR (a AND c)} becomes {@code a AND (b OR c)}: a join key repeated in
-     * every branch of an OR (TPC-H q19) becomes a hash key instead of a nested-loop residual.
-     */
-    private RexNode pullCommonConjuncts(RexNode condition)
-    {
-        List<RexNode> result = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
-            if (conjunct.getKind() != org.apache.calcite.sql.SqlKind.OR) {
-                result.add(conjunct);
-                continue;
-            }
-            List<List<RexNode>> branches = new ArrayList<>();
-            for (RexNode branch : RelOptUtil.disjunctions(conjunct)) {
-                branches.add(new ArrayList<>(RelOptUtil.conjunctions(branch)));
-            }
-            List<RexNode> common = new ArrayList<>();
-            for (RexNode candidate : branches.get(0)) {
-                if (RexUtil.isDeterministic(candidate) && branches.stream().allMatch(branch -> branch.contains(candidate))) {
-                    common.add(candidate);
-                }
-            }
-            if (common.isEmpty()) {
-                result.add(conjunct);
-                continue;
-            }
-            List<RexNode> rest = new ArrayList<>();
-            for (List<RexNode> branch : branches) {
-                branch.removeAll(common);
-                rest.add(RexUtil.composeConjunction(rexBuilder, branch));
-            }
-            result.addAll(common);
-            result.add(RexUtil.composeDisjunction(rexBuilder, rest));
-        }
-        return RexUtil.composeConjunction(rexBuilder, result);
     }
 
     private static boolean[] toArray(List<Boolean> values)
