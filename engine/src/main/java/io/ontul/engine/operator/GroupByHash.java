@@ -30,6 +30,7 @@ public final class GroupByHash
     // integer-like keys also kept as longs by group, so probing compares primitives
     private final long[][] keyLongs;
     private long[][] inputLongs;
+    private boolean[] keyIsNull = new boolean[1024];
 
     public GroupByHash(QueryContext context, java.util.List<Field> keyFields)
     {
@@ -101,10 +102,48 @@ public final class GroupByHash
                 inputLongs[k] = Columns.longs(inputs[k], rowCount);
             }
         }
-        for (int row = 0; row < rowCount; row++) {
-            groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, Columns.mix(hashes[row]));
+        if (inputs.length == 1 && inputLongs[0] != null) {
+            singleLongKey(inputs, nulled, groupSet, rowCount, groupIds, hashes);
+        }
+        else {
+            for (int row = 0; row < rowCount; row++) {
+                groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, Columns.mix(hashes[row]));
+            }
         }
         inputLongs = null;
+    }
+
+    /** Group ids for one integer-like key: compares primitives, reads no Arrow cell on a hit. */
+    private void singleLongKey(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
+    {
+        long[] values = inputLongs[0];
+        long[] stored = keyLongs[0];
+        FieldVector input = inputs[0];
+        boolean nulls = input.getNullCount() > 0;
+        rows:
+        for (int row = 0; row < rowCount; row++) {
+            long hash = Columns.mix(hashes[row]);
+            if (nulls && input.isNull(row)) {
+                groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, hash);
+                continue;
+            }
+            long value = values[row];
+            int slot = (int) hash & mask;
+            while (true) {
+                int entry = table[slot];
+                if (entry == 0) {
+                    groupIds[row] = insert(inputs, nulled, groupSet, row, hash, slot);
+                    stored = keyLongs[0];
+                    continue rows;
+                }
+                int group = entry - 1;
+                if (groupHashes[group] == hash && stored[group] == value && groupSets[group] == groupSet && !keyIsNull[group]) {
+                    groupIds[row] = group;
+                    continue rows;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
     }
 
     /** The group of the empty key (for a grouping set without columns), created if absent. */
@@ -166,6 +205,10 @@ public final class GroupByHash
         }
         groupHashes[group] = hash;
         groupSets[group] = groupSet;
+        if (group >= keyIsNull.length) {
+            keyIsNull = Arrays.copyOf(keyIsNull, Math.max(group + 1, keyIsNull.length * 2));
+        }
+        keyIsNull[group] = keys.length == 1 && (nulled[0] || row < 0 || inputs[0].isNull(row));
         for (int k = 0; k < keys.length; k++) {
             if (nulled[k] || row < 0) {
                 while (keys[k].getValueCapacity() <= group) {

@@ -90,6 +90,25 @@ public final class HashJoinOperator
         for (int k = 0; k < probeKeys.length; k++) {
             keys[k] = batch.getVector(probeKeys[k]);
         }
+        boolean[] probeMatched = new boolean[rows];
+        PairBuffer pairs = new PairBuffer();
+        if (build.hasSingleLongKey() && Columns.isLongLike(keys[0])) {
+            long[] values = Columns.longs(keys[0], rows);
+            boolean nulls = keys[0].getNullCount() > 0;
+            for (int row = 0; row < rows; row++) {
+                if (nulls && keys[0].isNull(row)) {
+                    continue;
+                }
+                for (int candidate = build.findKey(values[row]); candidate >= 0; candidate = build.next(candidate)) {
+                    pairs.add(row, candidate);
+                    if (pairs.size() >= Batches.TARGET_ROWS) {
+                        flushPairs(batch, pairs, probeMatched);
+                    }
+                }
+            }
+            finishProbeBatch(batch, pairs, probeMatched);
+            return;
+        }
         long[] hashes = new long[rows];
         for (FieldVector key : keys) {
             Columns.hashInto(key, rows, hashes);
@@ -105,8 +124,6 @@ public final class HashJoinOperator
                 buildLongs[k] = null;
             }
         }
-        boolean[] probeMatched = new boolean[rows];
-        PairBuffer pairs = new PairBuffer();
         for (int row = 0; row < rows; row++) {
             if (hasExcludedNull(keys, row)) {
                 continue;
@@ -120,6 +137,11 @@ public final class HashJoinOperator
                 }
             }
         }
+        finishProbeBatch(batch, pairs, probeMatched);
+    }
+
+    private void finishProbeBatch(VectorSchemaRoot batch, PairBuffer pairs, boolean[] probeMatched)
+    {
         flushPairs(batch, pairs, probeMatched);
         switch (joinType) {
             case LEFT, FULL -> emitProbeRows(batch, probeMatched, false, true);
@@ -160,6 +182,20 @@ public final class HashJoinOperator
     {
         int count = pairs.size();
         if (count == 0) {
+            return;
+        }
+        if (residual == null && joinType.outputsOneSide()) {
+            // only the match flags matter: no joined rows to build
+            int[] probeRows = pairs.probeRows();
+            int[] buildRows = pairs.buildRows();
+            boolean trackBuild = joinType.tracksBuildMatches();
+            for (int i = 0; i < count; i++) {
+                probeMatched[probeRows[i]] = true;
+                if (trackBuild) {
+                    build.markMatched(buildRows[i]);
+                }
+            }
+            pairs.clear();
             return;
         }
         VectorSchemaRoot joined = materialize(probeBatch, pairs);

@@ -31,6 +31,9 @@ public final class JoinBuild
     private int rowCount;
     private boolean[] matched;
     private long[][] longKeys;
+    // one integer-like key: open addressing over distinct keys, rows of one key chained by next
+    private long[] slotKeys;
+    private int[] slotHeads;
     private long reserved;
     private boolean built;
     private final java.util.concurrent.atomic.AtomicInteger probing = new java.util.concurrent.atomic.AtomicInteger();
@@ -87,6 +90,10 @@ public final class JoinBuild
             }
         }
         reserve(8L * rowCount * keyColumns.length);
+        if (keyColumns.length == 1 && longKeys[0] != null && !nullSafe[0]) {
+            buildSingleLongKey(capacity);
+            return;
+        }
         int global = 0;
         for (int b = 0; b < batches.size(); b++) {
             VectorSchemaRoot batch = batches.get(b);
@@ -112,6 +119,60 @@ public final class JoinBuild
             }
         }
         stats.recordMemory(bytes);
+    }
+
+    private void buildSingleLongKey(int capacity)
+    {
+        reserve(capacity * 12L);
+        slotKeys = new long[capacity];
+        slotHeads = new int[capacity];
+        java.util.Arrays.fill(slotHeads, -1);
+        long[] keys = longKeys[0];
+        FieldVector keyVector = batches.isEmpty() ? null : batches.get(0).getVector(keyColumns[0]);
+        boolean nulls = keyVector != null && keyVector.getNullCount() > 0;
+        for (int row = 0; row < rowCount; row++) {
+            batchOf[row] = 0;
+            rowOf[row] = row;
+            if (nulls && keyVector.isNull(row)) {
+                next[row] = -2;
+                continue;
+            }
+            long key = keys[row];
+            int slot = (int) Columns.mix(key) & mask;
+            while (slotHeads[slot] >= 0 && slotKeys[slot] != key) {
+                slot = (slot + 1) & mask;
+            }
+            next[row] = slotHeads[slot];
+            slotHeads[slot] = row;
+            slotKeys[slot] = key;
+        }
+        built = true;
+        long bytes = reserved;
+        for (VectorSchemaRoot batch : batches) {
+            for (FieldVector vector : batch.getFieldVectors()) {
+                bytes += vector.getBufferSize();
+            }
+        }
+        stats.recordMemory(bytes);
+    }
+
+    /** True when {@link #findKey} applies: one integer-like key that is not null-safe. */
+    boolean hasSingleLongKey()
+    {
+        return slotHeads != null;
+    }
+
+    /** The first build row whose key equals {@code key} (rows of that key follow by {@link #next}), or -1. */
+    int findKey(long key)
+    {
+        int slot = (int) Columns.mix(key) & mask;
+        while (true) {
+            int head = slotHeads[slot];
+            if (head < 0 || slotKeys[slot] == key) {
+                return head;
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 
     /** Concatenates the build batches into one, so build rows are addressed by one index. */
