@@ -112,13 +112,7 @@ public final class JoinBuild
             }
         }
         built = true;
-        long bytes = reserved;
-        for (VectorSchemaRoot batch : batches) {
-            for (FieldVector vector : batch.getFieldVectors()) {
-                bytes += vector.getBufferSize();
-            }
-        }
-        stats.recordMemory(bytes);
+        recordMemory();
     }
 
     private void buildSingleLongKey(int capacity)
@@ -147,6 +141,11 @@ public final class JoinBuild
             slotKeys[slot] = key;
         }
         built = true;
+        recordMemory();
+    }
+
+    private void recordMemory()
+    {
         long bytes = reserved;
         for (VectorSchemaRoot batch : batches) {
             for (FieldVector vector : batch.getFieldVectors()) {

@@ -366,6 +366,37 @@ public final class PhysicalPlanner
                 toArray(keptNullSafe), residual);
     }
 
+    /** The joined row of a join whose inputs are swapped: right fields, then left fields. */
+    private RelDataType swappedRowType(Join join)
+    {
+        RelDataTypeFactory.Builder builder = typeFactory.builder();
+        int index = 0;
+        for (RelDataTypeField field : join.getRight().getRowType().getFieldList()) {
+            builder.add("r" + index++, field.getType());
+        }
+        for (RelDataTypeField field : join.getLeft().getRowType().getFieldList()) {
+            builder.add("l" + index++, field.getType());
+        }
+        return builder.build();
+    }
+
+    /** Rewrites a condition over (left, right) fields to one over (right, left) fields. */
+    private static RexNode swapInputs(RexNode condition, int leftCount, int rightCount)
+    {
+        if (condition == null) {
+            return null;
+        }
+        return condition.accept(new RexShuttle()
+        {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref)
+            {
+                int i = ref.getIndex();
+                return new RexInputRef(i < leftCount ? i + rightCount : i - leftCount, ref.getType());
+            }
+        });
+    }
+
     /**
      * A semi or anti join whose left input is much smaller than the right: hashes the left
      * rows, streams the right input past them, then returns the left rows with (or without) a
@@ -375,24 +406,9 @@ public final class PhysicalPlanner
     {
         int leftCount = join.getLeft().getRowType().getFieldCount();
         int rightCount = join.getRight().getRowType().getFieldCount();
-        RelDataTypeFactory.Builder builder = typeFactory.builder();
-        int index = 0;
-        for (RelDataTypeField field : join.getRight().getRowType().getFieldList()) {
-            builder.add("r" + index++, field.getType());
-        }
-        for (RelDataTypeField field : join.getLeft().getRowType().getFieldList()) {
-            builder.add("l" + index++, field.getType());
-        }
-        RexNode swappedResidual = residual == null ? null : residual.accept(new RexShuttle()
-        {
-            @Override
-            public RexNode visitInputRef(RexInputRef ref)
-            {
-                int i = ref.getIndex();
-                return new RexInputRef(i < leftCount ? i + rightCount : i - leftCount, ref.getType());
-            }
-        });
-        return new JoinNode(join.getRowType(), builder.build(), plan(join.getRight()), gathered(plan(join.getLeft())), joinType,
+        RelDataType swappedType = swappedRowType(join);
+        RexNode swappedResidual = swapInputs(residual, leftCount, rightCount);
+        return new JoinNode(join.getRowType(), swappedType, plan(join.getRight()), gathered(plan(join.getLeft())), joinType,
                 rightKeys.stream().mapToInt(Integer::intValue).toArray(),
                 leftKeys.stream().mapToInt(Integer::intValue).toArray(),
                 toArray(nullSafe), swappedResidual);
@@ -406,24 +422,8 @@ public final class PhysicalPlanner
     {
         int leftCount = join.getLeft().getRowType().getFieldCount();
         int rightCount = join.getRight().getRowType().getFieldCount();
-        RelDataTypeFactory.Builder builder = typeFactory.builder();
-        int index = 0;
-        for (RelDataTypeField field : join.getRight().getRowType().getFieldList()) {
-            builder.add("r" + index++, field.getType());
-        }
-        for (RelDataTypeField field : join.getLeft().getRowType().getFieldList()) {
-            builder.add("l" + index++, field.getType());
-        }
-        RelDataType swappedType = builder.build();
-        RexNode swappedResidual = residual == null ? null : residual.accept(new RexShuttle()
-        {
-            @Override
-            public RexNode visitInputRef(RexInputRef ref)
-            {
-                int i = ref.getIndex();
-                return new RexInputRef(i < leftCount ? i + rightCount : i - leftCount, ref.getType());
-            }
-        });
+        RelDataType swappedType = swappedRowType(join);
+        RexNode swappedResidual = swapInputs(residual, leftCount, rightCount);
         PlanNode swapped = new JoinNode(swappedType, swappedType, plan(join.getRight()), gathered(plan(join.getLeft())), JoinType.INNER,
                 rightKeys.stream().mapToInt(Integer::intValue).toArray(),
                 leftKeys.stream().mapToInt(Integer::intValue).toArray(),

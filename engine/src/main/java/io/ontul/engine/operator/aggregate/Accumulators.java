@@ -108,6 +108,28 @@ public final class Accumulators
         };
     }
 
+    /** Writes sum / count (count > 0) as the AVG output type: DOUBLE, REAL, DECIMAL or an integer. */
+    static void writeAverage(FieldVector out, int index, boolean floating, double doubleSum, long unscaledSum, int scale, long count, RelDataType outputType)
+    {
+        if (outputType.getSqlTypeName() == SqlTypeName.DECIMAL) {
+            BigDecimal average = BigDecimal.valueOf(unscaledSum, scale).divide(BigDecimal.valueOf(count), outputType.getScale(), RoundingMode.HALF_UP);
+            ((DecimalVector) out).set(index, Functions.unscaledExact(average, outputType.getScale()));
+            return;
+        }
+        double average = floating
+                ? doubleSum / count
+                : BigDecimal.valueOf(unscaledSum, scale).divide(BigDecimal.valueOf(count), MathContext.DECIMAL64).doubleValue();
+        if (out instanceof Float4Vector v) {
+            v.set(index, (float) average);
+        }
+        else if (out instanceof Float8Vector v) {
+            v.set(index, average);
+        }
+        else {
+            writeLong(out, index, Math.round(average));
+        }
+    }
+
     static void writeLong(FieldVector out, int index, long value)
     {
         if (out instanceof BigIntVector v) {
@@ -389,23 +411,7 @@ public final class Accumulators
                     out.setNull(i);
                     continue;
                 }
-                if (outputType.getSqlTypeName() == SqlTypeName.DECIMAL) {
-                    BigDecimal average = BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), outputType.getScale(), RoundingMode.HALF_UP);
-                    ((DecimalVector) out).set(i, Functions.unscaledExact(average, outputType.getScale()));
-                    continue;
-                }
-                double average = floating
-                        ? doubleSums[group] / counts[group]
-                        : BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), MathContext.DECIMAL64).doubleValue();
-                if (out instanceof Float4Vector v) {
-                    v.set(i, (float) average);
-                }
-                else if (out instanceof Float8Vector v) {
-                    v.set(i, average);
-                }
-                else {
-                    writeLong(out, i, Math.round(average));
-                }
+                writeAverage(out, i, floating, floating ? doubleSums[group] : 0, floating ? 0 : longSums[group], scale, counts[group], outputType);
             }
         }
     }
@@ -488,23 +494,7 @@ public final class Accumulators
                     out.setNull(i);
                     continue;
                 }
-                if (outputType.getSqlTypeName() == SqlTypeName.DECIMAL) {
-                    BigDecimal average = BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), outputType.getScale(), RoundingMode.HALF_UP);
-                    ((DecimalVector) out).set(i, Functions.unscaledExact(average, outputType.getScale()));
-                    continue;
-                }
-                double average = floating
-                        ? doubleSums[group] / counts[group]
-                        : BigDecimal.valueOf(longSums[group], scale).divide(BigDecimal.valueOf(counts[group]), MathContext.DECIMAL64).doubleValue();
-                if (out instanceof Float4Vector v) {
-                    v.set(i, (float) average);
-                }
-                else if (out instanceof Float8Vector v) {
-                    v.set(i, average);
-                }
-                else {
-                    writeLong(out, i, Math.round(average));
-                }
+                writeAverage(out, i, floating, floating ? doubleSums[group] : 0, floating ? 0 : longSums[group], scale, counts[group], outputType);
             }
         }
     }

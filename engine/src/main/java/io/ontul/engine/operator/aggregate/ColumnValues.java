@@ -1,12 +1,8 @@
 package io.ontul.engine.operator.aggregate;
 
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
 
-import io.ontul.engine.expression.Vectors;
 import io.ontul.engine.operator.Columns;
 
 /** Bulk reads of a column into primitive arrays (one type dispatch per batch, not per row). */
@@ -16,28 +12,7 @@ final class ColumnValues
 
     static long[] longs(FieldVector vector, int rowCount)
     {
-        long[] values = new long[rowCount];
-        if (vector instanceof BigIntVector v) {
-            for (int i = 0; i < rowCount; i++) {
-                values[i] = v.get(i);
-            }
-        }
-        else if (vector instanceof IntVector v) {
-            for (int i = 0; i < rowCount; i++) {
-                values[i] = v.get(i);
-            }
-        }
-        else if (vector instanceof DecimalVector v) {
-            for (int i = 0; i < rowCount; i++) {
-                values[i] = Vectors.readDecimal(v, i);
-            }
-        }
-        else {
-            for (int i = 0; i < rowCount; i++) {
-                values[i] = vector.isNull(i) ? 0 : Columns.getLong(vector, i);
-            }
-        }
-        return values;
+        return Columns.longs(vector, rowCount);
     }
 
     static double[] doubles(FieldVector vector, int rowCount)
