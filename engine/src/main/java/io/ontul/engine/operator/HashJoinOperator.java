@@ -258,7 +258,7 @@ public final class HashJoinOperator
             VectorGather.gather(probeBatch.getVector(c), probeRows, count, vectors[c]);
         }
         for (int c = probeColumnCount; c < columns; c++) {
-            VectorGather.gather(build.column(c - probeColumnCount), buildRows, count, vectors[c]);
+            VectorGather.gather(build.column(c - probeColumnCount), buildRows, count, vectors[c], build.columnHasNulls(c - probeColumnCount));
         }
         pairs.remember();
         return Batches.root(joinedSchema, vectors, count);
@@ -329,7 +329,7 @@ public final class HashJoinOperator
             if (count > 0) {
                 FieldVector[] vectors = Batches.allocate(outputSchema, context.allocator(), count);
                 for (int c = 0; c < vectors.length; c++) {
-                    VectorGather.gather(build.column(c), rows, count, vectors[c]);
+                    VectorGather.gather(build.column(c), rows, count, vectors[c], build.columnHasNulls(c));
                 }
                 ready.add(Batches.root(outputSchema, vectors, count));
             }

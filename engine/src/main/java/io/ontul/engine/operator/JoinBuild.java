@@ -31,6 +31,7 @@ public final class JoinBuild
     private int rowCount;
     private boolean[] matched;
     private long[][] longKeys;
+    private boolean[] columnHasNulls;
     // one integer-like key: open addressing over distinct keys, rows of one key chained by next
     private long[] slotKeys;
     private int[] slotHeads;
@@ -196,6 +197,18 @@ public final class JoinBuild
         batches.forEach(VectorSchemaRoot::close);
         batches.clear();
         batches.add(combined);
+    }
+
+    /** Whether build column {@code column} holds a NULL (computed once). */
+    synchronized boolean columnHasNulls(int column)
+    {
+        if (columnHasNulls == null) {
+            columnHasNulls = new boolean[batches.isEmpty() ? 0 : batches.get(0).getFieldVectors().size()];
+            for (int c = 0; c < columnHasNulls.length; c++) {
+                columnHasNulls[c] = batches.get(0).getVector(c).getNullCount() > 0;
+            }
+        }
+        return columnHasNulls[column];
     }
 
     /** Column {@code column} of the build side; build row i is cell i. */

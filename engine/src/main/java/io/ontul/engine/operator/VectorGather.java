@@ -23,6 +23,16 @@ public final class VectorGather
      */
     public static void gather(FieldVector source, int[] rows, int count, FieldVector target)
     {
+        gather(source, rows, count, target, source.getNullCount() > 0);
+    }
+
+    /**
+     * As {@link #gather(FieldVector, int[], int, FieldVector)}, for callers that know whether
+     * the source has NULLs: counting them scans the whole validity buffer, which for a large
+     * build side costs more than the copy.
+     */
+    public static void gather(FieldVector source, int[] rows, int count, FieldVector target, boolean sourceHasNulls)
+    {
         if (source instanceof BitVector || !(source instanceof BaseFixedWidthVector || source instanceof VarCharVector)
                 || source.getClass() != target.getClass()) {
             for (int i = 0; i < count; i++) {
@@ -31,7 +41,7 @@ public final class VectorGather
             return;
         }
         if (source instanceof VarCharVector text) {
-            gatherText(text, rows, count, (VarCharVector) target);
+            gatherText(text, rows, count, (VarCharVector) target, sourceHasNulls);
             return;
         }
         BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
@@ -75,13 +85,13 @@ public final class VectorGather
                 }
             }
         }
-        copyValidity(source, rows, count, target);
+        copyValidity(source, rows, count, target, sourceHasNulls);
     }
 
-    private static void copyValidity(FieldVector source, int[] rows, int count, FieldVector target)
+    private static void copyValidity(FieldVector source, int[] rows, int count, FieldVector target, boolean sourceHasNulls)
     {
         ArrowBuf validity = target.getValidityBuffer();
-        if (source.getNullCount() == 0) {
+        if (!sourceHasNulls) {
             int fullBytes = count / 8;
             validity.setOne(0, fullBytes);
             for (int i = fullBytes * 8; i < count; i++) {
@@ -99,7 +109,7 @@ public final class VectorGather
         }
     }
 
-    private static void gatherText(VarCharVector source, int[] rows, int count, VarCharVector target)
+    private static void gatherText(VarCharVector source, int[] rows, int count, VarCharVector target, boolean sourceHasNulls)
     {
         ArrowBuf sourceOffsets = source.getOffsetBuffer();
         long total = 0;
@@ -126,7 +136,7 @@ public final class VectorGather
             position += length;
             targetOffsets.setInt((i + 1) * 4L, position);
         }
-        copyValidity(source, rows, count, target);
+        copyValidity(source, rows, count, target, sourceHasNulls);
         target.setLastSet(count - 1);
     }
 }
