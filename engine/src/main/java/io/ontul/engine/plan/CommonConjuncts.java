@@ -27,7 +27,7 @@ final class CommonConjuncts
             {
                 RelNode visited = super.visit(other);
                 if (visited instanceof LogicalFilter filter) {
-                    RexNode condition = pull(rexBuilder, filter.getCondition());
+                    RexNode condition = withSingleColumnImplications(rexBuilder, pull(rexBuilder, filter.getCondition()));
                     if (!condition.equals(filter.getCondition())) {
                         return filter.copy(filter.getTraitSet(), filter.getInput(), condition);
                     }
@@ -35,6 +35,58 @@ final class CommonConjuncts
                 return visited;
             }
         });
+    }
+
+    /**
+     * Adds, for every OR whose branches each restrict the same single column, the OR of those
+     * restrictions: {@code (n1 = 'FRANCE' AND n2 = 'GERMANY') OR (n1 = 'GERMANY' AND n2 =
+     * 'FRANCE')} implies {@code n1 = 'FRANCE' OR n1 = 'GERMANY'}, which filter pushdown then
+     * moves down to n1's table (TPC-H q7 and q19). The original OR stays, so the result is
+     * equivalent.
+     */
+    static RexNode withSingleColumnImplications(RexBuilder rexBuilder, RexNode condition)
+    {
+        List<RexNode> result = new ArrayList<>(RelOptUtil.conjunctions(condition));
+        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
+            if (conjunct.getKind() != org.apache.calcite.sql.SqlKind.OR) {
+                continue;
+            }
+            List<List<RexNode>> branches = new ArrayList<>();
+            for (RexNode branch : RelOptUtil.disjunctions(conjunct)) {
+                branches.add(RelOptUtil.conjunctions(branch));
+            }
+            java.util.Set<Integer> columns = new java.util.TreeSet<>();
+            for (RexNode candidate : branches.get(0)) {
+                org.apache.calcite.util.ImmutableBitSet used = RelOptUtil.InputFinder.bits(candidate);
+                if (used.cardinality() == 1 && RexUtil.isDeterministic(candidate)) {
+                    columns.add(used.nth(0));
+                }
+            }
+            for (int column : columns) {
+                List<RexNode> perBranch = new ArrayList<>();
+                for (List<RexNode> branch : branches) {
+                    List<RexNode> restrictions = new ArrayList<>();
+                    for (RexNode part : branch) {
+                        org.apache.calcite.util.ImmutableBitSet used = RelOptUtil.InputFinder.bits(part);
+                        if (used.cardinality() == 1 && used.nth(0) == column && RexUtil.isDeterministic(part)) {
+                            restrictions.add(part);
+                        }
+                    }
+                    if (restrictions.isEmpty()) {
+                        perBranch = null;
+                        break;
+                    }
+                    perBranch.add(RexUtil.composeConjunction(rexBuilder, restrictions));
+                }
+                if (perBranch != null) {
+                    RexNode implied = RexUtil.composeDisjunction(rexBuilder, perBranch);
+                    if (!result.contains(implied)) {
+                        result.add(implied);
+                    }
+                }
+            }
+        }
+        return RexUtil.composeConjunction(rexBuilder, result);
     }
 
     /**
