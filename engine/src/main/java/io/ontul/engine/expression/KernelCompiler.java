@@ -3,8 +3,6 @@ package io.ontul.engine.expression;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.calcite.rel.type.RelDataType;
@@ -12,7 +10,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.rex.RexVisitorImpl;
 import org.codehaus.janino.SimpleCompiler;
 
 import io.ontul.spi.OntulException;
@@ -24,7 +21,16 @@ import io.ontul.spi.OntulException;
  */
 public final class KernelCompiler
 {
-    private static final Map<String, Class<?>> CACHE = new ConcurrentHashMap<>();
+    private static final int CACHE_SIZE = 2000;
+    // generated classes by source text; least recently used ones are dropped (and unloaded with their class loader)
+    private static final Map<String, Class<?>> CACHE = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(256, 0.75f, true)
+    {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Class<?>> eldest)
+        {
+            return size() > CACHE_SIZE;
+        }
+    });
     private static final AtomicLong CLASS_IDS = new AtomicLong();
 
     private KernelCompiler() {}
@@ -39,7 +45,11 @@ public final class KernelCompiler
     {
         String source = generate(inputTypes, filter == null ? null : RexUtil.expandSearch(rexBuilder, null, filter),
                 projections.stream().map(p -> RexUtil.expandSearch(rexBuilder, null, p)).toList());
-        Class<?> kernelClass = CACHE.computeIfAbsent(source, KernelCompiler::compileSource);
+        Class<?> kernelClass = CACHE.get(source);
+        if (kernelClass == null) {
+            kernelClass = compileSource(source);
+            CACHE.put(source, kernelClass);
+        }
         try {
             return (ProjectionKernel) kernelClass.getDeclaredConstructor().newInstance();
         }
@@ -114,22 +124,6 @@ public final class KernelCompiler
     private static boolean sameLayout(RelDataType input, RelDataType output)
     {
         return input.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.DECIMAL || input.getScale() == output.getScale();
-    }
-
-    private static TreeSet<Integer> columnsOf(List<RexNode> nodes)
-    {
-        TreeSet<Integer> columns = new TreeSet<>();
-        RexVisitorImpl<Void> visitor = new RexVisitorImpl<>(true)
-        {
-            @Override
-            public Void visitInputRef(RexInputRef inputRef)
-            {
-                columns.add(inputRef.getIndex());
-                return null;
-            }
-        };
-        nodes.forEach(node -> node.accept(visitor));
-        return columns;
     }
 
     private static Class<?> compileSource(String source)

@@ -123,15 +123,10 @@ final class RowCodeGenerator
         if (!(node instanceof RexCall call)) {
             throw new OntulException(ErrorCode.NOT_SUPPORTED, "Expression is not supported: " + node);
         }
-        if (RexUtil.isConstant(call) && RexUtil.isDeterministic(call) && !isContextFunction(call)) {
+        if (RexUtil.isConstant(call) && RexUtil.isDeterministic(call)) {
             return hoist(call);
         }
         return call(call, code);
-    }
-
-    private static boolean isContextFunction(RexCall call)
-    {
-        return false;
     }
 
     /** Computes a constant subexpression once, in init(), into fields. */
@@ -875,7 +870,6 @@ final class RowCodeGenerator
 
     private String castLong(String longValue, RelDataType type)
     {
-        RelDataType bigint = null;
         return switch (type.getSqlTypeName()) {
             case BIGINT -> longValue;
             case INTEGER, SMALLINT, TINYINT -> "((int) " + longValue + ")";
