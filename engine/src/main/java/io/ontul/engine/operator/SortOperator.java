@@ -66,15 +66,57 @@ public final class SortOperator
 
     private void sort()
     {
+        long keep = limit == Long.MAX_VALUE ? Long.MAX_VALUE : offset + limit;
+        // top-N: when the input grows well past the rows that can be returned, keep only the best
+        long compactAt = keep <= 1_000_000 ? Math.max(4 * keep, 64 * 1024) : Long.MAX_VALUE;
         VectorSchemaRoot batch;
-        int total = 0;
+        long total = 0;
         while ((batch = child.next()) != null) {
             batches.add(batch);
             total += batch.getRowCount();
             context.checkCancelled();
+            if (total > compactAt) {
+                total = compact((int) keep);
+            }
         }
-        reserved = total * 16L;
+        int rows = (int) total;
+        reserved = rows * 16L;
         context.reserve(reserved);
+        int[][] sorted = sortedAddresses(rows);
+        batchOf = sorted[0];
+        rowOf = sorted[1];
+        long bytes = reserved;
+        for (VectorSchemaRoot held : batches) {
+            for (FieldVector vector : held.getFieldVectors()) {
+                bytes += vector.getBufferSize();
+            }
+        }
+        stats.recordMemory(bytes);
+        position = (int) Math.min(offset, rows);
+        end = (int) Math.min(rows, keep);
+    }
+
+    /** Sorts what is held and keeps only its first {@code keep} rows, in one batch. */
+    private long compact(int keep)
+    {
+        int rows = batches.stream().mapToInt(VectorSchemaRoot::getRowCount).sum();
+        int[][] sorted = sortedAddresses(rows);
+        int count = Math.min(keep, rows);
+        FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
+        for (int c = 0; c < vectors.length; c++) {
+            for (int i = 0; i < count; i++) {
+                vectors[c].copyFromSafe(sorted[1][i], i, batches.get(sorted[0][i]).getVector(c));
+            }
+        }
+        batches.forEach(VectorSchemaRoot::close);
+        batches.clear();
+        batches.add(Batches.root(schema, vectors, count));
+        return count;
+    }
+
+    /** (batch, row) of every held row, in sort order. */
+    private int[][] sortedAddresses(int total)
+    {
         int[] order = new int[total];
         int[] batchIndex = new int[total];
         int[] rowIndex = new int[total];
@@ -89,21 +131,13 @@ public final class SortOperator
         }
         RowComparator comparator = new RowComparator(batches, keys);
         mergeSort(order, new int[total], 0, total, (x, y) -> comparator.compare(batchIndex[x], rowIndex[x], batchIndex[y], rowIndex[y]));
-        batchOf = new int[total];
-        rowOf = new int[total];
+        int[] sortedBatch = new int[total];
+        int[] sortedRow = new int[total];
         for (int i = 0; i < total; i++) {
-            batchOf[i] = batchIndex[order[i]];
-            rowOf[i] = rowIndex[order[i]];
+            sortedBatch[i] = batchIndex[order[i]];
+            sortedRow[i] = rowIndex[order[i]];
         }
-        long bytes = reserved;
-        for (VectorSchemaRoot held : batches) {
-            for (FieldVector vector : held.getFieldVectors()) {
-                bytes += vector.getBufferSize();
-            }
-        }
-        stats.recordMemory(bytes);
-        position = (int) Math.min(offset, total);
-        end = (int) Math.min(total, limit == Long.MAX_VALUE ? total : offset + limit);
+        return new int[][] {sortedBatch, sortedRow};
     }
 
     interface IntComparator
