@@ -68,7 +68,7 @@ public final class SortOperator
     {
         long keep = limit == Long.MAX_VALUE ? Long.MAX_VALUE : offset + limit;
         // top-N: when the input grows well past the rows that can be returned, keep only the best
-        long compactAt = keep <= 1_000_000 ? Math.max(4 * keep, 64 * 1024) : Long.MAX_VALUE;
+        long compactAt = keep <= 1_000_000 ? Math.max(4 * keep, 16 * 1024) : Long.MAX_VALUE;
         VectorSchemaRoot batch;
         long total = 0;
         while ((batch = child.next()) != null) {
