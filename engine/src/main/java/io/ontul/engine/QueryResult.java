@@ -27,6 +27,13 @@ public interface QueryResult
     /** The next batch, or null when there are no more rows. */
     VectorSchemaRoot nextBatch();
 
+    /**
+     * Asks the running query to stop; safe to call from any thread, at any time, more than once.
+     * Operators notice at their next batch boundary; the reading thread's {@code nextBatch} then
+     * fails with QUERY_CANCELLED. The caller must still {@link #close()} the result.
+     */
+    default void cancel() {}
+
     @Override
     void close();
 }

@@ -95,6 +95,12 @@ public final class StreamingQueryResult
     }
 
     @Override
+    public void cancel()
+    {
+        context.cancel();
+    }
+
+    @Override
     public void close()
     {
         if (closed) {

@@ -1,0 +1,60 @@
+package io.ontul.engine.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.CountDownLatch;
+
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+class TestQueryCancel
+{
+    private static Engine engine;
+
+    @BeforeAll
+    static void start()
+    {
+        engine = Engine.createEmbedded();
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        engine.close();
+    }
+
+    @Test
+    void cancelFromAnotherThreadStopsTheQueryAndTheSessionCarriesOn()
+            throws Exception
+    {
+        Session session = engine.createSession("test");
+        // generating SF1 lineitem takes seconds: the cancel arrives while the aggregation consumes it
+        try (QueryResult result = session.execute("SELECT count(*) FROM tpch.sf1.lineitem WHERE l_quantity > 10")) {
+            CountDownLatch started = new CountDownLatch(1);
+            Thread canceller = new Thread(() -> {
+                started.countDown();
+                result.cancel();
+            });
+            canceller.start();
+            started.await();
+            canceller.join();
+            assertThatThrownBy(result::nextBatch)
+                    .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+        }
+        try (QueryResult result = session.execute("SELECT count(*) FROM tpch.tiny.nation")) {
+            VectorSchemaRoot batch = result.nextBatch();
+            assertThat(((BigIntVector) batch.getVector(0)).get(0)).isEqualTo(25);
+        }
+        assertThat(engine.rootAllocator().getAllocatedMemory()).isEqualTo(0);
+    }
+}
