@@ -35,6 +35,24 @@ public final class Session
         return new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql).execute();
     }
 
+    /**
+     * Runs a statement with {@code ?} markers bound to {@code parameters} (in order; see
+     * {@code io.ontul.engine.execution.Parameters} for the Java types accepted; null is SQL NULL).
+     */
+    public QueryResult execute(String sql, java.util.List<?> parameters)
+    {
+        requireNonNull(sql, "sql is null");
+        requireNonNull(parameters, "parameters is null");
+        return new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql, parameters).execute();
+    }
+
+    /** The inferred types of a statement's {@code ?} markers (empty schema if none). */
+    public org.apache.arrow.vector.types.pojo.Schema parameterSchema(String sql)
+    {
+        requireNonNull(sql, "sql is null");
+        return new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql).parameterSchema();
+    }
+
     public Engine engine()
     {
         return engine;

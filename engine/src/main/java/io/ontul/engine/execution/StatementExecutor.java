@@ -63,18 +63,58 @@ public final class StatementExecutor
     private final Engine engine;
     private final String queryId;
     private final String sql;
+    private final List<?> parameters;
 
     public StatementExecutor(Session session, String queryId, String sql)
+    {
+        this(session, queryId, sql, null);
+    }
+
+    /** @param parameters values of the {@code ?} markers, or null when the statement has none */
+    public StatementExecutor(Session session, String queryId, String sql, List<?> parameters)
     {
         this.session = session;
         this.engine = session.engine();
         this.queryId = queryId;
         this.sql = sql;
+        this.parameters = parameters;
+    }
+
+    /**
+     * The types of the statement's {@code ?} markers, inferred from where they appear, as an
+     * Arrow schema with fields {@code parameter_1}, ...; empty when it has none or is not a query
+     * or INSERT.
+     */
+    public org.apache.arrow.vector.types.pojo.Schema parameterSchema()
+    {
+        SqlNode statement = OntulParser.parse(sql);
+        if (!statement.getKind().belongsTo(SqlKind.QUERY) && !(statement instanceof SqlInsert)) {
+            return new org.apache.arrow.vector.types.pojo.Schema(List.of());
+        }
+        try {
+            LogicalPlanner planner = planner();
+            SqlNode validated = planner.validate(statement);
+            RelDataType types = planner.validator().getParameterRowType(validated);
+            List<Field> fields = new ArrayList<>();
+            for (RelDataTypeField field : types.getFieldList()) {
+                fields.add(ArrowTypes.toField("parameter_" + (field.getIndex() + 1), planner.typeFactory().createTypeWithNullability(field.getType(), true)));
+            }
+            return new org.apache.arrow.vector.types.pojo.Schema(fields);
+        }
+        catch (CalciteContextException e) {
+            throw Errors.validation(e, sql);
+        }
+        catch (RuntimeException e) {
+            throw Errors.translate(e, null);
+        }
     }
 
     public QueryResult execute()
     {
         SqlNode statement = OntulParser.parse(sql);
+        if (parameters != null) {
+            statement = Parameters.bind(statement, parameters);
+        }
         try {
             return dispatch(statement);
         }
