@@ -137,7 +137,8 @@ public final class KernelCompiler
             return compiler.getClassLoader().loadClass(className);
         }
         catch (Exception e) {
-            throw OntulException.internal("generated code does not compile: " + e.getMessage() + "\n" + renamed, e);
+            org.slf4j.LoggerFactory.getLogger(KernelCompiler.class).error("Generated code does not compile: {}\n{}", e.getMessage(), renamed);
+            throw OntulException.internal("generated code does not compile: " + e.getMessage(), e);
         }
     }
 }

@@ -222,6 +222,10 @@ final class RowCodeGenerator
     {
         SqlKind kind = call.getKind();
         RelDataType type = call.getType();
+        if (isStrict(kind) && call.operands.stream().anyMatch(operand -> operand instanceof RexLiteral literal && literal.isNull())) {
+            // NULL in, NULL out: no code for the operation itself
+            return new Value("true", JavaKind.of(type).zero, type);
+        }
         switch (kind) {
             case AND:
             case OR:
@@ -328,6 +332,16 @@ final class RowCodeGenerator
             default:
                 return function(call, code);
         }
+    }
+
+    /** Operations whose result is NULL whenever an operand is NULL. */
+    private static boolean isStrict(SqlKind kind)
+    {
+        return switch (kind) {
+            case AND, OR, CASE, COALESCE, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM,
+                    CAST, SAFE_CAST, OTHER_FUNCTION, OTHER -> false;
+            default -> true;
+        };
     }
 
     private Value andOr(RexCall call, boolean isAnd, StringBuilder code)
@@ -914,6 +928,10 @@ final class RowCodeGenerator
         List<String> nulls = new ArrayList<>();
         for (RexNode operand : call.operands) {
             Value value = generate(operand, code);
+            if (value.isNull().equals("true")) {
+                // every function here returns NULL for a NULL argument
+                return new Value("true", JavaKind.of(type).zero, type);
+            }
             args.add(value);
             nulls.add(value.isNull());
         }
