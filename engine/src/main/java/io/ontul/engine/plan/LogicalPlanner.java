@@ -155,6 +155,7 @@ public final class LogicalPlanner
                 CoreRules.PROJECT_REMOVE,
                 CoreRules.PROJECT_JOIN_TRANSPOSE,
                 CoreRules.PROJECT_MERGE);
+        rel = AggregateSemiJoinReduction.rewrite(rel);
         rel = hep(rel, false, CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);

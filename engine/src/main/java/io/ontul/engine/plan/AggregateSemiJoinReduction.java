@@ -1,0 +1,113 @@
+package io.ontul.engine.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+
+/**
+ * Aggregates only the groups a join can use. For {@code Join(Aggregate(input) GROUP BY k, small)
+ * ON k = small.key}, groups whose key is not in {@code small} are computed and then dropped; a
+ * semi join of the aggregate's input with {@code small} on the same keys removes their rows
+ * first (a "magic set"). Decorrelated scalar subqueries (TPC-H q17: the average quantity per part,
+ * for the few parts of one brand) take this shape. Applied only when the other side is much
+ * smaller than the aggregate's input, since that side is then evaluated twice.
+ */
+final class AggregateSemiJoinReduction
+{
+    private static final double MIN_REDUCTION = 10;
+
+    private AggregateSemiJoinReduction() {}
+
+    static RelNode rewrite(RelNode rel)
+    {
+        return rel.accept(new RelHomogeneousShuttle()
+        {
+            @Override
+            public RelNode visit(RelNode other)
+            {
+                RelNode visited = super.visit(other);
+                if (visited instanceof LogicalJoin join && join.getJoinType() == JoinRelType.INNER) {
+                    RelNode reduced = reduce(join, true);
+                    if (reduced == null) {
+                        reduced = reduce(join, false);
+                    }
+                    return reduced == null ? join : reduced;
+                }
+                return visited;
+            }
+        });
+    }
+
+    private static RelNode reduce(LogicalJoin join, boolean aggregateOnLeft)
+    {
+        RelNode aggregateSide = aggregateOnLeft ? join.getLeft() : join.getRight();
+        RelNode otherSide = aggregateOnLeft ? join.getRight() : join.getLeft();
+        // the aggregate may sit under a projection of its columns
+        LogicalProject project = aggregateSide instanceof LogicalProject p ? p : null;
+        RelNode below = project == null ? aggregateSide : project.getInput();
+        if (!(below instanceof LogicalAggregate aggregate) || aggregate.getGroupSets().size() != 1 || aggregate.getGroupCount() == 0) {
+            return null;
+        }
+        if (aggregate.getInput() instanceof LogicalJoin input && input.getJoinType() == JoinRelType.SEMI) {
+            return null;
+        }
+        JoinInfo info = join.analyzeCondition();
+        List<Integer> aggregateKeys = aggregateOnLeft ? info.leftKeys : info.rightKeys;
+        List<Integer> otherKeys = aggregateOnLeft ? info.rightKeys : info.leftKeys;
+        List<Integer> groupColumns = new ArrayList<>();
+        for (int key : aggregateKeys) {
+            int column = key;
+            if (project != null) {
+                if (!(project.getProjects().get(key) instanceof RexInputRef ref)) {
+                    return null;
+                }
+                column = ref.getIndex();
+            }
+            if (column >= aggregate.getGroupCount()) {
+                return null;
+            }
+            groupColumns.add(column);
+        }
+        if (groupColumns.isEmpty()) {
+            return null;
+        }
+        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+        Double inputRows = mq.getRowCount(aggregate.getInput());
+        Double otherRows = mq.getRowCount(otherSide);
+        if (inputRows == null || otherRows == null || otherRows * MIN_REDUCTION > inputRows) {
+            return null;
+        }
+        RexBuilder rexBuilder = join.getCluster().getRexBuilder();
+        int inputCount = aggregate.getInput().getRowType().getFieldCount();
+        List<RexNode> conditions = new ArrayList<>();
+        for (int i = 0; i < aggregateKeys.size(); i++) {
+            int inputColumn = aggregate.getGroupSet().nth(groupColumns.get(i));
+            int otherColumn = otherKeys.get(i);
+            conditions.add(rexBuilder.makeCall(SqlStdOperatorTable.EQUALS,
+                    new RexInputRef(inputColumn, aggregate.getInput().getRowType().getFieldList().get(inputColumn).getType()),
+                    new RexInputRef(inputCount + otherColumn, otherSide.getRowType().getFieldList().get(otherColumn).getType())));
+        }
+        RelNode semi = LogicalJoin.create(aggregate.getInput(), otherSide, List.of(), RexUtil.composeConjunction(rexBuilder, conditions), Set.of(), JoinRelType.SEMI);
+        RelNode reducedAggregate = aggregate.copy(aggregate.getTraitSet(), List.of(semi));
+        if (project != null) {
+            reducedAggregate = project.copy(project.getTraitSet(), List.of(reducedAggregate));
+        }
+        return aggregateOnLeft
+                ? join.copy(join.getTraitSet(), List.of(reducedAggregate, join.getRight()))
+                : join.copy(join.getTraitSet(), List.of(join.getLeft(), reducedAggregate));
+    }
+}
