@@ -97,7 +97,12 @@ public final class AggregateNode
     @Override
     public String describe()
     {
-        return "HashAggregate" + mode + " keys=" + java.util.Arrays.toString(keyColumns) + (groupSetMembership.length > 1 ? " groupingSets=" + groupSetMembership.length : "") + " "
-                + specs.stream().map(AccumulatorSpec::description).toList();
+        RelDataType input = children().get(0).rowType();
+        List<String> keys = new ArrayList<>();
+        for (int key : keyColumns) {
+            keys.add(input.getFieldList().get(key).getName());
+        }
+        return "HashAggregate" + mode + " keys=" + keys + (groupSetMembership.length > 1 ? " groupingSets=" + groupSetMembership.length : "") + " "
+                + withNames(specs.stream().map(AccumulatorSpec::description).toList().toString(), input);
     }
 }

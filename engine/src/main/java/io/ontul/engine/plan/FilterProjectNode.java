@@ -48,6 +48,7 @@ public final class FilterProjectNode
     @Override
     public String describe()
     {
-        return (filter == null ? "Project" : "FilterProject filter=" + filter) + " " + projections;
+        RelDataType input = children().get(0).rowType();
+        return withNames((filter == null ? "Project" : "FilterProject filter=" + filter) + " " + projections, input);
     }
 }

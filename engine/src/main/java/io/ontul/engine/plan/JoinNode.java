@@ -72,7 +72,14 @@ public final class JoinNode
     @Override
     public String describe()
     {
-        return (leftKeys.length == 0 ? "NestedLoopJoin " : "HashJoin ") + joinType + " left=" + java.util.Arrays.toString(leftKeys) + " right=" + java.util.Arrays.toString(rightKeys)
-                + (residual == null ? "" : " residual=" + residual);
+        StringBuilder keys = new StringBuilder();
+        for (int i = 0; i < leftKeys.length; i++) {
+            keys.append(i == 0 ? " on " : " and ")
+                    .append(children().get(0).rowType().getFieldList().get(leftKeys[i]).getName())
+                    .append(nullSafe[i] ? " is not distinct from " : " = ")
+                    .append(children().get(1).rowType().getFieldList().get(rightKeys[i]).getName());
+        }
+        return (leftKeys.length == 0 ? "NestedLoopJoin " : "HashJoin ") + joinType + keys
+                + (residual == null ? "" : " residual=" + withNames(residual.toString(), joinedRowType));
     }
 }

@@ -61,6 +61,22 @@ public abstract class PlanNode
     /** One line for EXPLAIN: the operator and its arguments. */
     public abstract String describe();
 
+    private static final java.util.regex.Pattern INPUT_REFERENCE = java.util.regex.Pattern.compile("\\$(\\d+)");
+
+    /** Replaces {@code $n} input references in expression text with the input's column names. */
+    protected static String withNames(String text, RelDataType input)
+    {
+        java.util.regex.Matcher matcher = INPUT_REFERENCE.matcher(text);
+        StringBuilder result = new StringBuilder();
+        while (matcher.find()) {
+            int index = Integer.parseInt(matcher.group(1));
+            String name = index < input.getFieldCount() ? input.getFieldList().get(index).getName() : matcher.group();
+            matcher.appendReplacement(result, java.util.regex.Matcher.quoteReplacement(name));
+        }
+        matcher.appendTail(result);
+        return result.toString();
+    }
+
     /** True when the node runs on the vectorized path (EXPLAIN marks others). */
     public boolean vectorized()
     {

@@ -37,6 +37,10 @@ public final class SortNode
     @Override
     public String describe()
     {
-        return (limit == Long.MAX_VALUE ? "Sort " : "TopN limit=" + limit + " ") + keys;
+        List<String> names = new java.util.ArrayList<>();
+        for (SortKey key : keys) {
+            names.add(rowType().getFieldList().get(key.column()).getName() + (key.descending() ? " DESC" : " ASC") + (key.nullsFirst() ? " NULLS FIRST" : " NULLS LAST"));
+        }
+        return (limit == Long.MAX_VALUE ? "Sort " : "TopN limit=" + limit + " ") + names;
     }
 }
