@@ -26,6 +26,7 @@ public final class Engine
     private final ExecutorService workers;
     private final int parallelism;
     private final AtomicLong queryCounter = new AtomicLong();
+    private final java.util.Set<io.ontul.engine.execution.QueryContext> runningQueries = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private Engine(EngineConfig config)
     {
@@ -92,9 +93,40 @@ public final class Engine
         return String.format("q%06d", queryCounter.incrementAndGet());
     }
 
+    /** Called by a query when it starts; it calls {@link #queryFinished} when it closes. */
+    public void queryStarted(io.ontul.engine.execution.QueryContext query)
+    {
+        runningQueries.add(query);
+    }
+
+    public void queryFinished(io.ontul.engine.execution.QueryContext query)
+    {
+        synchronized (runningQueries) {
+            runningQueries.remove(query);
+            runningQueries.notifyAll();
+        }
+    }
+
+    /**
+     * Cancels running queries and waits (up to 10 s) for their owners to close them, so their
+     * memory is released before the root allocator closes; then stops the workers and catalogs.
+     */
     @Override
     public void close()
     {
+        runningQueries.forEach(io.ontul.engine.execution.QueryContext::cancel);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        synchronized (runningQueries) {
+            while (!runningQueries.isEmpty() && System.nanoTime() < deadline) {
+                try {
+                    runningQueries.wait(100);
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
         workers.shutdownNow();
         catalogs.close();
         rootAllocator.close();

@@ -33,6 +33,8 @@ public final class OntulMain
                     Run the server (Arrow Flight SQL, default port 47470) in the foreground.
               sql [--format table|csv|json] [--conf DIR] ["SQL"]
                     Run SQL: the argument, or the statements on standard input.
+              sql --server HOST:PORT [--user U] [--password P] ["SQL"]
+                    Run SQL on a running server (password also from ONTUL_PASSWORD).
               help  Show this text. 'ontul start --help' and 'ontul sql --help' show the options.
             """;
 

@@ -36,8 +36,17 @@ public final class QueryContext
     private final AtomicLong heapReserved = new AtomicLong();
     private final AtomicLong peakMemory = new AtomicLong();
 
+    private final Runnable onClose;
+
     public QueryContext(String queryId, BufferAllocator parent, long memoryLimit, ExecutorService executor, int parallelism, RexBuilder rexBuilder)
     {
+        this(queryId, parent, memoryLimit, executor, parallelism, rexBuilder, () -> { });
+    }
+
+    /** @param onClose runs once when the query closes, after its memory is released */
+    public QueryContext(String queryId, BufferAllocator parent, long memoryLimit, ExecutorService executor, int parallelism, RexBuilder rexBuilder, Runnable onClose)
+    {
+        this.onClose = requireNonNull(onClose, "onClose is null");
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.allocator = parent.newChildAllocator("query-" + queryId, 0, memoryLimit);
         this.memoryLimit = memoryLimit;
@@ -119,6 +128,11 @@ public final class QueryContext
     public void close()
     {
         cancelled.set(true);
-        allocator.close();
+        try {
+            allocator.close();
+        }
+        finally {
+            onClose.run();
+        }
     }
 }

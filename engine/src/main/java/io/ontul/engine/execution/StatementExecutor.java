@@ -310,8 +310,12 @@ public final class StatementExecutor
     private QueryContext newContext()
     {
         long maxMemory = SessionProperties.queryMaxMemory(session.properties(), engine.config());
-        return new QueryContext(queryId, engine.rootAllocator(), maxMemory, engine.workers(), engine.parallelism(),
-                new org.apache.calcite.rex.RexBuilder(new org.apache.calcite.jdbc.JavaTypeFactoryImpl(io.ontul.engine.type.OntulTypeSystem.INSTANCE)));
+        QueryContext[] self = new QueryContext[1];
+        self[0] = new QueryContext(queryId, engine.rootAllocator(), maxMemory, engine.workers(), engine.parallelism(),
+                new org.apache.calcite.rex.RexBuilder(new org.apache.calcite.jdbc.JavaTypeFactoryImpl(io.ontul.engine.type.OntulTypeSystem.INSTANCE)),
+                () -> engine.queryFinished(self[0]));
+        engine.queryStarted(self[0]);
+        return self[0];
     }
 
     private QueryResult query(SqlNode query)

@@ -144,14 +144,26 @@ public final class GatherOperator
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        // wait for producers to stop so no buffer is allocated after the query's allocator closes
+        // wait for producers to stop so no buffer is allocated after the query's allocator closes;
+        // an interrupted closer (a cancelled RPC) must still wait, or it would free memory in use
+        boolean interrupted = false;
         for (Future<?> future : futures) {
-            try {
-                future.get();
+            while (true) {
+                try {
+                    future.get();
+                    break;
+                }
+                catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                catch (Exception ignored) {
+                    // failures were already recorded by the instance itself
+                    break;
+                }
             }
-            catch (Exception ignored) {
-                // failures were already recorded by the instance itself
-            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         VectorSchemaRoot batch;
         while ((batch = queue.poll()) != null) {

@@ -57,4 +57,28 @@ class TestQueryCancel
         }
         assertThat(engine.rootAllocator().getAllocatedMemory()).isEqualTo(0);
     }
+
+    @Test
+    void cancelWhileRunningReleasesEverything()
+            throws Exception
+    {
+        Session session = engine.createSession("test");
+        QueryResult result = session.execute("SELECT l_orderkey, count(*) FROM tpch.sf1.lineitem GROUP BY l_orderkey");
+        Thread canceller = new Thread(() -> {
+            try {
+                Thread.sleep(500);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            result.cancel();
+        });
+        canceller.start();
+        // the query is still consuming its input when the cancel arrives (generating SF1 takes seconds)
+        assertThatThrownBy(result::nextBatch)
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+        canceller.join();
+        result.close();
+        assertThat(engine.rootAllocator().getAllocatedMemory()).isEqualTo(0);
+    }
 }

@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 import io.ontul.engine.QueryResult;
@@ -18,7 +19,8 @@ import io.ontul.spi.ErrorCategory;
 import io.ontul.spi.OntulException;
 
 /**
- * {@code ontul sql}: runs statements against an in-process engine and prints their results.
+ * {@code ontul sql}: runs statements against an in-process engine, or with {@code --server}
+ * against a running server, and prints their results.
  * Exit codes: 0 when every statement succeeded, 1 when one failed (or the engine could not
  * start, or output could not be written), 2 for a wrong command line.
  */
@@ -28,15 +30,26 @@ public final class SqlCommand
     public static final int FAILURE = 1;
     public static final int USAGE_ERROR = 2;
 
+    public static final String PASSWORD_VARIABLE = "ONTUL_PASSWORD";
+    static final String DEFAULT_SERVER_USER = "admin";
+
     private final CommandEnvironment environment;
     private final Path defaultConfigurationDirectory;
     private final Function<Path, StatementExecutor> executorFactory;
+    private final Function<ServerConnection, StatementExecutor> serverExecutorFactory;
 
     public SqlCommand(CommandEnvironment environment, Path defaultConfigurationDirectory, Function<Path, StatementExecutor> executorFactory)
+    {
+        this(environment, defaultConfigurationDirectory, executorFactory, FlightStatementExecutor::connect);
+    }
+
+    public SqlCommand(CommandEnvironment environment, Path defaultConfigurationDirectory, Function<Path, StatementExecutor> executorFactory,
+            Function<ServerConnection, StatementExecutor> serverExecutorFactory)
     {
         this.environment = requireNonNull(environment, "environment is null");
         this.defaultConfigurationDirectory = requireNonNull(defaultConfigurationDirectory, "defaultConfigurationDirectory is null");
         this.executorFactory = requireNonNull(executorFactory, "executorFactory is null");
+        this.serverExecutorFactory = requireNonNull(serverExecutorFactory, "serverExecutorFactory is null");
     }
 
     public int run(List<String> arguments)
@@ -64,11 +77,25 @@ public final class SqlCommand
                 error.println("Configuration directory " + configurationDirectory + " does not exist");
                 return USAGE_ERROR;
             }
+            Function<Path, StatementExecutor> factory = executorFactory;
+            if (options.server().isPresent()) {
+                Optional<String> password = options.password().or(() -> Optional.ofNullable(environment.variables().get(PASSWORD_VARIABLE)));
+                if (password.isEmpty()) {
+                    error.println("--server needs a password: --password PASSWORD or the environment variable " + PASSWORD_VARIABLE);
+                    return USAGE_ERROR;
+                }
+                ServerConnection connection = new ServerConnection(ServerAddress.parse(options.server().get()), options.user().orElse(DEFAULT_SERVER_USER), password.get());
+                factory = ignored -> serverExecutorFactory.apply(connection);
+            }
             List<String> statements = StatementSplitter.split(options.sql().isPresent() ? options.sql().get() : readInput());
             if (statements.isEmpty()) {
                 return SUCCESS;
             }
-            return runStatements(statements, configurationDirectory, options.format().createFormatter(output), options.sql().isEmpty());
+            return runStatements(statements, factory, configurationDirectory, options.format().createFormatter(output), options.sql().isEmpty());
+        }
+        catch (UsageException e) {
+            error.println(e.getMessage());
+            return USAGE_ERROR;
         }
         catch (IOException e) {
             // "Broken pipe" means the reader went away (e.g. `| head`): nobody wants a message then
@@ -88,12 +115,12 @@ public final class SqlCommand
         return new String(environment.input().readAllBytes(), UTF_8);
     }
 
-    private int runStatements(List<String> statements, Path configurationDirectory, ResultFormatter formatter, boolean continueAfterFailure)
+    private int runStatements(List<String> statements, Function<Path, StatementExecutor> factory, Path configurationDirectory, ResultFormatter formatter, boolean continueAfterFailure)
             throws IOException
     {
         StatementExecutor executor;
         try {
-            executor = executorFactory.apply(configurationDirectory);
+            executor = factory.apply(configurationDirectory);
         }
         catch (RuntimeException e) {
             reportFailure("Cannot start Ontul: ", e);

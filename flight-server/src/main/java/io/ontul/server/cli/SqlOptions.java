@@ -9,10 +9,12 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** The command line of {@code ontul sql}. */
-public record SqlOptions(OutputFormat format, Optional<Path> configurationDirectory, Optional<String> sql, boolean help)
+public record SqlOptions(OutputFormat format, Optional<Path> configurationDirectory, Optional<String> sql, boolean help,
+        Optional<String> server, Optional<String> user, Optional<String> password)
 {
     public static final String USAGE = """
             Usage: ontul sql [--format table|csv|json] [--conf DIR] ["SQL"]
+                   ontul sql --server HOST:PORT [--user USER] [--password PASSWORD] [--format ...] ["SQL"]
 
             Runs the SQL given as argument, or, without one, the statements read from standard
             input. Statements are separated by ';'. With an argument, the first failing statement
@@ -23,6 +25,11 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
                                json: one JSON object per row (JSON Lines)
               --conf DIR       configuration directory with ontul.properties and catalogs/
                                (default: the conf directory of the installation)
+              --server HOST:PORT  run the statements on a running server (Arrow Flight SQL)
+                               instead of an in-process engine
+              --user USER      the user on the server (default: admin)
+              --password PASSWORD  the user's password (default: the environment variable
+                               ONTUL_PASSWORD)
             """;
 
     // "-- comment\nSELECT 1" or "-1" are SQL, not options
@@ -33,6 +40,9 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
         requireNonNull(format, "format is null");
         requireNonNull(configurationDirectory, "configurationDirectory is null");
         requireNonNull(sql, "sql is null");
+        requireNonNull(server, "server is null");
+        requireNonNull(user, "user is null");
+        requireNonNull(password, "password is null");
     }
 
     public static SqlOptions parse(List<String> arguments)
@@ -41,6 +51,9 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
         OutputFormat format = OutputFormat.TABLE;
         Optional<Path> configurationDirectory = Optional.empty();
         boolean help = false;
+        Optional<String> server = Optional.empty();
+        Optional<String> user = Optional.empty();
+        Optional<String> password = Optional.empty();
         List<String> positional = new ArrayList<>();
         for (int index = 0; index < arguments.size(); index++) {
             String argument = arguments.get(index);
@@ -63,13 +76,22 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
                     String value = argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name);
                     configurationDirectory = Optional.of(Path.of(value));
                 }
+                case "--server" -> server = Optional.of(argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name));
+                case "--user" -> user = Optional.of(argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name));
+                case "--password" -> password = Optional.of(argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name));
                 default -> throw new UsageException("Unknown option '" + argument + "'");
             }
         }
         if (positional.size() > 1) {
             throw new UsageException("Expected one SQL argument but got " + positional.size() + "; put the SQL in quotes: ontul sql \"SELECT ...\"");
         }
-        return new SqlOptions(format, configurationDirectory, positional.stream().findFirst(), help);
+        if (server.isEmpty() && (user.isPresent() || password.isPresent())) {
+            throw new UsageException("--user and --password need --server HOST:PORT");
+        }
+        if (server.isPresent()) {
+            ServerAddress.parse(server.get());
+        }
+        return new SqlOptions(format, configurationDirectory, positional.stream().findFirst(), help, server, user, password);
     }
 
     private static String valueOf(List<String> arguments, int index, String option)

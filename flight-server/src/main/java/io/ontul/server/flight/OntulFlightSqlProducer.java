@@ -9,10 +9,15 @@ import java.nio.channels.Channels;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.CancelFlightInfoRequest;
+import org.apache.arrow.flight.CancelStatus;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
@@ -50,6 +55,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 
 import io.ontul.engine.Engine;
@@ -68,7 +74,9 @@ import io.ontul.spi.TableHandle;
  * Queries: GetFlightInfo starts the query and returns its schema and a ticket naming the
  * running result ({@link PendingResults}); DoGet streams that result ({@link ResultStreamer}).
  * Prepared statements learn their dataset schema by starting the query at preparation; an
- * empty dataset schema tells the client the statement is an update. Metadata commands answer
+ * empty dataset schema tells the client the statement is an update. Their parameter schema
+ * gives the inferred types of the {@code ?} markers; the values a client binds (DoPut of a
+ * parameter batch) are used by the following executions. Metadata commands answer
  * from the catalogs with the result schemas of the Flight SQL spec. Every failure leaves as a
  * Flight status chosen by {@link ErrorMapping}.
  */
@@ -140,7 +148,40 @@ public final class OntulFlightSqlProducer
             listener.error(ErrorMapping.toFlight(e));
             return;
         }
-        streamer.stream(result, listener);
+        try {
+            streamer.stream(result, listener);
+        }
+        finally {
+            pendingResults.finished(ticket.getStatementHandle());
+        }
+    }
+
+    /**
+     * Cancels the query a FlightInfo of this session started: a parked result is closed, a
+     * streaming one is told to stop (its DoGet then ends with CANCELLED).
+     */
+    @Override
+    public void cancelFlightInfo(CancelFlightInfoRequest request, CallContext context, StreamListener<CancelStatus> listener)
+    {
+        try {
+            Session session = sessions.session(context);
+            CancelStatus status = CancelStatus.NOT_CANCELLABLE;
+            for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
+                Any command = Any.parseFrom(endpoint.getTicket().getBytes());
+                if (command.is(TicketStatementQuery.class)
+                        && pendingResults.cancel(session, command.unpack(TicketStatementQuery.class).getStatementHandle())) {
+                    status = CancelStatus.CANCELLED;
+                }
+            }
+            listener.onNext(status);
+            listener.onCompleted();
+        }
+        catch (InvalidProtocolBufferException e) {
+            listener.onError(CallStatus.INVALID_ARGUMENT.withDescription("Not a ticket of this server").toRuntimeException());
+        }
+        catch (RuntimeException e) {
+            listener.onError(ErrorMapping.toFlight(e));
+        }
     }
 
     @Override
@@ -158,9 +199,18 @@ public final class OntulFlightSqlProducer
 
     private void update(StreamListener<PutResult> ackStream, Supplier<QueryResult> execution)
     {
+        reportUpdate(ackStream, () -> {
+            try (QueryResult result = execution.get()) {
+                return updateCount(result);
+            }
+        });
+    }
+
+    private void reportUpdate(StreamListener<PutResult> ackStream, LongSupplier execution)
+    {
         long count;
-        try (QueryResult result = execution.get()) {
-            count = updateCount(result);
+        try {
+            count = execution.getAsLong();
         }
         catch (RuntimeException e) {
             ackStream.onError(ErrorMapping.toFlight(e));
@@ -193,20 +243,32 @@ public final class OntulFlightSqlProducer
         try {
             Session session = sessions.session(context);
             String sql = request.getQuery();
+            Schema parameterSchema = session.parameterSchema(sql);
+            boolean hasParameters = !parameterSchema.getFields().isEmpty();
             ByteString handle;
             Schema schema = EMPTY_SCHEMA;
             if (StatementKinds.returnsRows(sql)) {
-                QueryResult started = session.execute(sql);
-                schema = started.schema();
-                handle = preparedStatements.add(session, sql, schema, started);
+                QueryResult started;
+                if (hasParameters) {
+                    // the schema does not depend on the values; the run with NULLs only tells it
+                    try (QueryResult probe = session.execute(sql, Arrays.asList(new Object[parameterSchema.getFields().size()]))) {
+                        schema = probe.schema();
+                    }
+                    started = null;
+                }
+                else {
+                    started = session.execute(sql);
+                    schema = started.schema();
+                }
+                handle = preparedStatements.add(session, sql, schema, parameterSchema, started);
             }
             else {
-                handle = preparedStatements.add(session, sql, null, null);
+                handle = preparedStatements.add(session, sql, null, parameterSchema, null);
             }
             ActionCreatePreparedStatementResult response = ActionCreatePreparedStatementResult.newBuilder()
                     .setPreparedStatementHandle(handle)
                     .setDatasetSchema(serialize(schema))
-                    .setParameterSchema(serialize(EMPTY_SCHEMA))
+                    .setParameterSchema(serialize(parameterSchema))
                     .build();
             listener.onNext(new Result(Any.pack(response).toByteArray()));
             listener.onCompleted();
@@ -266,15 +328,29 @@ public final class OntulFlightSqlProducer
     {
         return () -> {
             PreparedStatements.PreparedStatement statement;
+            List<List<Object>> rows;
             try {
                 statement = preparedStatements.get(sessions.session(context), command.getPreparedStatementHandle());
-                rejectParameters(flightStream);
+                rows = readParameters(flightStream);
             }
             catch (RuntimeException e) {
                 ackStream.onError(ErrorMapping.toFlight(e));
                 return;
             }
-            update(ackStream, statement::execute);
+            if (rows.isEmpty()) {
+                update(ackStream, () -> statement.execute(List.of()));
+                return;
+            }
+            // one execution per parameter row (JDBC batches); the counts add up
+            reportUpdate(ackStream, () -> {
+                long total = 0;
+                for (List<Object> row : rows) {
+                    try (QueryResult result = statement.execute(row)) {
+                        total += updateCount(result);
+                    }
+                }
+                return total;
+            });
         };
     }
 
@@ -283,8 +359,9 @@ public final class OntulFlightSqlProducer
     {
         return () -> {
             try {
-                preparedStatements.get(sessions.session(context), command.getPreparedStatementHandle());
-                rejectParameters(flightStream);
+                PreparedStatements.PreparedStatement statement = preparedStatements.get(sessions.session(context), command.getPreparedStatementHandle());
+                List<List<Object>> rows = readParameters(flightStream);
+                statement.bind(rows);
                 ackStream.onCompleted();
             }
             catch (RuntimeException e) {
@@ -293,15 +370,17 @@ public final class OntulFlightSqlProducer
         };
     }
 
-    /** Reads the parameter batches a client sends; binding values to '?' is not supported yet. */
-    private static void rejectParameters(FlightStream flightStream)
+    /** The rows of the parameter batches a client sends, converted to engine values. */
+    private static List<List<Object>> readParameters(FlightStream flightStream)
     {
+        List<List<Object>> rows = new ArrayList<>();
         while (flightStream.next()) {
             VectorSchemaRoot parameters = flightStream.getRoot();
-            if (parameters.getRowCount() > 0 && !parameters.getFieldVectors().isEmpty()) {
-                throw new OntulException(ErrorCode.NOT_SUPPORTED, "Parameters ('?') in prepared statements are not supported yet");
+            if (!parameters.getFieldVectors().isEmpty()) {
+                rows.addAll(ParameterValues.rows(parameters));
             }
         }
+        return rows;
     }
 
     // ---- metadata

@@ -22,7 +22,8 @@ import io.ontul.engine.Session;
  * Query results between GetFlightInfo and DoGet. GetFlightInfo starts the query and parks its
  * result under a random handle (the ticket); DoGet takes it out exactly once, and only from the
  * session that started it. Results nobody fetches within the timeout are closed, which cancels
- * their query and frees its memory.
+ * their query and frees its memory. A taken result stays known until its stream is
+ * {@linkplain #finished finished}, so that a client can still {@linkplain #cancel cancel} it.
  */
 public final class PendingResults
         implements AutoCloseable
@@ -32,6 +33,7 @@ public final class PendingResults
     private final Duration timeout;
     private final Clock clock;
     private final Map<ByteString, Entry> results = new ConcurrentHashMap<>();
+    private final Map<ByteString, Entry> streaming = new ConcurrentHashMap<>();
 
     private record Entry(Session session, QueryResult result, long createdMillis) {}
 
@@ -55,7 +57,35 @@ public final class PendingResults
         if (entry == null || entry.session() != session || !results.remove(handle, entry)) {
             throw CallStatus.NOT_FOUND.withDescription("Unknown or already fetched query ticket").toRuntimeException();
         }
+        streaming.put(handle, entry);
         return entry.result();
+    }
+
+    /** The stream of a taken result ended; its owner closes it. */
+    public void finished(ByteString handle)
+    {
+        streaming.remove(handle);
+    }
+
+    /**
+     * Cancels the query of a ticket of this session: closes it if nobody took it yet, else asks
+     * the streaming query to stop.
+     *
+     * @return false if the ticket is unknown or its stream already ended
+     */
+    public boolean cancel(Session session, ByteString handle)
+    {
+        Entry parked = results.get(handle);
+        if (parked != null && parked.session() == session && results.remove(handle, parked)) {
+            closeQuietly(parked.result());
+            return true;
+        }
+        Entry running = streaming.get(handle);
+        if (running != null && running.session() == session) {
+            running.result().cancel();
+            return true;
+        }
+        return false;
     }
 
     public void closeExpired()

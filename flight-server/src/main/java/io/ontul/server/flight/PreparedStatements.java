@@ -1,5 +1,6 @@
 package io.ontul.server.flight;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -11,11 +12,14 @@ import com.google.protobuf.ByteString;
 
 import io.ontul.engine.QueryResult;
 import io.ontul.engine.Session;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
 
 /**
- * The prepared statements of all connections, by handle. A prepared query keeps the result
- * that was started to learn its schema, so the usual create, execute once, close sequence of
- * JDBC drivers plans and runs the query only once; later executions start it again.
+ * The prepared statements of all connections, by handle. A prepared query without parameters
+ * keeps the result that was started to learn its schema, so the usual create, execute once,
+ * close sequence of JDBC drivers plans and runs the query only once; later executions start it
+ * again. Statements with {@code ?} markers run with the values the client bound last.
  */
 public final class PreparedStatements
         implements AutoCloseable
@@ -27,14 +31,39 @@ public final class PreparedStatements
         private final Session session;
         private final String sql;
         private final Schema schema;
+        private final Schema parameterSchema;
         private final AtomicReference<QueryResult> started;
+        private volatile List<List<Object>> parameterRows = List.of();
 
-        PreparedStatement(Session session, String sql, Schema schema, QueryResult started)
+        PreparedStatement(Session session, String sql, Schema schema, Schema parameterSchema, QueryResult started)
         {
             this.session = session;
             this.sql = sql;
             this.schema = schema;
+            this.parameterSchema = parameterSchema;
             this.started = new AtomicReference<>(started);
+        }
+
+        /** The types of the {@code ?} markers; an empty schema when there are none. */
+        public Schema parameterSchema()
+        {
+            return parameterSchema;
+        }
+
+        /**
+         * Binds the values of the next executions, one list per row of the client's parameter
+         * batch. The result started at preparation ran without them and is dropped.
+         */
+        public void bind(List<List<Object>> rows)
+        {
+            parameterRows = List.copyOf(rows);
+            close();
+        }
+
+        /** The bound rows; empty when nothing was bound. */
+        public List<List<Object>> parameterRows()
+        {
+            return parameterRows;
         }
 
         public Session session()
@@ -58,11 +87,27 @@ public final class PreparedStatements
             return schema != null;
         }
 
-        /** The result started at preparation if nobody took it yet, else a new execution. */
+        /**
+         * The result started at preparation if nobody took it yet, else a new execution with the
+         * bound values, which must be at most one row.
+         */
         public QueryResult execute()
         {
             QueryResult result = started.getAndSet(null);
-            return result != null ? result : session.execute(sql);
+            if (result != null) {
+                return result;
+            }
+            List<List<Object>> rows = parameterRows;
+            if (rows.size() > 1) {
+                throw new OntulException(ErrorCode.NOT_SUPPORTED, "A prepared query runs with one row of parameters, not " + rows.size());
+            }
+            return execute(rows.isEmpty() ? List.of() : rows.get(0));
+        }
+
+        /** A new execution with the given values for the {@code ?} markers. */
+        public QueryResult execute(List<Object> parameters)
+        {
+            return parameters.isEmpty() && parameterSchema.getFields().isEmpty() ? session.execute(sql) : session.execute(sql, parameters);
         }
 
         void close()
@@ -74,10 +119,10 @@ public final class PreparedStatements
         }
     }
 
-    public ByteString add(Session session, String sql, Schema schema, QueryResult started)
+    public ByteString add(Session session, String sql, Schema schema, Schema parameterSchema, QueryResult started)
     {
         ByteString handle = PendingResults.newHandle();
-        statements.put(handle, new PreparedStatement(session, sql, schema, started));
+        statements.put(handle, new PreparedStatement(session, sql, schema, parameterSchema, started));
         return handle;
     }
 

@@ -16,7 +16,9 @@ import io.ontul.engine.QueryResult;
  * Sends a query result to a DoGet stream batch by batch, as the engine produces them. Before
  * pulling the next batch it waits until the client can take more (gRPC flow control), so a slow
  * client holds back the query instead of making the server buffer its result. A client that
- * cancels or disconnects ends the stream and closing the result cancels the query.
+ * cancels or disconnects cancels the query at once, from the gRPC thread that learns of it, so
+ * that the query stops at its next batch boundary even while the streaming thread waits for a
+ * batch; the streaming thread then closes the result.
  * <p>
  * Each batch's buffers are transferred (not copied) into a root owned by the server's
  * allocator: gRPC may still be writing them after the query has finished and released its own
@@ -36,7 +38,7 @@ public final class ResultStreamer
     /** Streams and closes the result; failures reach the client through the listener. */
     public void stream(QueryResult result, ServerStreamListener listener)
     {
-        BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
+        BackpressureStrategy backpressure = new CancellingBackpressureStrategy(result);
         backpressure.register(listener);
         try (result; VectorSchemaRoot root = VectorSchemaRoot.create(result.schema(), allocator)) {
             listener.start(root);
@@ -57,6 +59,23 @@ public final class ResultStreamer
             if (!listener.isCancelled()) {
                 listener.error(ErrorMapping.toFlight(e));
             }
+        }
+    }
+
+    private static final class CancellingBackpressureStrategy
+            extends BackpressureStrategy.CallbackBackpressureStrategy
+    {
+        private final QueryResult result;
+
+        CancellingBackpressureStrategy(QueryResult result)
+        {
+            this.result = requireNonNull(result, "result is null");
+        }
+
+        @Override
+        protected void cancelCallback()
+        {
+            result.cancel();
         }
     }
 
