@@ -338,7 +338,14 @@ public final class StatementExecutor
         PlannedQuery planned = plan(query);
         if (analyze) {
             QueryContext context = newContext();
-            Operator root = planned.root().open(TaskContext.single(context));
+            Operator root;
+            try {
+                root = planned.root().open(TaskContext.single(context));
+            }
+            catch (RuntimeException e) {
+                context.close();
+                throw e;
+            }
             try (StreamingQueryResult result = new StreamingQueryResult(context, root, planned.schema(), () -> { })) {
                 while (result.nextBatch() != null) {
                     // drain: EXPLAIN ANALYZE runs the query to completion
@@ -464,7 +471,14 @@ public final class StatementExecutor
         QueryContext context = newContext();
         boolean committed = false;
         try {
-            Operator root = planned.root().open(TaskContext.single(context));
+            Operator root;
+            try {
+                root = planned.root().open(TaskContext.single(context));
+            }
+            catch (RuntimeException e) {
+                context.close();
+                throw e;
+            }
             try (StreamingQueryResult result = new StreamingQueryResult(context, root, planned.schema(), () -> { })) {
                 VectorSchemaRoot batch;
                 while ((batch = result.nextBatch()) != null) {

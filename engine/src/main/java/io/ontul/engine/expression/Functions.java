@@ -38,6 +38,15 @@ public final class Functions
 
     // ---- errors
 
+    /** Rethrows a deferred error of a constant expression; returns false when there is none. */
+    public static boolean raise(RuntimeException error)
+    {
+        if (error != null) {
+            throw error;
+        }
+        return false;
+    }
+
     public static OntulException overflow(String type, String operation)
     {
         return new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Numeric overflow: " + type + " " + operation);
@@ -423,7 +432,19 @@ public final class Functions
 
     public static int compareCharacters(String a, String b)
     {
-        return stripTrailingSpaces(a).compareTo(stripTrailingSpaces(b));
+        return compareStrings(stripTrailingSpaces(a), stripTrailingSpaces(b));
+    }
+
+    /** SQL comparison of doubles: -0.0 equals 0.0; NaN is larger than every other value. */
+    public static int compareDoubles(double a, double b)
+    {
+        if (a < b) {
+            return -1;
+        }
+        if (a > b) {
+            return 1;
+        }
+        return a == b ? 0 : Double.compare(a, b);
     }
 
     public static String stripTrailingSpaces(String s)
@@ -435,9 +456,24 @@ public final class Functions
         return end == s.length() ? s : s.substring(0, end);
     }
 
+    /**
+     * Orders text by code point, which is the order of the UTF-8 bytes that ORDER BY, MIN and MAX
+     * compare (String.compareTo orders UTF-16 units and differs for characters beyond U+FFFF).
+     */
     public static int compareStrings(String a, String b)
     {
-        return a.compareTo(b);
+        int length = Math.min(a.length(), b.length());
+        for (int i = 0; i < length; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                if (Character.isSurrogate(x) || Character.isSurrogate(y)) {
+                    return Integer.compare(a.codePointAt(i), b.codePointAt(i));
+                }
+                return Character.compare(x, y);
+            }
+        }
+        return Integer.compare(a.length(), b.length());
     }
 
     // ---- casts from text

@@ -136,11 +136,15 @@ final class RowCodeGenerator
         JavaKind kind = JavaKind.of(call.getType());
         fields.append("private boolean kn").append(id).append(";\n");
         fields.append("private ").append(kind.javaType).append(" kv").append(id).append(";\n");
+        fields.append("private RuntimeException ke").append(id).append(";\n");
         StringBuilder code = new StringBuilder();
         Value value = call(call, code);
-        init.append("{\n").append(code).append("kn").append(id).append(" = ").append(value.isNull()).append(";\n")
-                .append("kv").append(id).append(" = ").append(value.isNull()).append(" ? ").append(kind.zero).append(" : ").append(value.value()).append(";\n}\n");
-        return new Value("kn" + id, "kv" + id, call.getType());
+        // an error (1 / 0) is raised only where the value is used, so a CASE branch that is never
+        // taken never fails
+        init.append("try {\n").append(code).append("kn").append(id).append(" = ").append(value.isNull()).append(";\n")
+                .append("kv").append(id).append(" = ").append(value.isNull()).append(" ? ").append(kind.zero).append(" : ").append(value.value()).append(";\n")
+                .append("} catch (RuntimeException e) { ke").append(id).append(" = e; }\n");
+        return new Value("(" + F + "raise(ke" + id + ") || kn" + id + ")", "kv" + id, call.getType());
     }
 
     private String newVariable()
@@ -478,14 +482,14 @@ final class RowCodeGenerator
                 // CHAR compares with PAD SPACE semantics: trailing spaces do not matter
                 return F + "compareCharacters(" + left.value() + ", " + right.value() + ")";
             }
-            return left.value() + ".compareTo(" + right.value() + ")";
+            return F + "compareStrings(" + left.value() + ", " + right.value() + ")";
         }
         if (ka == JavaKind.BOOLEAN && kb == JavaKind.BOOLEAN) {
             return "Boolean.compare(" + left.value() + ", " + right.value() + ")";
         }
         if (isNumeric(a) && isNumeric(b)) {
             if (ka == JavaKind.DOUBLE || kb == JavaKind.DOUBLE) {
-                return "Double.compare(" + toDouble(left) + ", " + toDouble(right) + ")";
+                return F + "compareDoubles(" + toDouble(left) + ", " + toDouble(right) + ")";
             }
             boolean decimalA = a.getSqlTypeName() == SqlTypeName.DECIMAL;
             boolean decimalB = b.getSqlTypeName() == SqlTypeName.DECIMAL;
@@ -565,6 +569,15 @@ final class RowCodeGenerator
         RelDataType b = right.type();
         if (isDatetime(type) || isDatetime(a) || isDatetime(b)) {
             return datetimeArithmetic(call, kind, left, right, code);
+        }
+        if (isInterval(type) && (kind == SqlKind.TIMES || kind == SqlKind.DIVIDE)
+                && (JavaKind.of(a) == JavaKind.DOUBLE || JavaKind.of(b) == JavaKind.DOUBLE
+                    || a.getSqlTypeName() == SqlTypeName.DECIMAL || b.getSqlTypeName() == SqlTypeName.DECIMAL)) {
+            // a fractional factor: compute on the exact count of milliseconds or months, round once
+            String l = isInterval(a) ? "((double) " + left.value() + ")" : toDouble(left);
+            String r = isInterval(b) ? "((double) " + right.value() + ")" : toDouble(right);
+            String product = kind == SqlKind.TIMES ? l + " * " + r : F + "divideDouble(" + l + ", " + r + ")";
+            return declare(code, type, isNull, "Math.round(" + product + ")");
         }
         if (isInterval(type)) {
             String op = switch (kind) {
@@ -773,8 +786,9 @@ final class RowCodeGenerator
                 if (target == SqlTypeName.CHAR) {
                     return F + "padChar(" + text + ", " + to.getPrecision() + ")";
                 }
-                if (source == SqlTypeName.CHAR) {
-                    // as in PostgreSQL: the padding of CHAR is not part of the value
+                if (source == SqlTypeName.CHAR && !v.startsWith("\"")) {
+                    // as in PostgreSQL: the padding of a CHAR value is not part of it; a literal
+                    // (typed CHAR by Calcite, emitted as a Java string literal) keeps its spaces
                     text = F + "stripTrailingSpaces(" + text + ")";
                 }
                 if (to.getPrecision() > 0 && to.getPrecision() < (1 << 20) && (source == SqlTypeName.CHAR || source == SqlTypeName.VARCHAR)) {

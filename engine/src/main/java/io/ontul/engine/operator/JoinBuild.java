@@ -32,6 +32,7 @@ public final class JoinBuild
     private boolean[] matched;
     private long[][] longKeys;
     private boolean[] columnHasNulls;
+    private RuntimeException failure;
     // one integer-like key: open addressing over distinct keys, rows of one key chained by next
     private long[] slotKeys;
     private int[] slotHeads;
@@ -58,6 +59,21 @@ public final class JoinBuild
         if (built) {
             return;
         }
+        if (failure != null) {
+            // another probe instance already failed building: fail the same way, do not rebuild
+            throw failure;
+        }
+        try {
+            build();
+        }
+        catch (RuntimeException e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    private void build()
+    {
         try (Operator input = buildSide.get()) {
             VectorSchemaRoot batch;
             while ((batch = input.next()) != null) {
@@ -68,8 +84,7 @@ public final class JoinBuild
         }
         combine();
         int capacity = Integer.highestOneBit(Math.max(rowCount, 1) * 2 - 1) << 1;
-        reserved = (long) rowCount * 13 + capacity * 4L;
-        context.reserve(reserved);
+        reserve((long) rowCount * 13 + capacity * 4L);
         batchOf = new int[rowCount];
         rowOf = new int[rowCount];
         next = new int[rowCount];

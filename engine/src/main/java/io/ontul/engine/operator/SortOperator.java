@@ -66,7 +66,7 @@ public final class SortOperator
 
     private void sort()
     {
-        long keep = limit == Long.MAX_VALUE ? Long.MAX_VALUE : offset + limit;
+        long keep = limit > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + limit;
         // top-N: when the input grows well past the rows that can be returned, keep only the best
         long compactAt = keep <= 1_000_000 ? Math.max(4 * keep, 16 * 1024) : Long.MAX_VALUE;
         VectorSchemaRoot batch;
@@ -80,8 +80,8 @@ public final class SortOperator
             }
         }
         int rows = (int) total;
+        context.reserve(rows * 16L);
         reserved = rows * 16L;
-        context.reserve(reserved);
         int[][] sorted = sortedAddresses(rows);
         batchOf = sorted[0];
         rowOf = sorted[1];

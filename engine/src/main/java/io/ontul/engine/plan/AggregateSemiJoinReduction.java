@@ -66,6 +66,10 @@ final class AggregateSemiJoinReduction
             return null;
         }
         JoinInfo info = join.analyzeCondition();
+        if (info.nullExclusionFlags.contains(false)) {
+            // IS NOT DISTINCT FROM keys would need a null-safe semi join
+            return null;
+        }
         List<Integer> aggregateKeys = aggregateOnLeft ? info.leftKeys : info.rightKeys;
         List<Integer> otherKeys = aggregateOnLeft ? info.rightKeys : info.leftKeys;
         List<Integer> groupColumns = new ArrayList<>();
