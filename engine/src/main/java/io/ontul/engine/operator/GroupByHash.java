@@ -105,12 +105,55 @@ public final class GroupByHash
         if (inputs.length == 1 && inputLongs[0] != null) {
             singleLongKey(inputs, nulled, groupSet, rowCount, groupIds, hashes);
         }
+        else if (inputs.length > 1 && allLongKeysWithoutNulls(inputs)) {
+            longKeys(inputs, nulled, groupSet, rowCount, groupIds, hashes);
+        }
         else {
             for (int row = 0; row < rowCount; row++) {
                 groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, Columns.mix(hashes[row]));
             }
         }
         inputLongs = null;
+    }
+
+    private boolean allLongKeysWithoutNulls(FieldVector[] inputs)
+    {
+        for (int k = 0; k < inputs.length; k++) {
+            if (inputLongs[k] == null || inputs[k].getNullCount() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Group ids for several integer-like keys of a batch without NULLs: primitive compares only. */
+    private void longKeys(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
+    {
+        int keyCount = inputs.length;
+        rows:
+        for (int row = 0; row < rowCount; row++) {
+            long hash = Columns.mix(hashes[row]);
+            int slot = (int) hash & mask;
+            while (true) {
+                int entry = table[slot];
+                if (entry == 0) {
+                    groupIds[row] = insert(inputs, nulled, groupSet, row, hash, slot);
+                    continue rows;
+                }
+                int group = entry - 1;
+                if (groupHashes[group] == hash && groupSets[group] == groupSet && !keyIsNull[group]) {
+                    boolean equal = true;
+                    for (int k = 0; k < keyCount && equal; k++) {
+                        equal = keyLongs[k][group] == inputLongs[k][row];
+                    }
+                    if (equal) {
+                        groupIds[row] = group;
+                        continue rows;
+                    }
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
     }
 
     /** Group ids for one integer-like key: compares primitives, reads no Arrow cell on a hit. */
@@ -208,7 +251,12 @@ public final class GroupByHash
         if (group >= keyIsNull.length) {
             keyIsNull = Arrays.copyOf(keyIsNull, Math.max(group + 1, keyIsNull.length * 2));
         }
-        keyIsNull[group] = keys.length == 1 && (nulled[0] || row < 0 || inputs[0].isNull(row));
+        boolean anyNull = false;
+        for (int k = 0; k < keys.length && !anyNull; k++) {
+            anyNull = nulled[k] || row < 0 || inputs[k].isNull(row);
+        }
+        // true when any key of the group is NULL: the primitive fast paths never match such a group
+        keyIsNull[group] = anyNull;
         for (int k = 0; k < keys.length; k++) {
             if (nulled[k] || row < 0) {
                 while (keys[k].getValueCapacity() <= group) {
