@@ -84,14 +84,12 @@ public final class JoinBuild
         }
         combine();
         int capacity = Integer.highestOneBit(Math.max(rowCount, 1) * 2 - 1) << 1;
-        reserve((long) rowCount * 13 + capacity * 4L);
+        reserve((long) rowCount * 13);
         batchOf = new int[rowCount];
         rowOf = new int[rowCount];
         next = new int[rowCount];
         matched = new boolean[rowCount];
-        heads = new int[keyColumns.length == 0 ? 1 : capacity];
-        java.util.Arrays.fill(heads, -1);
-        mask = heads.length - 1;
+        mask = keyColumns.length == 0 ? 0 : capacity - 1;
         longKeys = new long[keyColumns.length][];
         for (int k = 0; k < keyColumns.length; k++) {
             if (!batches.isEmpty() && Columns.isLongLike(batches.get(0).getVector(keyColumns[k]))) {
@@ -110,6 +108,10 @@ public final class JoinBuild
             buildSingleLongKey(capacity);
             return;
         }
+        // chained table over key hashes; one chain holding every row when there are no keys
+        reserve(capacity * 4L);
+        heads = new int[keyColumns.length == 0 ? 1 : capacity];
+        java.util.Arrays.fill(heads, -1);
         int global = 0;
         for (int b = 0; b < batches.size(); b++) {
             VectorSchemaRoot batch = batches.get(b);

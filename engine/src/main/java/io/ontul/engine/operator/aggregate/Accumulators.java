@@ -50,7 +50,7 @@ public final class Accumulators
                 RelDataType argType = inputTypes.get(args.get(0));
                 yield isFloating(argType) ? new DoubleSumAccumulator(args.get(0), kind == SqlKind.SUM0) : new LongSumAccumulator(args.get(0), kind == SqlKind.SUM0, argType);
             }
-            case AVG -> new AvgAccumulator(args.get(0), inputTypes.get(args.get(0)), outputType);
+            case AVG -> new AvgAccumulator(args.get(0), -1, inputTypes.get(args.get(0)), outputType);
             case MIN, MAX -> new MinMaxAccumulator(args.get(0), kind == SqlKind.MAX, inputTypes.get(args.get(0)), false);
             case SINGLE_VALUE, ANY_VALUE -> new MinMaxAccumulator(args.get(0), false, inputTypes.get(args.get(0)), kind == SqlKind.SINGLE_VALUE);
             case GROUPING, GROUPING_ID -> new GroupingAccumulator(groupKeyPositions, groupSetMembership);
@@ -95,7 +95,7 @@ public final class Accumulators
             case SUM, SUM0 -> isFloating(type) ? new DoubleSumAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.SUM0)
                     : new LongSumAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.SUM0, type);
             case MIN, MAX -> new MinMaxAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.MAX, type, false);
-            case AVG -> new AvgMergeAccumulator(partialColumns[0], partialColumns[1], type, call.getType());
+            case AVG -> new AvgAccumulator(partialColumns[0], partialColumns[1], type, call.getType());
             default -> throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): no final form for " + call);
         };
     }
@@ -338,10 +338,16 @@ public final class Accumulators
         }
     }
 
+    /**
+     * AVG as a sum and a count per group. Over raw input ({@code countColumn < 0}) each counted
+     * row adds 1; in the final step of a parallel aggregation it merges partial (sum, count)
+     * columns.
+     */
     private static final class AvgAccumulator
             implements Accumulator
     {
-        private final int argument;
+        private final int sumColumn;
+        private final int countColumn;
         private final boolean floating;
         private final int scale;
         private final RelDataType outputType;
@@ -349,11 +355,12 @@ public final class Accumulators
         private double[] doubleSums = new double[0];
         private long[] counts = new long[0];
 
-        AvgAccumulator(int argument, RelDataType argType, RelDataType outputType)
+        AvgAccumulator(int sumColumn, int countColumn, RelDataType sumType, RelDataType outputType)
         {
-            this.argument = argument;
-            this.floating = isFloating(argType);
-            this.scale = argType.getSqlTypeName() == SqlTypeName.DECIMAL ? argType.getScale() : 0;
+            this.sumColumn = sumColumn;
+            this.countColumn = countColumn;
+            this.floating = isFloating(sumType);
+            this.scale = sumType.getSqlTypeName() == SqlTypeName.DECIMAL ? sumType.getScale() : 0;
             this.outputType = outputType;
         }
 
@@ -381,98 +388,21 @@ public final class Accumulators
         @Override
         public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
         {
-            FieldVector vector = columns[argument];
-            if (floating) {
-                double[] values = ColumnValues.doubles(vector, rowCount);
-                for (int row = 0; row < rowCount; row++) {
-                    if (ColumnValues.counts(vector, row, selected)) {
-                        doubleSums[groupIds[row]] += values[row];
-                        counts[groupIds[row]]++;
-                    }
-                }
-                return;
-            }
-            long[] values = ColumnValues.longs(vector, rowCount);
-            for (int row = 0; row < rowCount; row++) {
-                if (ColumnValues.counts(vector, row, selected)) {
-                    int group = groupIds[row];
-                    longSums[group] = Math.addExact(longSums[group], values[row]);
-                    counts[group]++;
-                }
-            }
-        }
-
-        @Override
-        public void write(FieldVector out, int from, int count, GroupInfo groups)
-        {
-            for (int i = 0; i < count; i++) {
-                int group = from + i;
-                if (counts[group] == 0) {
-                    out.setNull(i);
-                    continue;
-                }
-                writeAverage(out, i, floating, floating ? doubleSums[group] : 0, floating ? 0 : longSums[group], scale, counts[group], outputType);
-            }
-        }
-    }
-
-    /** Merges partial (sum, count) pairs into an average. */
-    private static final class AvgMergeAccumulator
-            implements Accumulator
-    {
-        private final int sumColumn;
-        private final int countColumn;
-        private final boolean floating;
-        private final int scale;
-        private final RelDataType outputType;
-        private long[] longSums = new long[0];
-        private double[] doubleSums = new double[0];
-        private long[] counts = new long[0];
-
-        AvgMergeAccumulator(int sumColumn, int countColumn, RelDataType sumType, RelDataType outputType)
-        {
-            this.sumColumn = sumColumn;
-            this.countColumn = countColumn;
-            this.floating = isFloating(sumType);
-            this.scale = sumType.getSqlTypeName() == SqlTypeName.DECIMAL ? sumType.getScale() : 0;
-            this.outputType = outputType;
-        }
-
-        @Override
-        public int bytesPerGroup()
-        {
-            return 16;
-        }
-
-        @Override
-        public void ensureCapacity(int groupCount)
-        {
-            if (counts.length < groupCount) {
-                int length = Math.max(groupCount, counts.length * 2);
-                counts = Arrays.copyOf(counts, length);
-                longSums = Arrays.copyOf(longSums, floating ? 0 : length);
-                doubleSums = Arrays.copyOf(doubleSums, floating ? length : 0);
-            }
-        }
-
-        @Override
-        public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
-        {
             FieldVector sums = columns[sumColumn];
-            long[] partialCounts = ColumnValues.longs(columns[countColumn], rowCount);
+            long[] partialCounts = countColumn < 0 ? null : ColumnValues.longs(columns[countColumn], rowCount);
             if (floating) {
                 double[] values = ColumnValues.doubles(sums, rowCount);
                 for (int row = 0; row < rowCount; row++) {
-                    if (!sums.isNull(row)) {
+                    if (ColumnValues.counts(sums, row, selected)) {
                         doubleSums[groupIds[row]] += values[row];
-                        counts[groupIds[row]] += partialCounts[row];
+                        counts[groupIds[row]] += partialCounts == null ? 1 : partialCounts[row];
                     }
                 }
                 return;
             }
             long[] values = ColumnValues.longs(sums, rowCount);
             for (int row = 0; row < rowCount; row++) {
-                if (!sums.isNull(row)) {
+                if (ColumnValues.counts(sums, row, selected)) {
                     int group = groupIds[row];
                     long a = longSums[group];
                     long r = a + values[row];
@@ -480,7 +410,7 @@ public final class Accumulators
                         throw Functions.overflow(scale > 0 ? "DECIMAL" : "BIGINT", "AVG");
                     }
                     longSums[group] = r;
-                    counts[group] += partialCounts[row];
+                    counts[group] += partialCounts == null ? 1 : partialCounts[row];
                 }
             }
         }
