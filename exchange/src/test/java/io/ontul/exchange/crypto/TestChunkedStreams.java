@@ -1,0 +1,193 @@
+package io.ontul.exchange.crypto;
+
+import static io.ontul.exchange.crypto.TestingFiles.mixedData;
+import static io.ontul.exchange.crypto.TestingFiles.randomData;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.ontul.exchange.compression.CompressionCodec;
+import io.ontul.exchange.kms.KeyManagementService;
+import io.ontul.exchange.kms.LocalKeyManagementService;
+
+public class TestChunkedStreams
+{
+    private static final int CHUNK = 4096;
+
+    @TempDir
+    static Path temporary;
+    private static KeyManagementService keyManagement;
+    private static TestingFiles files;
+
+    @BeforeAll
+    static void setUp()
+            throws IOException
+    {
+        keyManagement = new LocalKeyManagementService(temporary.resolve("kms"), Optional.empty());
+        files = new TestingFiles(keyManagement);
+    }
+
+    static Stream<Arguments> roundTripCases()
+    {
+        Stream.Builder<Arguments> cases = Stream.builder();
+        for (boolean encrypted : new boolean[] {true, false}) {
+            for (CompressionCodec codec : CompressionCodec.values()) {
+                for (int size : new int[] {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, CHUNK * 7 / 2}) {
+                    cases.add(Arguments.of(encrypted, codec, size));
+                }
+            }
+        }
+        return cases.build();
+    }
+
+    @ParameterizedTest(name = "encrypted={0} codec={1} size={2}")
+    @MethodSource("roundTripCases")
+    void roundTrip(boolean encrypted, CompressionCodec codec, int size)
+            throws IOException
+    {
+        byte[] data = mixedData(size, size);
+        for (int writeSize : new int[] {1, 1000, CHUNK, 3 * CHUNK}) {
+            byte[] file = files.write(encrypted, codec, CHUNK, data, writeSize);
+            assertThat(files.readAll(file, "f", 777)).isEqualTo(data);
+            assertThat(files.readAll(file, "f", 5 * CHUNK)).isEqualTo(data);
+            assertThat(files.readByteByByte(file)).isEqualTo(data);
+        }
+    }
+
+    @Test
+    void chunkCountFollowsTheData()
+            throws IOException
+    {
+        // Data ending on a chunk boundary needs no extra empty chunk: the last full one is final.
+        assertThat(frames(new byte[0])).isEqualTo(1);
+        assertThat(frames(new byte[CHUNK])).isEqualTo(1);
+        assertThat(frames(new byte[CHUNK + 1])).isEqualTo(2);
+        assertThat(frames(new byte[CHUNK * 3])).isEqualTo(3);
+        assertThat(frames(new byte[CHUNK * 7 / 2])).isEqualTo(4);
+    }
+
+    private static int frames(byte[] data)
+            throws IOException
+    {
+        return ChunkLayout.of(files.write(true, CompressionCodec.NONE, CHUNK, data, 100)).frames().size();
+    }
+
+    @Test
+    void compressionShrinksCompressibleChunksAndKeepsOthersRaw()
+            throws IOException
+    {
+        byte[] zeros = new byte[CHUNK * 4];
+        byte[] random = randomData(CHUNK * 4, 1);
+        int header = ChunkLayout.of(files.write(true, CompressionCodec.NONE, CHUNK, new byte[0], 1)).headerLength();
+        for (CompressionCodec codec : new CompressionCodec[] {CompressionCodec.LZ4, CompressionCodec.ZSTD}) {
+            byte[] small = files.write(true, codec, CHUNK, zeros, CHUNK);
+            assertThat(small.length).isLessThan(CHUNK / 2);
+            byte[] raw = files.write(true, codec, CHUNK, random, CHUNK);
+            // Incompressible chunks are stored raw: only the frame and tag overhead is added.
+            assertThat(raw.length).isEqualTo(header + random.length + 4 * (ExchangeFileFormat.FRAME_HEADER_BYTES + 16));
+            assertThat(files.readAll(small, "f", CHUNK)).isEqualTo(zeros);
+            assertThat(files.readAll(raw, "f", CHUNK)).isEqualTo(random);
+        }
+    }
+
+    @Test
+    void defaultChunkSizeWithSeveralMegabytes()
+            throws IOException
+    {
+        byte[] data = mixedData(5 * (1 << 20) + 12345, 42);
+        for (CompressionCodec codec : CompressionCodec.values()) {
+            byte[] file = files.write(true, codec, ExchangeFileFormat.DEFAULT_CHUNK_SIZE, data, 300_000);
+            assertThat(ChunkLayout.of(file).frames()).hasSize(6);
+            assertThat(files.readAll(file, "big", 1 << 16)).isEqualTo(data);
+        }
+    }
+
+    @Test
+    void encryptedFilesHideTheDataAndRecordTheMasterKey()
+            throws IOException
+    {
+        byte[] data = "the quick brown fox jumps over the lazy dog ".repeat(200).getBytes(StandardCharsets.US_ASCII);
+        byte[] file = files.write(true, CompressionCodec.NONE, CHUNK, data, data.length);
+        assertThat(new String(file, StandardCharsets.ISO_8859_1)).startsWith("ONTULENC").doesNotContain("quick brown");
+        try (ChunkedInputStream in = files.open(file, "f")) {
+            assertThat(in.isEncrypted()).isTrue();
+            assertThat(in.masterKey()).contains(keyManagement.currentMasterKey());
+        }
+        // The same content twice gives different files: a fresh data key and nonce prefix per file.
+        assertThat(files.write(true, CompressionCodec.NONE, CHUNK, data, data.length)).isNotEqualTo(file);
+    }
+
+    @Test
+    void unencryptedFilesSayWhatTheyAre()
+            throws IOException
+    {
+        byte[] file = files.write(false, CompressionCodec.NONE, CHUNK, "plain".getBytes(StandardCharsets.US_ASCII), 5);
+        assertThat(new String(file, StandardCharsets.ISO_8859_1)).startsWith("ONTULPLN").contains("plain");
+        try (ChunkedInputStream in = files.open(file, "f")) {
+            assertThat(in.isEncrypted()).isFalse();
+            assertThat(in.masterKey()).isEmpty();
+        }
+    }
+
+    @Test
+    void abortedFileReadsAsTruncated()
+            throws IOException
+    {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ChunkedOutputStream stream = ChunkedOutputStream.encrypted(out, "f", keyManagement, CompressionCodec.LZ4, CHUNK);
+        stream.write(mixedData(CHUNK * 2 + 10, 5));
+        stream.abort();
+        stream.close();
+        files.assertFails(out.toByteArray(), "f", "f: truncated after chunk 1 (no final chunk)");
+    }
+
+    @Test
+    void finishLeavesTheUnderlyingStreamOpenAndEndsWrites()
+            throws IOException
+    {
+        ClosingTracker out = new ClosingTracker();
+        ChunkedOutputStream stream = ChunkedOutputStream.unencrypted(out, "spill-1", CompressionCodec.NONE, CHUNK);
+        stream.write(7);
+        stream.finish();
+        assertThat(out.closed).isFalse();
+        assertThatThrownBy(() -> stream.write(8))
+                .isInstanceOf(ExchangeFileException.class)
+                .hasMessage("spill-1: file is already finished");
+        stream.close();
+        assertThat(out.closed).isTrue();
+        assertThat(files.readAll(out.toByteArray(), "f", 10)).containsExactly(7);
+    }
+
+    @Test
+    void invalidChunkSizeIsRefused()
+    {
+        assertThatThrownBy(() -> ChunkedOutputStream.unencrypted(new ByteArrayOutputStream(), "f", CompressionCodec.NONE, 100))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("chunk size must be between 1024 and 16777216 bytes: 100");
+    }
+
+    private static final class ClosingTracker
+            extends ByteArrayOutputStream
+    {
+        boolean closed;
+
+        @Override
+        public void close()
+        {
+            closed = true;
+        }
+    }
+}
