@@ -297,3 +297,81 @@ SqlDrop SqlDropTable(Span s, boolean replace) :
         return SqlDdlNodes.dropTable(s.end(this), ifExists, name);
     }
 }
+
+/**
+ * CREATE [OR REPLACE] USER [IF NOT EXISTS] name PASSWORD 'secret'
+ */
+SqlCreate SqlCreateUser(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    final String password;
+}
+{
+    <USER> ifNotExists = IfNotExistsOpt() name = SimpleIdentifier()
+    password = PasswordClause()
+    {
+        return new SqlCreateUser(s.end(this), replace, ifNotExists, name, password);
+    }
+}
+
+/**
+ * ALTER USER name PASSWORD 'secret'
+ */
+SqlNode SqlAlterUser() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final String password;
+}
+{
+    <ALTER> { s = span(); } <USER> name = SimpleIdentifier()
+    password = PasswordClause()
+    {
+        return new SqlAlterUser(s.end(this), name, password);
+    }
+}
+
+/**
+ * Parses PASSWORD 'secret' and returns the password without its quotes. Only a plain string
+ * literal is accepted, so that SqlRedaction can find every password in a statement's text.
+ */
+String PasswordClause() :
+{
+}
+{
+    <PASSWORD> <QUOTED_STRING> {
+        return SqlParserUtil.parseString(token.image);
+    }
+}
+
+/**
+ * DROP USER [IF EXISTS] name
+ */
+SqlDrop SqlDropUser(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <USER> ifExists = IfExistsOpt() name = SimpleIdentifier()
+    {
+        return new SqlDropUser(s.end(this), ifExists, name);
+    }
+}
+
+/**
+ * SHOW USERS [LIKE 'pattern']
+ */
+SqlNode SqlShowUsers() :
+{
+    final Span s;
+    final SqlCharStringLiteral like;
+}
+{
+    <SHOW> { s = span(); } <USERS>
+    like = LikePatternOpt()
+    {
+        return new SqlShowUsers(s.end(this), like);
+    }
+}

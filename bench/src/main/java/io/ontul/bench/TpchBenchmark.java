@@ -24,7 +24,6 @@ import java.util.stream.Stream;
 
 import org.duckdb.DuckDBConnection;
 
-import io.ontul.engine.Engine;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.TpchQueries;
@@ -37,7 +36,9 @@ import io.trino.tpch.TpchTable;
  * the queries. After the warm-up, each query runs on Ontul, then DuckDB, then Ontul again, and so
  * on; the best of the runs counts, and every result is read to its last row. A run that takes
  * longer than the timeout is cancelled and the query reported as failed, so one runaway query
- * does not stall the whole benchmark.
+ * does not stall the whole benchmark. How the engines are reached is up to the
+ * {@link TpchContenders}: by default Ontul is called directly ({@link EmbeddedTpchContenders});
+ * {@link JdbcTpchBenchmark} reaches both over JDBC.
  * <p>
  * Run it with {@code bench/run-tpch.sh}; see {@link BenchmarkOptions#USAGE}.
  */
@@ -49,6 +50,8 @@ public final class TpchBenchmark
 
     private final BenchmarkOptions options;
     private final String command;
+    private final String title;
+    private final TpchContenders.Factory contenders;
     private final ExecutorService runner = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "benchmark-query");
         thread.setDaemon(true);
@@ -57,8 +60,16 @@ public final class TpchBenchmark
 
     public TpchBenchmark(BenchmarkOptions options, String command)
     {
+        this(options, command, "TPC-H", EmbeddedTpchContenders::new);
+    }
+
+    /** @param title starts the report's heading, which goes on with the scale and the date */
+    public TpchBenchmark(BenchmarkOptions options, String command, String title, TpchContenders.Factory contenders)
+    {
         this.options = requireNonNull(options, "options is null");
         this.command = requireNonNull(command, "command is null");
+        this.title = requireNonNull(title, "title is null");
+        this.contenders = requireNonNull(contenders, "contenders is null");
     }
 
     public static void main(String[] args)
@@ -102,13 +113,14 @@ public final class TpchBenchmark
         DuckDBConnection connection = DuckDbTpch.openInMemory();
         DuckDbTpch.load(connection, CATALOG, SCHEMA, options.scale(), Runtime.getRuntime().availableProcessors());
         long duckDbLoad = System.nanoTime() - start;
-        try (DuckDbBenchmarkEngine duckDb = new DuckDbBenchmarkEngine(connection);
-                OntulBenchmarkEngine ontul = new OntulBenchmarkEngine(Engine.createEmbedded())) {
-            facts.add("Peer: " + duckDb.describe());
+        try (TpchContenders engines = contenders.open(connection)) {
+            BenchmarkEngine ontul = engines.ontul();
+            BenchmarkEngine duckDb = engines.duckDb();
+            facts.addAll(engines.facts());
             facts.add("DuckDB generate + load (not in query times): " + seconds(duckDbLoad));
             progress("DuckDB loaded in %s; loading Ontul", seconds(duckDbLoad));
 
-            Optional<String> ontulLoadFailure = loadOntul(ontul, facts);
+            Optional<String> ontulLoadFailure = loadOntul(engines, facts);
 
             List<QueryMeasurement> measurements = new ArrayList<>();
             queries.keySet().forEach(name -> measurements.add(new QueryMeasurement(name)));
@@ -135,7 +147,7 @@ public final class TpchBenchmark
                         query.check().map(check -> "  check " + (check.equals("ok") ? "ok" : check)).orElse(""));
             }
 
-            BenchmarkReport report = new BenchmarkReport("TPC-H " + options.scaleName() + ", " + started, facts, measurements, options.check());
+            BenchmarkReport report = new BenchmarkReport(title + " " + options.scaleName() + ", " + started, facts, measurements, options.check());
             System.out.println();
             System.out.print(report.text());
             if (options.out().isPresent()) {
@@ -161,14 +173,14 @@ public final class TpchBenchmark
         return selected;
     }
 
-    private Optional<String> loadOntul(OntulBenchmarkEngine ontul, List<String> facts)
+    private Optional<String> loadOntul(TpchContenders engines, List<String> facts)
     {
         long start = System.nanoTime();
         for (TpchTable<?> table : TpchTable.getTables()) {
             String sql = String.format("CREATE TABLE %s%s AS SELECT * FROM tpch.%s.%s", TABLE_PREFIX, table.getTableName(), options.scaleName(), table.getTableName());
             try {
                 long tableStart = System.nanoTime();
-                long rows = ontul.update(sql);
+                long rows = engines.load(sql);
                 progress("  %s: %d rows in %s", table.getTableName(), rows, seconds(System.nanoTime() - tableStart));
             }
             catch (Throwable failure) {
@@ -238,7 +250,7 @@ public final class TpchBenchmark
         }
     }
 
-    private static String check(OntulBenchmarkEngine ontul, DuckDbBenchmarkEngine duckDb, QueryMeasurement query, String sql)
+    private static String check(BenchmarkEngine ontul, BenchmarkEngine duckDb, QueryMeasurement query, String sql)
     {
         if (query.ontul().failed() || query.duckDb().failed()) {
             return QueryMeasurement.NOT_COMPARED + ": a run failed";
@@ -277,7 +289,7 @@ public final class TpchBenchmark
         return firstLine.isBlank() ? failure.getClass().getName() : failure.getClass().getSimpleName() + ": " + firstLine;
     }
 
-    private static String machine()
+    static String machine()
     {
         List<String> parts = new ArrayList<>();
         parts.add(Runtime.getRuntime().availableProcessors() + " cores");
@@ -303,7 +315,7 @@ public final class TpchBenchmark
         }
     }
 
-    private static String gibibytes(long bytes)
+    static String gibibytes(long bytes)
     {
         return String.format(Locale.ROOT, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
     }

@@ -5,13 +5,16 @@ import static java.util.Objects.requireNonNull;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.engine.memory.DataSize;
+import io.ontul.engine.query.QueryIds;
+import io.ontul.engine.query.QueryLimits;
+import io.ontul.engine.query.QueryRegistry;
+import io.ontul.engine.system.SystemConnector;
 
 /**
  * The in-process engine: catalogs, worker threads and the root of memory accounting. One per
@@ -21,16 +24,20 @@ public final class Engine
         implements AutoCloseable
 {
     private final EngineConfig config;
+    private final java.util.Optional<io.ontul.engine.security.UserManagement> userManagement;
     private final BufferAllocator rootAllocator;
     private final CatalogManager catalogs;
     private final ExecutorService workers;
     private final int parallelism;
-    private final AtomicLong queryCounter = new AtomicLong();
-    private final java.util.Set<io.ontul.engine.execution.QueryContext> runningQueries = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final QueryIds queryIds = new QueryIds();
+    private final QueryRegistry queries;
+    private final io.ontul.engine.exchange.ExchangeManager exchange;
 
-    private Engine(EngineConfig config)
+    private Engine(EngineConfig config, java.util.Optional<io.ontul.engine.security.UserManagement> userManagement)
     {
         this.config = requireNonNull(config, "config is null");
+        this.userManagement = requireNonNull(userManagement, "userManagement is null");
+        QueryLimits limits = QueryLimits.fromConfig(config);
         long maxMemory = DataSize.parse(config.property(EngineConfig.MEMORY_MAX, defaultMaxMemory()), EngineConfig.MEMORY_MAX);
         this.rootAllocator = new RootAllocator(maxMemory);
         this.parallelism = Integer.parseInt(config.property(EngineConfig.TASK_CONCURRENCY, String.valueOf(Runtime.getRuntime().availableProcessors())));
@@ -40,7 +47,10 @@ public final class Engine
             thread.setDaemon(true);
             return thread;
         });
-        this.catalogs = new CatalogManager(config.catalogs(), rootAllocator, parallelism);
+        this.queries = new QueryRegistry(limits, this::isAdministrator);
+        this.catalogs = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)));
+        this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
+                java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
     }
 
     private static String defaultMaxMemory()
@@ -50,17 +60,29 @@ public final class Engine
 
     public static Engine create(EngineConfig config)
     {
-        return new Engine(config);
+        return new Engine(config, java.util.Optional.empty());
+    }
+
+    /** An engine whose CREATE/ALTER/DROP USER and SHOW USERS work on {@code userManagement}. */
+    public static Engine create(EngineConfig config, io.ontul.engine.security.UserManagement userManagement)
+    {
+        return new Engine(config, java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
     }
 
     public static Engine createEmbedded()
     {
-        return new Engine(EngineConfig.embeddedDefaults());
+        return new Engine(EngineConfig.embeddedDefaults(), java.util.Optional.empty());
     }
 
     public Session createSession(String user)
     {
         return new Session(this, user);
+    }
+
+    /** The users behind CREATE USER and friends; empty outside the server. */
+    public java.util.Optional<io.ontul.engine.security.UserManagement> userManagement()
+    {
+        return userManagement;
     }
 
     public EngineConfig config()
@@ -88,47 +110,41 @@ public final class Engine
         return parallelism;
     }
 
+    /** Spill files and checkpoints: everything that leaves memory. */
+    public io.ontul.engine.exchange.ExchangeManager exchange()
+    {
+        return exchange;
+    }
+
     String nextQueryId()
     {
-        return String.format("q%06d", queryCounter.incrementAndGet());
+        return queryIds.next();
     }
 
-    /** Called by a query when it starts; it calls {@link #queryFinished} when it closes. */
-    public void queryStarted(io.ontul.engine.execution.QueryContext query)
+    /** Every statement being run and the recent ones, with the engine's concurrency and run-time limits. */
+    public QueryRegistry queries()
     {
-        runningQueries.add(query);
+        return queries;
     }
 
-    public void queryFinished(io.ontul.engine.execution.QueryContext query)
+    /** Who sees and may kill every query: {@code admin}, or whom the user management names. */
+    private boolean isAdministrator(String user)
     {
-        synchronized (runningQueries) {
-            runningQueries.remove(query);
-            runningQueries.notifyAll();
-        }
+        return userManagement.map(users -> users.isAdmin(user)).orElse(user.equals("admin"));
     }
 
     /**
-     * Cancels running queries and waits (up to 10 s) for their owners to close them, so their
-     * memory is released before the root allocator closes; then stops the workers and catalogs.
+     * Cancels running and queued queries and waits (up to 10 s) for their owners to close them, so
+     * their memory is released before the root allocator closes; then stops the workers and catalogs.
      */
     @Override
     public void close()
     {
-        runningQueries.forEach(io.ontul.engine.execution.QueryContext::cancel);
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        synchronized (runningQueries) {
-            while (!runningQueries.isEmpty() && System.nanoTime() < deadline) {
-                try {
-                    runningQueries.wait(100);
-                }
-                catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
+        queries.cancelAll("the engine is shutting down", java.time.Duration.ofSeconds(10));
+        queries.close();
         workers.shutdownNow();
         catalogs.close();
+        exchange.close();
         rootAllocator.close();
     }
 }

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,25 +15,26 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
-import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
-import org.apache.arrow.flight.auth2.GeneratedBearerTokenAuthenticator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.Engine;
 import io.ontul.engine.EngineConfig;
+import io.ontul.server.auth.JwtCallHeaderAuthenticator;
 import io.ontul.server.auth.PasswordHasher;
-import io.ontul.server.auth.PasswordValidator;
 import io.ontul.server.auth.UserStore;
 import io.ontul.server.flight.ConnectionMiddleware;
 import io.ontul.server.flight.OntulFlightSqlProducer;
+import io.ontul.server.tls.ServerCertificate;
+import io.ontul.server.tls.ServerCertificates;
+import io.ontul.server.tls.TlsConfig;
 
 /**
  * The Ontul server: the engine behind an Arrow Flight SQL endpoint with password
- * authentication (basic credentials, then a bearer token per connection). {@link #start}
- * returns once clients can connect; {@link #close} stops accepting calls, cancels running
- * queries and stops the engine.
+ * authentication (basic credentials, then a signed bearer token per connection) and optional
+ * TLS. {@link #start} returns once clients can connect; {@link #close} stops accepting calls,
+ * cancels running queries and stops the engine.
  */
 public final class OntulServer
         implements AutoCloseable
@@ -83,19 +85,23 @@ public final class OntulServer
         UserStore users = UserStore.open(dataDirectory, new PasswordHasher());
         ensureAdmin(users, adminPassword, dataDirectory, console);
 
-        Engine engine = Engine.create(config);
+        Engine engine = Engine.create(config, new io.ontul.server.auth.StoreUserManagement(users, ADMIN_USER));
         BufferAllocator allocator = null;
         OntulFlightSqlProducer producer = null;
         try {
             allocator = engine.rootAllocator().newChildAllocator("flight-server", 0, Long.MAX_VALUE);
             producer = new OntulFlightSqlProducer(engine, allocator, version(), SESSION_IDLE_TIMEOUT, UNFETCHED_RESULT_TIMEOUT);
-            FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure(host, listenPort), producer)
-                    .headerAuthenticator(new GeneratedBearerTokenAuthenticator(
-                            new BasicCallHeaderAuthenticator(new PasswordValidator(users)),
-                            (int) SESSION_IDLE_TIMEOUT.toMinutes()))
-                    .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory())
-                    .build()
-                    .start();
+            TlsConfig tls = TlsConfig.from(config);
+            FlightServer.Builder builder = FlightServer.builder(allocator, tls.enabled() ? Location.forGrpcTls(host, listenPort) : Location.forGrpcInsecure(host, listenPort), producer)
+                    .headerAuthenticator(JwtCallHeaderAuthenticator.create(config, dataDirectory, users))
+                    .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory());
+            if (tls.enabled()) {
+                ServerCertificate certificate = ServerCertificates.obtain(tls, dataDirectory, host, Instant.now());
+                builder.useTls(certificate.certificateChain(), certificate.privateKey());
+                console.println("TLS certificate " + certificate);
+                console.flush();
+            }
+            FlightServer server = builder.build().start();
             ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "ontul-server-maintenance");
                 thread.setDaemon(true);
@@ -149,6 +155,12 @@ public final class OntulServer
     public String host()
     {
         return host;
+    }
+
+    /** Where clients connect: {@code grpc+tls://HOST:PORT} with TLS, else {@code grpc+tcp://HOST:PORT}. */
+    public Location location()
+    {
+        return server.getLocation();
     }
 
     public Engine engine()

@@ -16,8 +16,14 @@ public enum ErrorCode
     INVALID_CAST(ErrorCategory.USER_ERROR),
     NOT_SUPPORTED(ErrorCategory.USER_ERROR),
     QUERY_CANCELLED(ErrorCategory.USER_ERROR),
+    /** The user may not run the statement (for example CREATE USER by a user who is not an administrator). */
+    PERMISSION_DENIED(ErrorCategory.USER_ERROR),
     EXCEEDED_MEMORY_LIMIT(ErrorCategory.INSUFFICIENT_RESOURCES),
     EXCEEDED_SPILL_LIMIT(ErrorCategory.INSUFFICIENT_RESOURCES),
+    /** The query ran longer than its maximum run time ({@code query_max_run_time}). */
+    EXCEEDED_TIME_LIMIT(ErrorCategory.INSUFFICIENT_RESOURCES),
+    /** The engine runs as many queries as it may and its queue is full ({@code ontul.query.max-queued}). */
+    QUERY_QUEUE_FULL(ErrorCategory.INSUFFICIENT_RESOURCES),
     EXTERNAL_ERROR(ErrorCategory.EXTERNAL),
     INTERNAL_ERROR(ErrorCategory.INTERNAL);
 

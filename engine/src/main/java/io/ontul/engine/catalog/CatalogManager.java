@@ -28,6 +28,21 @@ public final class CatalogManager
 
     public CatalogManager(Map<String, Map<String, String>> catalogs, BufferAllocator rootAllocator, int parallelism)
     {
+        this(catalogs, rootAllocator, parallelism, Map.of());
+    }
+
+    /**
+     * @param builtIn catalogs the engine itself provides (such as {@code system}); their names
+     *        are reserved: a configured catalog may not use them
+     */
+    public CatalogManager(Map<String, Map<String, String>> catalogs, BufferAllocator rootAllocator, int parallelism, Map<String, Connector> builtIn)
+    {
+        for (String name : builtIn.keySet()) {
+            if (catalogs.containsKey(name)) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Catalog name '%s' is reserved for the engine's built-in catalog: rename conf/catalogs/%s.properties", name, name);
+            }
+        }
+        connectors.putAll(builtIn);
         Map<String, ConnectorFactory> factories = new HashMap<>();
         for (ConnectorFactory factory : ServiceLoader.load(ConnectorFactory.class)) {
             factories.put(factory.name(), factory);

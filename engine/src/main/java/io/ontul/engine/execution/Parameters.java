@@ -79,7 +79,7 @@ final class Parameters
             return SqlLiteral.createDate(new DateString(date.toString()), pos);
         }
         if (value instanceof LocalTime time) {
-            return SqlLiteral.createTime(new TimeString(time.toString()), 3, pos);
+            return SqlLiteral.createTime(new TimeString(time.getHour(), time.getMinute(), time.getSecond()).withNanos(time.getNano()), 3, pos);
         }
         if (value instanceof LocalDateTime dateTime) {
             TimestampString timestamp = new TimestampString(dateTime.getYear(), dateTime.getMonthValue(), dateTime.getDayOfMonth(),

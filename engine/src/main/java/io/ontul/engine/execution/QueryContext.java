@@ -2,12 +2,17 @@ package io.ontul.engine.execution;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.rex.RexBuilder;
+
+import io.ontul.exchange.spill.SpillSpace;
+import io.ontul.exchange.spill.SpillStore;
 
 import io.ontul.engine.memory.DataSize;
 import io.ontul.spi.ErrorCode;
@@ -27,14 +32,18 @@ public final class QueryContext
         implements AutoCloseable
 {
     private final String queryId;
+    private final String user;
     private final BufferAllocator allocator;
     private final long memoryLimit;
     private final ExecutorService executor;
     private final int parallelism;
     private final RexBuilder rexBuilder;
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final AtomicReference<OntulException> cancellation = new AtomicReference<>();
     private final AtomicLong heapReserved = new AtomicLong();
     private final AtomicLong peakMemory = new AtomicLong();
+    private final AtomicReference<SpillSpace> spillSpace = new AtomicReference<>();
+    private volatile SpillStore spillStore;
 
     private final Runnable onClose;
 
@@ -46,6 +55,16 @@ public final class QueryContext
     /** @param onClose runs once when the query closes, after its memory is released */
     public QueryContext(String queryId, BufferAllocator parent, long memoryLimit, ExecutorService executor, int parallelism, RexBuilder rexBuilder, Runnable onClose)
     {
+        this(queryId, "", parent, memoryLimit, executor, parallelism, rexBuilder, onClose);
+    }
+
+    /**
+     * @param user who runs the query ("" for internal work)
+     * @param onClose runs once when the query closes, after its memory is released
+     */
+    public QueryContext(String queryId, String user, BufferAllocator parent, long memoryLimit, ExecutorService executor, int parallelism, RexBuilder rexBuilder, Runnable onClose)
+    {
+        this.user = requireNonNull(user, "user is null");
         this.onClose = requireNonNull(onClose, "onClose is null");
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.allocator = parent.newChildAllocator("query-" + queryId, 0, memoryLimit);
@@ -58,6 +77,11 @@ public final class QueryContext
     public String queryId()
     {
         return queryId;
+    }
+
+    public String user()
+    {
+        return user;
     }
 
     public BufferAllocator allocator()
@@ -107,9 +131,87 @@ public final class QueryContext
                 + " (raise it with SET SESSION query_max_memory = '...')");
     }
 
+    /** Lets the query's operators spill to {@code store}; without it they fail at the memory limit. */
+    public void enableSpill(SpillStore store)
+    {
+        this.spillStore = requireNonNull(store, "store is null");
+    }
+
+    /**
+     * Memory the query holds now: Arrow buffers plus reserved heap state.
+     */
+    public long memoryUsed()
+    {
+        return heapReserved.get() + allocator.getAllocatedMemory();
+    }
+
+    /**
+     * Whether an operator holding spillable state should write it out now: the query can spill
+     * and holds more than half its memory budget (the rest is headroom for batches in flight
+     * and for reading spilled data back).
+     */
+    public boolean shouldSpill()
+    {
+        return spillStore != null && memoryUsed() > memoryLimit / 2;
+    }
+
+    public long memoryLimit()
+    {
+        return memoryLimit;
+    }
+
+    public boolean canSpill()
+    {
+        return spillStore != null;
+    }
+
+    /** The query's spill files, created on first use and deleted when the query closes. */
+    public SpillSpace spillSpace()
+    {
+        SpillStore store = spillStore;
+        if (store == null) {
+            throw exceededMemoryLimit();
+        }
+        SpillSpace space = spillSpace.get();
+        if (space == null) {
+            SpillSpace created = store.forQuery(queryId);
+            space = spillSpace.compareAndExchange(null, created);
+            if (space == null) {
+                space = created;
+            }
+        }
+        if (cancelled.get()) {
+            checkCancelled();
+        }
+        return space;
+    }
+
+    /** Spill figures so far, for EXPLAIN ANALYZE and the query list: bytes, files, rows. */
+    public SpillStatistics spillStatistics()
+    {
+        SpillSpace space = spillSpace.get();
+        return space == null ? SpillStatistics.NONE : new SpillStatistics(space.spilledBytes(), space.files(), space.spilledRows());
+    }
+
     public void cancel()
     {
         cancelled.set(true);
+    }
+
+    /**
+     * Cancels the query for a reason its client must see (killed, out of time): operators that
+     * notice the cancellation then fail with that code and message. The first reason wins.
+     */
+    public void cancel(OntulException reason)
+    {
+        cancellation.compareAndSet(null, requireNonNull(reason, "reason is null"));
+        cancelled.set(true);
+    }
+
+    /** The reason given to {@link #cancel(OntulException)}, if any. */
+    public Optional<OntulException> cancellation()
+    {
+        return Optional.ofNullable(cancellation.get());
     }
 
     public boolean isCancelled()
@@ -120,7 +222,10 @@ public final class QueryContext
     public void checkCancelled()
     {
         if (cancelled.get()) {
-            throw new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + queryId + " was cancelled");
+            OntulException reason = cancellation.get();
+            throw reason == null
+                    ? new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + queryId + " was cancelled")
+                    : new OntulException(reason.code(), reason.getMessage());
         }
     }
 
@@ -132,6 +237,10 @@ public final class QueryContext
             allocator.close();
         }
         finally {
+            SpillSpace space = spillSpace.get();
+            if (space != null) {
+                space.close();
+            }
             onClose.run();
         }
     }

@@ -1,11 +1,14 @@
 package io.ontul.engine.execution;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import io.ontul.engine.EngineConfig;
 import io.ontul.engine.memory.DataSize;
+import io.ontul.engine.query.Durations;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -13,18 +16,26 @@ import io.ontul.spi.OntulException;
 public final class SessionProperties
 {
     public static final String QUERY_MAX_MEMORY = "query_max_memory";
-    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY);
+    public static final String QUERY_MAX_RUN_TIME = "query_max_run_time";
+    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY, QUERY_MAX_RUN_TIME);
 
     private SessionProperties() {}
 
+    /** Checks the name and, unless {@code value} is null (RESET SESSION), the value; returns the name in lower case. */
     public static String validate(String name, String value)
     {
         String key = name.toLowerCase(Locale.ROOT);
         if (!KNOWN.contains(key)) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Unknown session property '" + name + "'");
         }
+        if (value == null) {
+            return key;
+        }
         if (key.equals(QUERY_MAX_MEMORY)) {
             DataSize.parse(value, QUERY_MAX_MEMORY);
+        }
+        if (key.equals(QUERY_MAX_RUN_TIME)) {
+            Durations.parse(value, QUERY_MAX_RUN_TIME);
         }
         return key;
     }
@@ -36,5 +47,11 @@ public final class SessionProperties
             return DataSize.parse(value, QUERY_MAX_MEMORY);
         }
         return DataSize.parse(config.property(EngineConfig.QUERY_MAX_MEMORY, "2GB"), EngineConfig.QUERY_MAX_MEMORY);
+    }
+
+    /** The session's own run-time limit; empty when it uses the engine's default ({@code ontul.query.max-run-time}). */
+    public static Optional<Duration> queryMaxRunTime(Map<String, String> session)
+    {
+        return Optional.ofNullable(session.get(QUERY_MAX_RUN_TIME)).map(value -> Durations.parse(value, QUERY_MAX_RUN_TIME));
     }
 }

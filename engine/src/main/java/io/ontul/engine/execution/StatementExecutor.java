@@ -16,6 +16,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -36,6 +37,8 @@ import io.ontul.engine.plan.LogicalPlanner;
 import io.ontul.engine.plan.PhysicalPlanner;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.TaskContext;
+import io.ontul.engine.query.TrackedQuery;
+import io.ontul.engine.query.TrackedQueryResult;
 import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlExplainStatement;
@@ -46,6 +49,8 @@ import io.ontul.engine.sql.tree.SqlShowColumns;
 import io.ontul.engine.sql.tree.SqlShowSchemas;
 import io.ontul.engine.sql.tree.SqlShowTables;
 import io.ontul.engine.sql.tree.SqlUse;
+import io.ontul.engine.system.SystemConnector;
+import io.ontul.engine.system.SystemProcedures;
 import io.ontul.engine.type.ArrowTypes;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.Connector;
@@ -64,6 +69,8 @@ public final class StatementExecutor
     private final String queryId;
     private final String sql;
     private final List<?> parameters;
+    private TrackedQuery tracked;
+    private boolean takesSlot;
 
     public StatementExecutor(Session session, String queryId, String sql)
     {
@@ -109,11 +116,40 @@ public final class StatementExecutor
         }
     }
 
+    /**
+     * Runs the statement as an entry of the engine's query registry: it may wait for a slot
+     * (queries and DML), it ends when its result is read to the end or closed, and it can be
+     * killed or run out of time meanwhile.
+     */
     public QueryResult execute()
+    {
+        tracked = engine.queries().register(queryId, session.user(), io.ontul.engine.sql.parser.SqlRedaction.redact(sql), SessionProperties.queryMaxRunTime(session.properties()));
+        try {
+            QueryResult result = run();
+            if (result instanceof StaticResult done) {
+                tracked.finish(done.rowCount(), done.bufferBytes());
+                return done;
+            }
+            return new TrackedQueryResult(tracked, result);
+        }
+        catch (RuntimeException e) {
+            throw tracked.fail(e);
+        }
+        catch (Error e) {
+            tracked.fail(OntulException.internal(e.toString(), e));
+            throw e;
+        }
+    }
+
+    private QueryResult run()
     {
         SqlNode statement = OntulParser.parse(sql);
         if (parameters != null) {
             statement = Parameters.bind(statement, parameters);
+        }
+        takesSlot = takesSlot(statement);
+        if (!takesSlot) {
+            tracked.start();
         }
         try {
             return dispatch(statement);
@@ -126,8 +162,20 @@ public final class StatementExecutor
         }
     }
 
+    /** Queries and statements that run one: only they count against ontul.query.max-concurrent. */
+    private static boolean takesSlot(SqlNode statement)
+    {
+        return statement.getKind().belongsTo(SqlKind.QUERY)
+                || statement instanceof SqlInsert
+                || statement instanceof SqlCreateTable create && create.query != null
+                || statement instanceof SqlExplainStatement explain && explain.isAnalyze();
+    }
+
     private QueryResult dispatch(SqlNode statement)
     {
+        if (io.ontul.engine.security.UserStatements.isUserStatement(statement)) {
+            return new io.ontul.engine.security.UserStatements(session, queryId).execute(statement);
+        }
         if (statement instanceof SqlShowCatalogs show) {
             return listing("catalog", filter(engine.catalogs().names(), show.likePattern()));
         }
@@ -159,7 +207,7 @@ public final class StatementExecutor
             return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }
         if (statement instanceof SqlResetSession reset) {
-            String name = SessionProperties.validate(String.join(".", reset.name().names), "0");
+            String name = SessionProperties.validate(String.join(".", reset.name().names), null);
             session.properties().remove(name);
             return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }
@@ -189,6 +237,10 @@ public final class StatementExecutor
         }
         if (statement instanceof SqlInsert insert) {
             return insert(insert);
+        }
+        if (statement.getKind() == SqlKind.PROCEDURE_CALL) {
+            new SystemProcedures(engine.queries()).call((SqlCall) statement, session.user());
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }
         if (statement.getKind().belongsTo(SqlKind.QUERY)) {
             return query(statement);
@@ -282,7 +334,8 @@ public final class StatementExecutor
         return new LogicalPlanner(root, path);
     }
 
-    private record PlannedQuery(PlanNode root, Schema schema) {}
+    /** @param readsOnlySystemTables whether it reads system tables only: such queries need no slot, so they can watch a busy engine */
+    private record PlannedQuery(PlanNode root, Schema schema, boolean readsOnlySystemTables) {}
 
     private PlannedQuery plan(SqlNode query)
     {
@@ -292,7 +345,16 @@ public final class StatementExecutor
         RelNode rel = relRoot.project();
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
         PlanNode root = physical.planRoot(rel);
-        return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType));
+        return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel));
+    }
+
+    private static boolean readsOnlySystemTables(RelNode rel)
+    {
+        List<org.apache.calcite.plan.RelOptTable> tables = org.apache.calcite.plan.RelOptUtil.findAllTables(rel);
+        return !tables.isEmpty() && tables.stream().allMatch(table -> {
+            io.ontul.engine.sql.ConnectorTable connectorTable = table.unwrap(io.ontul.engine.sql.ConnectorTable.class);
+            return connectorTable != null && connectorTable.connector() instanceof SystemConnector;
+        });
     }
 
     private static Schema outputSchema(Schema physical, RelDataType validated)
@@ -307,21 +369,24 @@ public final class StatementExecutor
         return new Schema(fields);
     }
 
-    private QueryContext newContext()
+    /** Waits for a slot if the statement takes one, then opens the query's context. */
+    private QueryContext newContext(boolean readsOnlySystemTables)
     {
+        tracked.admit(takesSlot && !readsOnlySystemTables);
         long maxMemory = SessionProperties.queryMaxMemory(session.properties(), engine.config());
         QueryContext[] self = new QueryContext[1];
-        self[0] = new QueryContext(queryId, engine.rootAllocator(), maxMemory, engine.workers(), engine.parallelism(),
+        self[0] = new QueryContext(queryId, session.user(), engine.rootAllocator(), maxMemory, engine.workers(), engine.parallelism(),
                 new org.apache.calcite.rex.RexBuilder(new org.apache.calcite.jdbc.JavaTypeFactoryImpl(io.ontul.engine.type.OntulTypeSystem.INSTANCE)),
-                () -> engine.queryFinished(self[0]));
-        engine.queryStarted(self[0]);
+                () -> tracked.detach(self[0]));
+        self[0].enableSpill(engine.exchange().spillStore());
+        tracked.attach(self[0]);
         return self[0];
     }
 
     private QueryResult query(SqlNode query)
     {
         PlannedQuery planned = plan(query);
-        QueryContext context = newContext();
+        QueryContext context = newContext(planned.readsOnlySystemTables());
         try {
             Operator root = planned.root().open(TaskContext.single(context));
             return new StreamingQueryResult(context, root, planned.schema(), () -> { });
@@ -337,7 +402,7 @@ public final class StatementExecutor
         SqlNode query = statement instanceof SqlInsert insert ? insert.getSource() : statement;
         PlannedQuery planned = plan(query);
         if (analyze) {
-            QueryContext context = newContext();
+            QueryContext context = newContext(planned.readsOnlySystemTables());
             Operator root;
             try {
                 root = planned.root().open(TaskContext.single(context));
@@ -364,6 +429,11 @@ public final class StatementExecutor
         if (analyze) {
             line.append(String.format(Locale.ROOT, " (rows=%d batches=%d time=%.1fms memory=%s)",
                     node.stats().rows(), node.stats().batches(), node.stats().nanos() / 1e6, io.ontul.engine.memory.DataSize.format(node.stats().memoryBytes())));
+            if (node.stats().spilledRuns() > 0) {
+                line.setLength(line.length() - 1);
+                line.append(String.format(Locale.ROOT, " spilled=%s in %d runs)",
+                        io.ontul.engine.memory.DataSize.format(node.stats().spilledBytes()), node.stats().spilledRuns()));
+            }
         }
         rows.add(List.of(line.toString()));
         for (PlanNode child : node.children()) {
@@ -461,14 +531,14 @@ public final class StatementExecutor
         }
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
         PlanNode root = physical.planRoot(rel);
-        long rows = write(connector, table, new PlannedQuery(root, table.columns()));
+        long rows = write(connector, table, new PlannedQuery(root, table.columns(), false));
         return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
     }
 
     private long write(Connector connector, TableHandle table, PlannedQuery planned)
     {
         BatchSink sink = connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table));
-        QueryContext context = newContext();
+        QueryContext context = newContext(false);
         boolean committed = false;
         try {
             Operator root;

@@ -94,6 +94,28 @@ public final class StaticResult
         return update;
     }
 
+    /** The update count of a statement that changed data, else the number of rows; 0 once closed. */
+    public long rowCount()
+    {
+        if (batch == null) {
+            return 0;
+        }
+        return update ? ((BigIntVector) batch.getVector(0)).get(0) : batch.getRowCount();
+    }
+
+    /** Arrow buffer bytes of the result. */
+    public long bufferBytes()
+    {
+        if (batch == null) {
+            return 0;
+        }
+        long bytes = 0;
+        for (FieldVector vector : batch.getFieldVectors()) {
+            bytes += vector.getBufferSize();
+        }
+        return bytes;
+    }
+
     @Override
     public VectorSchemaRoot nextBatch()
     {

@@ -8,6 +8,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.QueryResult;
 import io.ontul.engine.operator.Operator;
+import io.ontul.spi.OntulException;
 
 /**
  * A running query's result: pulls batches from the root operator as the client asks for them,
@@ -60,10 +61,15 @@ public final class StreamingQueryResult
         }
         VectorSchemaRoot batch;
         try {
+            // operators may hold batches made before a cancel: none reaches the client after it
+            context.checkCancelled();
             batch = root.next();
         }
         catch (RuntimeException | Error e) {
-            RuntimeException translated = Errors.translate(e, context);
+            // a killed or timed-out query may fail in other ways while it stops; its reason is what the user needs
+            RuntimeException translated = context.cancellation()
+                    .<RuntimeException>map(reason -> new OntulException(reason.code(), reason.getMessage()))
+                    .orElseGet(() -> Errors.translate(e, context));
             closeQuietly();
             throw translated;
         }

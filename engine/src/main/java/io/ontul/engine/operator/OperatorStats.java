@@ -9,6 +9,8 @@ public final class OperatorStats
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong nanos = new AtomicLong();
     private final AtomicLong memoryBytes = new AtomicLong();
+    private final AtomicLong spilledBytes = new AtomicLong();
+    private final AtomicLong spilledRuns = new AtomicLong();
 
     public void recordBatch(long rowCount, long elapsedNanos)
     {
@@ -25,6 +27,23 @@ public final class OperatorStats
     public void recordMemory(long bytes)
     {
         memoryBytes.accumulateAndGet(bytes, Math::max);
+    }
+
+    /** A spill run of {@code bytes} on disk was written. */
+    public void recordSpill(long bytes)
+    {
+        spilledBytes.addAndGet(bytes);
+        spilledRuns.incrementAndGet();
+    }
+
+    public long spilledBytes()
+    {
+        return spilledBytes.get();
+    }
+
+    public long spilledRuns()
+    {
+        return spilledRuns.get();
     }
 
     public long rows()

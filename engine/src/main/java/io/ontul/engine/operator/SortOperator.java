@@ -8,11 +8,17 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
+import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunWriter;
 
 /**
  * ORDER BY with optional OFFSET/LIMIT (top-N): collects all input batches, sorts row addresses
  * with a stable merge sort, and emits rows in order in batches. With a limit only the first
  * {@code offset + limit} rows are emitted.
+ *
+ * <p>When the query's memory runs short ({@link QueryContext#shouldSpill}) the rows held so far
+ * are sorted and written out as a spill run; at the end all runs are merged
+ * ({@link SortedRunMerger}).
  */
 public final class SortOperator
         implements Operator
@@ -30,6 +36,11 @@ public final class SortOperator
     private int end;
     private long reserved;
     private final OperatorStats stats;
+    private final List<SpillRun> runs = new ArrayList<>();
+    private SortedRunMerger merger;
+    private long heldBytes;
+    private long averageRowBytes;
+    private int spillBatchRows;
 
     public SortOperator(QueryContext context, Operator child, Schema schema, List<SortKey> keys, long offset, long limit, OperatorStats stats)
     {
@@ -45,8 +56,11 @@ public final class SortOperator
     @Override
     public VectorSchemaRoot next()
     {
-        if (batchOf == null) {
+        if (batchOf == null && merger == null) {
             sort();
+        }
+        if (merger != null) {
+            return merger.next();
         }
         if (position >= end) {
             return null;
@@ -74,10 +88,27 @@ public final class SortOperator
         while ((batch = child.next()) != null) {
             batches.add(batch);
             total += batch.getRowCount();
+            for (FieldVector vector : batch.getFieldVectors()) {
+                heldBytes += vector.getBufferSize();
+            }
             context.checkCancelled();
             if (total > compactAt) {
                 total = compact((int) keep);
             }
+            else if (heldBytes > context.memoryLimit() / 8 && context.shouldSpill()) {
+                spill((int) total);
+                total = 0;
+            }
+        }
+        if (!runs.isEmpty()) {
+            if (total > 0) {
+                spill((int) total);
+            }
+            long runBatchBytes = Math.max(1, spillBatchRows * averageRowBytes);
+            int fanIn = (int) Math.max(2, Math.min(SortedRunMerger.MAX_FAN_IN, context.memoryLimit() / 4 / runBatchBytes));
+            merger = new SortedRunMerger(context.spillSpace(), context.allocator(), schema, keys, runs, fanIn, spillBatchRows, Batches.TARGET_ROWS, offset, limit);
+            runs.clear();
+            return;
         }
         int rows = (int) total;
         context.reserve(rows * 16L);
@@ -94,6 +125,36 @@ public final class SortOperator
         stats.recordMemory(bytes);
         position = (int) Math.min(offset, rows);
         end = (int) Math.min(rows, keep);
+    }
+
+    /** Sorts the rows held and writes them out as one spill run, freeing their memory. */
+    private void spill(int rows)
+    {
+        // small batches in runs: the merge holds one batch of every run it reads at once
+        averageRowBytes = Math.max(1, heldBytes / Math.max(1, rows));
+        spillBatchRows = (int) Math.max(1024, Math.min(Batches.TARGET_ROWS, context.memoryLimit() / 64 / averageRowBytes));
+        int[][] sorted = sortedAddresses(rows);
+        try (SpillRunWriter writer = context.spillSpace().newRun(schema)) {
+            for (int from = 0; from < rows; from += spillBatchRows) {
+                int count = Math.min(spillBatchRows, rows - from);
+                FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
+                for (int c = 0; c < vectors.length; c++) {
+                    for (int i = 0; i < count; i++) {
+                        vectors[c].copyFromSafe(sorted[1][from + i], i, batches.get(sorted[0][from + i]).getVector(c));
+                    }
+                }
+                try (VectorSchemaRoot batch = Batches.root(schema, vectors, count)) {
+                    writer.write(batch);
+                }
+                context.checkCancelled();
+            }
+            SpillRun run = writer.finish();
+            runs.add(run);
+            stats.recordSpill(run.bytes());
+        }
+        batches.forEach(VectorSchemaRoot::close);
+        batches.clear();
+        heldBytes = 0;
     }
 
     /** Sorts what is held and keeps only its first {@code keep} rows, in one batch. */
@@ -183,6 +244,11 @@ public final class SortOperator
     {
         batches.forEach(VectorSchemaRoot::close);
         batches.clear();
+        if (merger != null) {
+            merger.close();
+        }
+        runs.forEach(SpillRun::delete);
+        runs.clear();
         context.release(reserved);
         reserved = 0;
         child.close();

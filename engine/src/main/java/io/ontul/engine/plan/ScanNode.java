@@ -5,8 +5,10 @@ import java.util.List;
 
 import org.apache.calcite.rel.type.RelDataType;
 
+import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.ScanOperator;
+import io.ontul.engine.system.QueryAwareConnector;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;
@@ -35,10 +37,13 @@ public final class ScanNode
         return true;
     }
 
-    private synchronized List<Split> splits(int parallelism)
+    private synchronized List<Split> splits(QueryContext query)
     {
         if (splits == null) {
-            splits = List.copyOf(connector.splits(table, scan, parallelism * 4));
+            int desiredSplits = query.parallelism() * 4;
+            splits = List.copyOf(connector instanceof QueryAwareConnector queryAware
+                    ? queryAware.splits(table, scan, desiredSplits, query)
+                    : connector.splits(table, scan, desiredSplits));
         }
         return splits;
     }
@@ -46,7 +51,7 @@ public final class ScanNode
     @Override
     protected Operator create(TaskContext task)
     {
-        List<Split> all = splits(task.query().parallelism());
+        List<Split> all = splits(task.query());
         List<Split> mine = new ArrayList<>();
         for (int i = task.instance(); i < all.size(); i += task.instances()) {
             mine.add(all.get(i));

@@ -36,6 +36,7 @@ public final class SpillStore
     private final ExchangeStreamFactory streams;
     private final long maxBytes;
     private final AtomicLong usedBytes = new AtomicLong();
+    private final AtomicLong writtenBytes = new AtomicLong();
 
     private SpillStore(Path directory, ExchangeStreamFactory streams, long maxBytes)
     {
@@ -88,6 +89,12 @@ public final class SpillStore
         return usedBytes.get();
     }
 
+    /** Spill bytes ever written by this store, deleted files included. */
+    public long writtenBytes()
+    {
+        return writtenBytes.get();
+    }
+
     public long maxBytes()
     {
         return maxBytes;
@@ -106,6 +113,7 @@ public final class SpillStore
             throw new OntulException(ErrorCode.EXCEEDED_SPILL_LIMIT, "Query " + queryId + " needs more spill space than is free: the server's spill files would exceed "
                     + MAX_BYTES + " = " + maxBytes + " bytes");
         }
+        writtenBytes.addAndGet(bytes);
     }
 
     void refund(long bytes)

@@ -79,6 +79,68 @@ public final class UserStore
         save();
     }
 
+    /** Adds {@code user}; returns false, changing nothing, when the user exists. */
+    public boolean create(String user, String password)
+    {
+        String hash = hasher.hash(password);
+        synchronized (this) {
+            if (hashes.putIfAbsent(user, hash) != null) {
+                return false;
+            }
+            saveOrRestore(user, null);
+            return true;
+        }
+    }
+
+    /** Replaces the password of {@code user}; returns false, changing nothing, when there is no such user. */
+    public boolean replacePassword(String user, String password)
+    {
+        String hash = hasher.hash(password);
+        synchronized (this) {
+            String previous = hashes.get(user);
+            if (previous == null) {
+                return false;
+            }
+            hashes.put(user, hash);
+            saveOrRestore(user, previous);
+            return true;
+        }
+    }
+
+    /** Removes {@code user}; returns false when there is no such user. */
+    public synchronized boolean drop(String user)
+    {
+        String previous = hashes.remove(user);
+        if (previous == null) {
+            return false;
+        }
+        saveOrRestore(user, previous);
+        return true;
+    }
+
+    /** The user names, sorted. */
+    public synchronized java.util.List<String> users()
+    {
+        return java.util.List.copyOf(hashes.keySet());
+    }
+
+    /** Saves; when that fails, puts back the user's previous hash (null: no user) and rethrows. */
+    private void saveOrRestore(String user, String previousHash)
+    {
+        try {
+            save();
+        }
+        catch (RuntimeException e) {
+            if (previousHash == null) {
+                hashes.remove(user);
+            }
+            else {
+                hashes.put(user, previousHash);
+            }
+            throw e;
+        }
+    }
+
     private void save()
     {
         Properties properties = new Properties();

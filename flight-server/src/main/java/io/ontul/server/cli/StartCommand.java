@@ -71,8 +71,9 @@ public final class StartCommand
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "ontul-shutdown"));
         String address = server.host() + ":" + server.port();
-        output.println("Ontul ready: Flight SQL on grpc+tcp://" + address
-                + " (JDBC: jdbc:arrow-flight-sql://" + address + "/?useEncryption=false&user=" + OntulServer.ADMIN_USER + "&password=...)");
+        boolean tls = server.location().getUri().getScheme().equals("grpc+tls");
+        output.println("Ontul ready: Flight SQL on " + server.location().getUri()
+                + " (JDBC: jdbc:arrow-flight-sql://" + address + "/?useEncryption=" + tls + "&user=" + OntulServer.ADMIN_USER + "&password=...)");
         output.flush();
         try {
             server.awaitTermination();

@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.arrow.flight.FlightProducer.CallContext;
@@ -16,7 +19,8 @@ import io.ontul.engine.Session;
  * One engine {@link Session} per client connection, so that SET SESSION, USE and the default
  * catalog of one connection never reach another, even of the same user. A connection is named
  * by its credential ({@link ConnectionMiddleware}); sessions idle longer than the bearer
- * tokens live are dropped.
+ * tokens live are dropped. A closed session (CloseSession) is forgotten; the connection's next
+ * call starts a fresh one with no catalog, schema or session properties set.
  */
 public final class ConnectionSessions
 {
@@ -37,20 +41,36 @@ public final class ConnectionSessions
     public Session session(CallContext context)
     {
         String user = context.peerIdentity();
-        ConnectionMiddleware connection = context.getMiddleware(ConnectionMiddleware.KEY);
-        String credential = connection == null || connection.credential() == null ? "user:" + user : connection.credential();
         long now = clock.millis();
-        Entry entry = sessions.compute(credential, (key, existing) -> existing == null
+        Entry entry = sessions.compute(connection(context), (key, existing) -> existing == null
                 ? new Entry(engine.createSession(user), now)
                 : new Entry(existing.session(), now));
         return entry.session();
     }
 
-    /** Drops the sessions nobody used within the idle timeout. */
-    public void evictIdle()
+    /** Forgets the session of the calling connection; returns it if there was one. */
+    public Optional<Session> close(CallContext context)
+    {
+        return Optional.ofNullable(sessions.remove(connection(context))).map(Entry::session);
+    }
+
+    /** Drops the sessions nobody used within the idle timeout and returns them. */
+    public List<Session> evictIdle()
     {
         long oldest = clock.millis() - idleTimeout.toMillis();
-        sessions.values().removeIf(entry -> entry.lastUsedMillis() < oldest);
+        List<Session> evicted = new ArrayList<>();
+        sessions.forEach((connection, entry) -> {
+            if (entry.lastUsedMillis() < oldest && sessions.remove(connection, entry)) {
+                evicted.add(entry.session());
+            }
+        });
+        return evicted;
+    }
+
+    private static String connection(CallContext context)
+    {
+        ConnectionMiddleware connection = context.getMiddleware(ConnectionMiddleware.KEY);
+        return connection == null || connection.credential() == null ? "user:" + context.peerIdentity() : connection.credential();
     }
 
     public int size()

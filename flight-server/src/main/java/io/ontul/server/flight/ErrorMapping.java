@@ -38,6 +38,8 @@ public final class ErrorMapping
             case USER_ERROR -> switch (error.code()) {
                 case NOT_FOUND -> CallStatus.NOT_FOUND;
                 case ALREADY_EXISTS -> CallStatus.ALREADY_EXISTS;
+                // UNAUTHORIZED is Flight's name for gRPC's PERMISSION_DENIED
+                case PERMISSION_DENIED -> CallStatus.UNAUTHORIZED;
                 case QUERY_CANCELLED -> CallStatus.CANCELLED;
                 default -> CallStatus.INVALID_ARGUMENT;
             };

@@ -6,16 +6,20 @@ import java.util.List;
 
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Sends the small results of metadata commands (catalogs, schemas, tables, table types, and
- * the empty key listings) as one batch with the schema the Flight SQL spec gives the command.
- * Values are strings for Utf8 columns and byte arrays for Binary columns; null leaves a null.
+ * Sends the small results of metadata commands (catalogs, schemas, tables, table types, keys,
+ * type info) as one batch with the schema the Flight SQL spec gives the command. Values are
+ * strings for Utf8 columns, byte arrays for Binary, Integer for Int(32), Boolean for Bool and
+ * lists of strings for List&lt;Utf8&gt; columns; null leaves a null.
  */
 public final class MetadataBatches
 {
@@ -54,6 +58,20 @@ public final class MetadataBatches
         }
         else if (vector instanceof VarBinaryVector binary) {
             binary.setSafe(row, (byte[]) value);
+        }
+        else if (vector instanceof IntVector integer) {
+            integer.setSafe(row, (Integer) value);
+        }
+        else if (vector instanceof BitVector bit) {
+            bit.setSafe(row, (Boolean) value ? 1 : 0);
+        }
+        else if (vector instanceof ListVector list && list.getDataVector() instanceof VarCharVector items) {
+            List<?> strings = (List<?>) value;
+            int offset = list.startNewValue(row);
+            for (int item = 0; item < strings.size(); item++) {
+                items.setSafe(offset + item, ((String) strings.get(item)).getBytes(UTF_8));
+            }
+            list.endValue(row, strings.size());
         }
         else {
             throw new IllegalArgumentException("Unsupported metadata column " + vector.getField());

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -18,13 +19,19 @@ import java.util.function.Supplier;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.CancelFlightInfoRequest;
 import org.apache.arrow.flight.CancelStatus;
+import org.apache.arrow.flight.CloseSessionRequest;
+import org.apache.arrow.flight.CloseSessionResult;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.GetSessionOptionsRequest;
+import org.apache.arrow.flight.GetSessionOptionsResult;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
 import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.SetSessionOptionsRequest;
+import org.apache.arrow.flight.SetSessionOptionsResult;
 import org.apache.arrow.flight.Ticket;
 import org.apache.arrow.flight.sql.BasicFlightSqlProducer;
 import org.apache.arrow.flight.sql.SqlInfoBuilder;
@@ -41,6 +48,7 @@ import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetTables;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandGetXdbcTypeInfo;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementUpdate;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementUpdate;
 import org.apache.arrow.flight.sql.impl.FlightSql.DoPutUpdateResult;
@@ -77,8 +85,10 @@ import io.ontul.spi.TableHandle;
  * empty dataset schema tells the client the statement is an update. Their parameter schema
  * gives the inferred types of the {@code ?} markers; the values a client binds (DoPut of a
  * parameter batch) are used by the following executions. Metadata commands answer
- * from the catalogs with the result schemas of the Flight SQL spec. Every failure leaves as a
- * Flight status chosen by {@link ErrorMapping}.
+ * from the catalogs with the result schemas of the Flight SQL spec. Session options
+ * ({@link SessionOptions}) act on the connection's session; closing it closes its prepared
+ * statements and results. Bulk ingest writes a stream into a table in one commit
+ * ({@link BulkIngest}). Every failure leaves as a Flight status chosen by {@link ErrorMapping}.
  */
 public final class OntulFlightSqlProducer
         extends BasicFlightSqlProducer
@@ -94,6 +104,8 @@ public final class OntulFlightSqlProducer
     private final PreparedStatements preparedStatements = new PreparedStatements();
     private final ResultStreamer streamer;
     private final SqlInfoBuilder sqlInfo;
+    private final SessionOptions sessionOptions;
+    private final BulkIngest bulkIngest;
 
     public OntulFlightSqlProducer(Engine engine, BufferAllocator allocator, String version, Duration sessionIdleTimeout, Duration unfetchedResultTimeout)
     {
@@ -103,13 +115,24 @@ public final class OntulFlightSqlProducer
         this.pendingResults = new PendingResults(unfetchedResultTimeout, Clock.systemUTC());
         this.streamer = new ResultStreamer(allocator);
         this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"));
+        this.sessionOptions = new SessionOptions(engine);
+        this.bulkIngest = new BulkIngest(engine, allocator);
     }
 
-    /** Closes results nobody fetched and forgets idle sessions; call it now and then. */
+    /**
+     * Closes results nobody fetched and forgets idle sessions with their prepared statements;
+     * call it now and then.
+     */
     public void maintain()
     {
         pendingResults.closeExpired();
-        sessions.evictIdle();
+        sessions.evictIdle().forEach(this::closeHandles);
+    }
+
+    private void closeHandles(Session session)
+    {
+        preparedStatements.closeAll(session);
+        pendingResults.closeAll(session);
     }
 
     // ---- statements
@@ -188,6 +211,12 @@ public final class OntulFlightSqlProducer
     public Runnable acceptPutStatement(CommandStatementUpdate command, CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream)
     {
         return () -> update(ackStream, () -> sessions.session(context).execute(command.getQuery()));
+    }
+
+    @Override
+    public Runnable acceptPutStatementBulkIngest(CommandStatementIngest command, CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream)
+    {
+        return () -> reportUpdate(ackStream, () -> bulkIngest.ingest(sessions.session(context), command, flightStream));
     }
 
     private FlightInfo park(Session session, QueryResult result, FlightDescriptor descriptor)
@@ -405,7 +434,7 @@ public final class OntulFlightSqlProducer
     @Override
     public void getStreamTypeInfo(CommandGetXdbcTypeInfo command, CallContext context, ServerStreamListener listener)
     {
-        MetadataBatches.send(allocator, Schemas.GET_TYPE_INFO_SCHEMA, List.of(), listener);
+        MetadataBatches.send(allocator, Schemas.GET_TYPE_INFO_SCHEMA, XdbcTypeInfo.rows(command.hasDataType() ? command.getDataType() : null), listener);
     }
 
     @Override
@@ -466,13 +495,44 @@ public final class OntulFlightSqlProducer
         MetadataBatches.send(allocator, Schemas.GET_TABLE_TYPES_SCHEMA, List.of(List.of(TABLE_TYPE)), listener);
     }
 
-    // No catalog declares keys yet: the key listings are empty, with the spec's schemas.
-
+    /**
+     * A table's primary key is the first unique key its catalog reports whose columns are all
+     * NOT NULL (tpch: the TPC-H primary keys), named {@code <table>_pkey}.
+     */
     @Override
     public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener)
     {
-        MetadataBatches.send(allocator, Schemas.GET_PRIMARY_KEYS_SCHEMA, List.of(), listener);
+        rows(listener, Schemas.GET_PRIMARY_KEYS_SCHEMA, rows -> {
+            String table = command.getTable();
+            for (String catalog : catalogs(command.hasCatalog() ? command.getCatalog() : null)) {
+                Connector connector = connector(catalog);
+                List<String> schemas = command.hasDbSchema() ? List.of(command.getDbSchema()) : sorted(connector.metadata().listSchemas());
+                for (String schema : schemas) {
+                    connector.metadata().getTable(schema, table)
+                            .flatMap(OntulFlightSqlProducer::primaryKey)
+                            .ifPresent(key -> {
+                                for (int column = 0; column < key.size(); column++) {
+                                    rows.accept(List.of(catalog, schema, table, key.get(column), column + 1, table + "_pkey"));
+                                }
+                            });
+                }
+            }
+        });
     }
+
+    private static Optional<List<String>> primaryKey(TableHandle table)
+    {
+        return table.statistics().uniqueKeys().stream()
+                .filter(key -> !key.isEmpty() && key.stream().allMatch(column -> isNotNull(table.columns(), column)))
+                .findFirst();
+    }
+
+    private static boolean isNotNull(Schema columns, String column)
+    {
+        return columns.getFields().stream().anyMatch(field -> field.getName().equals(column) && !field.isNullable());
+    }
+
+    // No catalog declares foreign keys: these listings are empty, with the spec's schemas.
 
     @Override
     public void getStreamExportedKeys(CommandGetExportedKeys command, CallContext context, ServerStreamListener listener)
@@ -553,6 +613,49 @@ public final class OntulFlightSqlProducer
         }
         catch (RuntimeException e) {
             throw ErrorMapping.toFlight(e);
+        }
+    }
+
+    // ---- session options
+
+    @Override
+    public void setSessionOptions(SetSessionOptionsRequest request, CallContext context, StreamListener<SetSessionOptionsResult> listener)
+    {
+        try {
+            listener.onNext(sessionOptions.set(sessions.session(context), request.getSessionOptions()));
+            listener.onCompleted();
+        }
+        catch (RuntimeException e) {
+            listener.onError(ErrorMapping.toFlight(e));
+        }
+    }
+
+    @Override
+    public void getSessionOptions(GetSessionOptionsRequest request, CallContext context, StreamListener<GetSessionOptionsResult> listener)
+    {
+        try {
+            listener.onNext(sessionOptions.get(sessions.session(context)));
+            listener.onCompleted();
+        }
+        catch (RuntimeException e) {
+            listener.onError(ErrorMapping.toFlight(e));
+        }
+    }
+
+    /**
+     * Forgets the connection's session with its prepared statements and results (streaming
+     * ones are cancelled); the connection's next call starts a new session.
+     */
+    @Override
+    public void closeSession(CloseSessionRequest request, CallContext context, StreamListener<CloseSessionResult> listener)
+    {
+        try {
+            sessions.close(context).ifPresent(this::closeHandles);
+            listener.onNext(new CloseSessionResult(CloseSessionResult.Status.CLOSED));
+            listener.onCompleted();
+        }
+        catch (RuntimeException e) {
+            listener.onError(ErrorMapping.toFlight(e));
         }
     }
 

@@ -88,6 +88,19 @@ public final class PendingResults
         return false;
     }
 
+    /** Closes the parked results of a session and cancels its streaming ones. */
+    public void closeAll(Session session)
+    {
+        results.forEach((handle, entry) -> {
+            if (entry.session() == session && results.remove(handle, entry)) {
+                closeQuietly(entry.result());
+            }
+        });
+        streaming.values().stream()
+                .filter(entry -> entry.session() == session)
+                .forEach(entry -> entry.result().cancel());
+    }
+
     public void closeExpired()
     {
         long oldest = clock.millis() - timeout.toMillis();

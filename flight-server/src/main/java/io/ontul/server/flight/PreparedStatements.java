@@ -12,14 +12,13 @@ import com.google.protobuf.ByteString;
 
 import io.ontul.engine.QueryResult;
 import io.ontul.engine.Session;
-import io.ontul.spi.ErrorCode;
-import io.ontul.spi.OntulException;
 
 /**
  * The prepared statements of all connections, by handle. A prepared query without parameters
  * keeps the result that was started to learn its schema, so the usual create, execute once,
  * close sequence of JDBC drivers plans and runs the query only once; later executions start it
- * again. Statements with {@code ?} markers run with the values the client bound last.
+ * again. Statements with {@code ?} markers run with the values the client bound last; a query
+ * bound to several parameter rows returns the concatenated results of one execution per row.
  */
 public final class PreparedStatements
         implements AutoCloseable
@@ -89,7 +88,7 @@ public final class PreparedStatements
 
         /**
          * The result started at preparation if nobody took it yet, else a new execution with the
-         * bound values, which must be at most one row.
+         * bound values; with several bound rows, one execution per row, results concatenated.
          */
         public QueryResult execute()
         {
@@ -99,7 +98,7 @@ public final class PreparedStatements
             }
             List<List<Object>> rows = parameterRows;
             if (rows.size() > 1) {
-                throw new OntulException(ErrorCode.NOT_SUPPORTED, "A prepared query runs with one row of parameters, not " + rows.size());
+                return new ConcatenatedResult(rows, this::execute);
             }
             return execute(rows.isEmpty() ? List.of() : rows.get(0));
         }
@@ -141,6 +140,16 @@ public final class PreparedStatements
         if (statements.remove(handle, statement)) {
             statement.close();
         }
+    }
+
+    /** Closes every prepared statement of a session. */
+    public void closeAll(Session session)
+    {
+        statements.forEach((handle, statement) -> {
+            if (statement.session() == session && statements.remove(handle, statement)) {
+                statement.close();
+            }
+        });
     }
 
     public int size()

@@ -11,6 +11,7 @@ import io.ontul.engine.sql.tree.SqlShowCatalogs;
 import io.ontul.engine.sql.tree.SqlShowColumns;
 import io.ontul.engine.sql.tree.SqlShowSchemas;
 import io.ontul.engine.sql.tree.SqlShowTables;
+import io.ontul.engine.sql.tree.SqlShowUsers;
 
 /**
  * Tells, before running a statement, whether it returns rows (queries, SHOW, DESCRIBE,
@@ -31,6 +32,7 @@ public final class StatementKinds
                 || statement instanceof SqlShowSchemas
                 || statement instanceof SqlShowTables
                 || statement instanceof SqlShowColumns
+                || statement instanceof SqlShowUsers
                 || statement instanceof SqlDescribeTable
                 || statement instanceof SqlExplainStatement
                 || statement instanceof SqlExplain

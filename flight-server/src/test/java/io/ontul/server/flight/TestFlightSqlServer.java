@@ -177,7 +177,7 @@ class TestFlightSqlServer
             assertThat(column(metadata.getTables("tpch", "tiny", "line%", null), "TABLE_NAME")).containsExactly("lineitem");
             assertThat(column(metadata.getTables(null, null, "%", new String[] {"VIEW"}), "TABLE_NAME")).isEmpty();
             assertThat(column(metadata.getTableTypes(), "TABLE_TYPE")).containsExactly("TABLE");
-            assertThat(column(metadata.getPrimaryKeys("tpch", "tiny", "lineitem"), "COLUMN_NAME")).isEmpty();
+            assertThat(column(metadata.getPrimaryKeys("tpch", "tiny", "lineitem"), "COLUMN_NAME")).containsExactly("l_orderkey", "l_linenumber");
             assertThat(column(metadata.getImportedKeys("tpch", "tiny", "lineitem"), "PKTABLE_NAME")).isEmpty();
             assertThat(column(metadata.getExportedKeys("tpch", "tiny", "lineitem"), "FKTABLE_NAME")).isEmpty();
             column(metadata.getTypeInfo(), "TYPE_NAME");

@@ -56,7 +56,8 @@ public final class OntulParser
             statements = SqlParser.create(sql, CONFIG).parseStmtList();
         }
         catch (SqlParseException e) {
-            throw new OntulException(ErrorCode.SYNTAX_ERROR, SyntaxErrorMessage.of(e, sql), e);
+            // Calcite's own message quotes the statement's tokens: keep it out where they may be passwords
+            throw new OntulException(ErrorCode.SYNTAX_ERROR, SyntaxErrorMessage.of(e, sql), SqlRedaction.mayHoldPasswords(sql) ? null : e);
         }
         if (statements.isEmpty()) {
             throw new OntulException(ErrorCode.SYNTAX_ERROR, "line 1:1: Empty statement");

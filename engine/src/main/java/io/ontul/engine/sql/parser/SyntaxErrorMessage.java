@@ -39,7 +39,7 @@ final class SyntaxErrorMessage
     {
         SqlParserPos pos = exception.getPos();
         if (pos == null) {
-            return "line 1:1: " + firstLine(exception.getMessage());
+            return "line 1:1: " + (SqlRedaction.mayHoldPasswords(sql) ? "Syntax error" : firstLine(exception.getMessage()));
         }
         Throwable cause = exception.getCause();
         if (cause instanceof TokenMgrError) {
@@ -55,7 +55,9 @@ final class SyntaxErrorMessage
         int[][] sequences = exception.getExpectedTokenSequences();
         if (!(cause instanceof ParseException) || sequences == null || first < 0) {
             // Raised by a production's action, for example an identifier that is too long.
-            return location(pos.getLineNum(), pos.getColumnNum()) + firstLine(exception.getMessage());
+            // Such messages may quote a token; none is quoted where it may be a password.
+            return location(pos.getLineNum(), pos.getColumnNum())
+                    + (SqlRedaction.mayHoldPasswords(sql) ? "Syntax error" : firstLine(exception.getMessage()));
         }
 
         int matched = 0;
@@ -74,6 +76,10 @@ final class SyntaxErrorMessage
         else if (offending.kind == OntulSqlParserImplConstants.DOUBLE_QUOTE) {
             return location(offending.beginLine, offending.beginColumn) + "Unterminated quoted identifier";
         }
+        else if (SqlRedaction.mayHoldPasswords(sql) && !isKeywordOrSymbol(offending, exception.getTokenImages())) {
+            // the token may be a password, written where the grammar does not expect it
+            message.append(location(offending.beginLine, offending.beginColumn)).append("Syntax error");
+        }
         else {
             message.append(location(offending.beginLine, offending.beginColumn))
                     .append("Syntax error at or near \"").append(abbreviate(offending.image)).append('"');
@@ -84,6 +90,12 @@ final class SyntaxErrorMessage
             message.append("; expected one of: ").append(String.join(", ", expected));
         }
         return message.toString();
+    }
+
+    /** A token with a fixed image, such as FROM or '(', as opposed to a name or a literal. */
+    private static boolean isKeywordOrSymbol(Token token, String[] images)
+    {
+        return token.kind < images.length && images[token.kind].startsWith("\"");
     }
 
     private static String location(int line, int column)

@@ -1,0 +1,60 @@
+package io.ontul.engine.query;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.ontul.engine.EngineConfig;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * The engine-wide limits on statements, from {@code conf/ontul.properties}.
+ *
+ * @param maxConcurrent queries and DML statements that may run at once; 0 means no limit
+ * @param maxQueued statements that may wait for a slot; one more is rejected
+ * @param maxRunTime the default of the session property {@code query_max_run_time}; empty means no limit
+ * @param maxHistory finished statements kept for {@code system.runtime.queries}
+ * @param historyMaxAge how long a finished statement stays there at most
+ */
+public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> maxRunTime, int maxHistory, Duration historyMaxAge)
+{
+    public static final String MAX_CONCURRENT = "ontul.query.max-concurrent";
+    public static final String MAX_QUEUED = "ontul.query.max-queued";
+    public static final String MAX_RUN_TIME = "ontul.query.max-run-time";
+    public static final String MAX_HISTORY = "ontul.query.max-history";
+    public static final String HISTORY_MAX_AGE = "ontul.query.history-max-age";
+
+    public QueryLimits
+    {
+        requireNonNull(maxRunTime, "maxRunTime is null");
+        requireNonNull(historyMaxAge, "historyMaxAge is null");
+    }
+
+    public static QueryLimits fromConfig(EngineConfig config)
+    {
+        String maxRunTime = config.property(MAX_RUN_TIME, "").trim();
+        return new QueryLimits(
+                count(config, MAX_CONCURRENT, 0),
+                count(config, MAX_QUEUED, 1000),
+                maxRunTime.isEmpty() ? Optional.empty() : Optional.of(Durations.parse(maxRunTime, MAX_RUN_TIME)),
+                count(config, MAX_HISTORY, 100),
+                Durations.parse(config.property(HISTORY_MAX_AGE, "15m"), HISTORY_MAX_AGE));
+    }
+
+    private static int count(EngineConfig config, String key, int defaultValue)
+    {
+        String text = config.property(key, String.valueOf(defaultValue)).trim();
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= 0) {
+                return value;
+            }
+        }
+        catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Invalid value '%s' for %s: expected a whole number, 0 or more", text, key);
+    }
+}

@@ -1,0 +1,102 @@
+package io.ontul.engine.system;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.query.QueryInfo;
+import io.ontul.engine.query.QueryRegistry;
+import io.ontul.spi.BatchSource;
+import io.ontul.spi.ConnectorMetadata;
+import io.ontul.spi.ScanSpec;
+import io.ontul.spi.Split;
+import io.ontul.spi.TableHandle;
+import io.ontul.spi.TableStatistics;
+
+/**
+ * The {@code system} catalog: the engine's own state as read-only tables. Schema
+ * {@code runtime} holds {@code queries}, the statements of the {@link QueryRegistry}; a user sees
+ * their own statements, an administrator everyone's.
+ */
+public final class SystemConnector
+        implements QueryAwareConnector
+{
+    public static final String CATALOG = "system";
+
+    private final QueryRegistry registry;
+    private final ConnectorMetadata metadata = new ConnectorMetadata()
+    {
+        @Override
+        public List<String> listSchemas()
+        {
+            return List.of(QueriesTable.SCHEMA);
+        }
+
+        @Override
+        public List<String> listTables(String schema)
+        {
+            return schema.equals(QueriesTable.SCHEMA) ? List.of(QueriesTable.NAME) : List.of();
+        }
+
+        @Override
+        public Optional<TableHandle> getTable(String schema, String table)
+        {
+            if (!schema.equals(QueriesTable.SCHEMA) || !table.equals(QueriesTable.NAME)) {
+                return Optional.empty();
+            }
+            return Optional.of(new TableHandle(CATALOG, schema, table, QueriesTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, QueriesTable.NAME));
+        }
+    };
+
+    public SystemConnector(QueryRegistry registry)
+    {
+        this.registry = requireNonNull(registry, "registry is null");
+    }
+
+    @Override
+    public ConnectorMetadata metadata()
+    {
+        return metadata;
+    }
+
+    /** Without a query there is nobody to show statements to. */
+    @Override
+    public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
+    {
+        return List.of(new SystemSplit(List.of()));
+    }
+
+    @Override
+    public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits, QueryContext query)
+    {
+        return List.of(new SystemSplit(registry.queries(query.user())));
+    }
+
+    @Override
+    public BatchSource createSource(Split split, ScanSpec scan, BufferAllocator allocator)
+    {
+        List<QueryInfo> rows = ((SystemSplit) split).queries();
+        return new BatchSource()
+        {
+            private boolean done;
+
+            @Override
+            public VectorSchemaRoot next()
+            {
+                if (done) {
+                    return null;
+                }
+                done = true;
+                return QueriesTable.batch(rows, scan.columns(), allocator);
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+}

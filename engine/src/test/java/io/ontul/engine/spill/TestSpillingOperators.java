@@ -1,0 +1,152 @@
+package io.ontul.engine.spill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.exchange.ExchangeManager;
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultComparison;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Queries whose state does not fit the memory budget spill through the Exchange Manager and
+ * still answer exactly as DuckDB does on the same data (TPC-H scale 0.1); their spill files are
+ * gone once the query ends, however it ends.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public class TestSpillingOperators
+{
+    private static final String SMALL_BUDGET = "48MB";
+
+    @TempDir
+    static Path dataDirectory;
+
+    private DuckDBConnection duckDb;
+    private Engine engine;
+
+    @BeforeAll
+    public void setUp()
+            throws SQLException
+    {
+        duckDb = DuckDbTpch.openInMemory();
+        DuckDbTpch.load(duckDb, "tpch", "sf0_1", 0.1);
+        engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
+    }
+
+    @AfterAll
+    public void tearDown()
+            throws SQLException
+    {
+        if (engine != null) {
+            engine.close();
+        }
+        if (duckDb != null) {
+            duckDb.close();
+        }
+    }
+
+    @Test
+    public void sortOfAllLineitemByComment()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_linenumber, l_comment, l_extendedprice FROM tpch.sf0_1.lineitem ORDER BY l_comment, l_orderkey, l_linenumber");
+    }
+
+    @Test
+    public void sortWithOffsetAndLimit()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_linenumber, l_comment FROM tpch.sf0_1.lineitem ORDER BY l_comment DESC, l_orderkey, l_linenumber LIMIT 400000 OFFSET 1000");
+    }
+
+    @Test
+    public void cancelledSpillingQueryLeavesNothing()
+            throws IOException
+    {
+        Session session = session();
+        long before = engine.exchange().spillStore().writtenBytes();
+        QueryResult result = session.execute("SELECT * FROM tpch.sf0_1.lineitem ORDER BY l_comment");
+        Thread canceller = new Thread(() -> {
+            while (engine.exchange().spillStore().writtenBytes() == before) {
+                Thread.onSpinWait();
+            }
+            result.cancel();
+        });
+        canceller.start();
+        assertThatThrownBy(() -> {
+            while (result.nextBatch() != null) {
+                // drain until cancelled
+            }
+        }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+        result.close();
+        assertNoSpillFilesLeft();
+        try (QueryResult next = session.execute("SELECT count(*) FROM tpch.tiny.nation")) {
+            assertThat(ResultRows.drain(next)).containsExactly(List.of(25L));
+        }
+    }
+
+    private void assertSpillsAndMatchesDuckDb(String sql)
+            throws SQLException, IOException
+    {
+        List<String> columnNames;
+        List<List<Object>> expected;
+        try (Statement statement = duckDb.createStatement();
+                ResultSet resultSet = statement.executeQuery(sql)) {
+            columnNames = ResultRows.columnNames(resultSet.getMetaData());
+            expected = ResultRows.drain(resultSet);
+        }
+        assertThat(expected).isNotEmpty();
+
+        long before = engine.exchange().spillStore().writtenBytes();
+        List<List<Object>> actual;
+        try (QueryResult result = session().execute(sql)) {
+            actual = ResultRows.drain(result);
+        }
+        assertThat(engine.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
+        Optional<String> difference = ResultComparison.compare(sql, columnNames, expected, actual);
+        if (difference.isPresent()) {
+            fail("result differs from DuckDB: " + difference.get());
+        }
+        assertNoSpillFilesLeft();
+    }
+
+    private Session session()
+    {
+        Session session = engine.createSession("test");
+        session.properties().put("query_max_memory", SMALL_BUDGET);
+        return session;
+    }
+
+    private void assertNoSpillFilesLeft()
+            throws IOException
+    {
+        assertThat(engine.exchange().spillStore().usedBytes()).isZero();
+        try (Stream<Path> files = Files.walk(engine.exchange().spillStore().directory())) {
+            assertThat(files.filter(Files::isRegularFile)).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.ontul.exchange.checkpoint;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.hadoop.fs.Path;
+
+import io.ontul.exchange.crypto.ChunkedInputStream;
+
+/**
+ * Reads a state stream back batch by batch, in the order written. Each batch returned by
+ * {@link #next} is a new {@link VectorSchemaRoot} owned by the caller, who closes it; the reader
+ * holds at most one chunk of the file and one batch. A damaged, truncated, moved or missing file
+ * fails with an error naming it. Not thread-safe.
+ */
+public final class StateStreamReader
+        implements AutoCloseable
+{
+    private final Path file;
+    private final BufferAllocator allocator;
+    private final ChunkedInputStream in;
+    private final ArrowStreamReader reader;
+    private boolean ended;
+
+    StateStreamReader(CheckpointFileSystem files, Path file, String job, long checkpointId, String taskId, String stream, BufferAllocator allocator)
+    {
+        this.file = requireNonNull(file, "file is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        ChunkedInputStream opened = null;
+        try {
+            opened = files.open(file);
+            CheckpointFileFormat.readStateStreamHeader(opened, file.toString(), job, checkpointId, taskId, stream);
+        }
+        catch (IOException e) {
+            closeQuietly(opened);
+            throw cannotRead(e);
+        }
+        catch (RuntimeException e) {
+            closeQuietly(opened);
+            throw e;
+        }
+        this.in = opened;
+        this.reader = new ArrowStreamReader(in, allocator);
+    }
+
+    public Schema schema()
+    {
+        try {
+            return reader.getVectorSchemaRoot().getSchema();
+        }
+        catch (IOException e) {
+            throw cannotRead(e);
+        }
+    }
+
+    /** The next batch, or null at the end of the stream. */
+    public VectorSchemaRoot next()
+    {
+        if (ended) {
+            return null;
+        }
+        try {
+            if (!reader.loadNextBatch()) {
+                ended = true;
+                CheckpointFileFormat.expectEnd(in, file.toString());
+                return null;
+            }
+            VectorSchemaRoot loaded = reader.getVectorSchemaRoot();
+            List<FieldVector> vectors = new ArrayList<>(loaded.getFieldVectors().size());
+            for (FieldVector vector : loaded.getFieldVectors()) {
+                var transfer = vector.getTransferPair(allocator);
+                transfer.transfer();
+                vectors.add((FieldVector) transfer.getTo());
+            }
+            return new VectorSchemaRoot(loaded.getSchema().getFields(), vectors, loaded.getRowCount());
+        }
+        catch (IOException e) {
+            throw cannotRead(e);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            reader.close();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("Cannot close checkpoint file " + file, e);
+        }
+    }
+
+    private UncheckedIOException cannotRead(IOException e)
+    {
+        return CheckpointFailures.cannotRead(file, e);
+    }
+
+    private static void closeQuietly(ChunkedInputStream in)
+    {
+        if (in == null) {
+            return;
+        }
+        try {
+            in.close();
+        }
+        catch (IOException ignored) {
+            // already failing
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.ontul.server.auth;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.auth2.Auth2Constants;
+import org.apache.arrow.flight.auth2.AuthUtilities;
+import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
+import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
+
+import io.ontul.engine.EngineConfig;
+
+/**
+ * Authenticates every Flight call from its {@code Authorization} header.
+ * <ul>
+ * <li>{@code Basic} (the handshake of a new connection): the password is checked by
+ *     {@code passwordAuthenticator} and the response carries a new signed token in
+ *     {@code Authorization: Bearer ...}. Each login gets a token of its own, which names the
+ *     connection's engine session.</li>
+ * <li>{@code Bearer}: the token's signature and expiry are checked and its user must still
+ *     exist; the response echoes the token. No password check, no state on the server.</li>
+ * </ul>
+ * Anything else fails with {@code UNAUTHENTICATED} and a message naming the problem.
+ */
+public final class JwtCallHeaderAuthenticator
+        implements CallHeaderAuthenticator
+{
+    private final CallHeaderAuthenticator passwordAuthenticator;
+    private final JwtTokens tokens;
+    private final UserStore users;
+
+    public JwtCallHeaderAuthenticator(CallHeaderAuthenticator passwordAuthenticator, JwtTokens tokens, UserStore users)
+    {
+        this.passwordAuthenticator = requireNonNull(passwordAuthenticator, "passwordAuthenticator is null");
+        this.tokens = requireNonNull(tokens, "tokens is null");
+        this.users = requireNonNull(users, "users is null");
+    }
+
+    /**
+     * The server's authenticator: passwords of {@code users}; tokens signed with the secret of
+     * {@code dataDirectory} (created on first start), valid as long as
+     * {@value AuthenticationConfig#TOKEN_TTL} says.
+     */
+    public static JwtCallHeaderAuthenticator create(EngineConfig config, Path dataDirectory, UserStore users)
+            throws IOException
+    {
+        AuthenticationConfig authentication = AuthenticationConfig.from(config);
+        JwtTokens tokens = new JwtTokens(TokenSecret.loadOrCreate(dataDirectory), authentication.tokenTimeToLive(), Clock.systemUTC());
+        return new JwtCallHeaderAuthenticator(new BasicCallHeaderAuthenticator(new PasswordValidator(users)), tokens, users);
+    }
+
+    @Override
+    public AuthResult authenticate(CallHeaders incomingHeaders)
+    {
+        String bearer = AuthUtilities.getValueFromAuthHeader(incomingHeaders, Auth2Constants.BEARER_PREFIX);
+        if (bearer != null) {
+            return withToken(verify(bearer).user(), bearer);
+        }
+        if (AuthUtilities.getValueFromAuthHeader(incomingHeaders, Auth2Constants.BASIC_PREFIX) == null) {
+            throw CallStatus.UNAUTHENTICATED
+                    .withDescription("Missing credentials: log in with a user name and password (Authorization: Basic) or send a token (Authorization: Bearer)")
+                    .toRuntimeException();
+        }
+        String user = passwordAuthenticator.authenticate(incomingHeaders).getPeerIdentity();
+        return withToken(user, tokens.issue(user));
+    }
+
+    private VerifiedToken verify(String bearer)
+    {
+        VerifiedToken token;
+        try {
+            token = tokens.verify(bearer);
+        }
+        catch (InvalidTokenException e) {
+            throw CallStatus.UNAUTHENTICATED.withDescription(e.getMessage()).toRuntimeException();
+        }
+        if (!users.exists(token.user())) {
+            throw CallStatus.UNAUTHENTICATED
+                    .withDescription("Invalid token: user '" + token.user() + "' no longer exists")
+                    .toRuntimeException();
+        }
+        return token;
+    }
+
+    private static AuthResult withToken(String user, String token)
+    {
+        return new AuthResult()
+        {
+            @Override
+            public String getPeerIdentity()
+            {
+                return user;
+            }
+
+            @Override
+            public void appendToOutgoingHeaders(CallHeaders outgoingHeaders)
+            {
+                if (AuthUtilities.getValueFromAuthHeader(outgoingHeaders, Auth2Constants.BEARER_PREFIX) == null) {
+                    outgoingHeaders.insert(Auth2Constants.AUTHORIZATION_HEADER, Auth2Constants.BEARER_PREFIX + token);
+                }
+            }
+        };
+    }
+}

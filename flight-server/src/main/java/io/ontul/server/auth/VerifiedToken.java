@@ -1,0 +1,17 @@
+package io.ontul.server.auth;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+
+/** The claims of a bearer token whose signature and expiry checked out. */
+public record VerifiedToken(String user, String id, Instant issuedAt, Instant expiresAt)
+{
+    public VerifiedToken
+    {
+        requireNonNull(user, "user is null");
+        requireNonNull(id, "id is null");
+        requireNonNull(issuedAt, "issuedAt is null");
+        requireNonNull(expiresAt, "expiresAt is null");
+    }
+}

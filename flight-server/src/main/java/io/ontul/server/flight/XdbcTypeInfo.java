@@ -1,0 +1,91 @@
+package io.ontul.server.flight;
+
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The rows of GetXdbcTypeInfo: the SQL types a table column or a cast can have in Ontul (the
+ * types {@link io.ontul.engine.type.ArrowTypes} maps), in the column order of
+ * {@code FlightSqlProducer.Schemas.GET_TYPE_INFO_SCHEMA}, ordered by data_type then type_name as
+ * the spec asks. data_type is the JDBC type code, the one JDBC's getColumns reports for the same
+ * columns; sql_data_type and datetime_subcode follow ODBC (date and time types are
+ * SQL_DATETIME with a subcode).
+ */
+public final class XdbcTypeInfo
+{
+    private static final int NULLABLE = 1;
+    private static final int SEARCHABLE_BASIC = 2;
+    private static final int SEARCHABLE_FULL = 3;
+    private static final int SQL_DATETIME = 9;
+    private static final int MAX_TEXT_LENGTH = 1 << 20;
+    private static final int MAX_DECIMAL_PRECISION = 38;
+
+    private XdbcTypeInfo() {}
+
+    private record Type(String name, int dataType, int columnSize, String literalPrefix, String literalSuffix, List<String> createParameters,
+            boolean caseSensitive, boolean numeric, Integer minimumScale, Integer maximumScale, Integer datetimeSubcode)
+    {
+        List<Object> row()
+        {
+            return Arrays.asList(
+                    name,
+                    dataType,
+                    columnSize,
+                    literalPrefix,
+                    literalSuffix,
+                    createParameters,
+                    NULLABLE,
+                    caseSensitive,
+                    caseSensitive ? SEARCHABLE_FULL : SEARCHABLE_BASIC,
+                    numeric ? false : null,
+                    false,
+                    numeric ? false : null,
+                    name,
+                    minimumScale,
+                    maximumScale,
+                    datetimeSubcode == null ? dataType : SQL_DATETIME,
+                    datetimeSubcode,
+                    numeric ? 10 : null,
+                    null);
+        }
+    }
+
+    private static final List<Type> TYPES = List.of(
+            number("TINYINT", Types.TINYINT, 3),
+            number("BIGINT", Types.BIGINT, 19),
+            text("CHAR", Types.CHAR),
+            new Type("DECIMAL", Types.DECIMAL, MAX_DECIMAL_PRECISION, null, null, List.of("precision", "scale"), false, true, 0, MAX_DECIMAL_PRECISION, null),
+            number("INTEGER", Types.INTEGER, 10),
+            number("SMALLINT", Types.SMALLINT, 5),
+            new Type("REAL", Types.REAL, 7, null, null, null, false, true, null, null, null),
+            new Type("DOUBLE", Types.DOUBLE, 15, null, null, null, false, true, null, null, null),
+            text("VARCHAR", Types.VARCHAR),
+            new Type("BOOLEAN", Types.BOOLEAN, 1, null, null, null, false, false, null, null, null),
+            new Type("DATE", Types.DATE, 10, "DATE '", "'", null, false, false, null, null, 1),
+            new Type("TIME", Types.TIME, 12, "TIME '", "'", null, false, false, 0, 3, 2),
+            new Type("TIMESTAMP", Types.TIMESTAMP, 26, "TIMESTAMP '", "'", List.of("precision"), false, false, 0, 6, 3));
+
+    private static Type number(String name, int dataType, int digits)
+    {
+        return new Type(name, dataType, digits, null, null, null, false, true, 0, 0, null);
+    }
+
+    private static Type text(String name, int dataType)
+    {
+        return new Type(name, dataType, MAX_TEXT_LENGTH, "'", "'", List.of("length"), true, false, null, null, null);
+    }
+
+    /** All types, or those of one data_type when {@code dataType} is not null. */
+    public static List<List<Object>> rows(Integer dataType)
+    {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Type type : TYPES) {
+            if (dataType == null || type.dataType() == dataType) {
+                rows.add(type.row());
+            }
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,68 @@
+package io.ontul.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Database metadata of Arrow's driver seen through Ontul's: it names this driver and URL, and
+ * gives metadata result sets their JDBC columns even when they are empty (Arrow's 18.3.0 leaves
+ * an empty {@code getTables}, {@code getColumns} or {@code getPrimaryKeys} without any column).
+ */
+final class DatabaseMetaDataHandler
+        extends ForwardingHandler<DatabaseMetaData>
+{
+    private final Connection connection;
+    private final OntulUrl url;
+
+    private DatabaseMetaDataHandler(DatabaseMetaData delegate, Connection connection, OntulUrl url)
+    {
+        super(delegate);
+        this.connection = requireNonNull(connection, "connection is null");
+        this.url = requireNonNull(url, "url is null");
+    }
+
+    static DatabaseMetaData wrap(DatabaseMetaData metadata, Connection connection, OntulUrl url)
+    {
+        return proxy(DatabaseMetaData.class, new DatabaseMetaDataHandler(metadata, connection, url));
+    }
+
+    @Override
+    protected Object handle(Object proxy, Method method, Object[] arguments)
+            throws Throwable
+    {
+        switch (method.getName()) {
+            case "getConnection":
+                return connection;
+            case "getURL":
+                return url.displayUrl();
+            case "getUserName":
+                return url.user().orElse(null);
+            case "getDriverName":
+                return OntulDriver.NAME;
+            case "getDriverVersion":
+                return OntulDriver.VERSION;
+            case "getDriverMajorVersion":
+                return OntulDriver.MAJOR_VERSION;
+            case "getDriverMinorVersion":
+                return OntulDriver.MINOR_VERSION;
+            default:
+                break;
+        }
+        Object result = forward(method, arguments);
+        if (result instanceof ResultSet resultSet) {
+            Optional<List<MetadataColumns.Column>> columns = MetadataColumns.of(method.getName());
+            if (columns.isPresent() && resultSet.getMetaData().getColumnCount() == 0) {
+                resultSet.close();
+                return EmptyResultSet.create(columns.get());
+            }
+            return ResultSetHandler.wrap(resultSet, null);
+        }
+        return result;
+    }
+}

@@ -1,0 +1,305 @@
+package io.ontul.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.DriverPropertyInfo;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.ServiceLoader;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Connecting, errors, session defaults and the metadata calls DBeaver makes, against a real server. */
+class TestOntulDriver
+{
+    private static TestingServer server;
+
+    @BeforeAll
+    static void startServer()
+            throws Exception
+    {
+        server = new TestingServer();
+    }
+
+    @AfterAll
+    static void stopServer()
+    {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static Connection connect()
+            throws SQLException
+    {
+        return DriverManager.getConnection(server.urlWithCredentials());
+    }
+
+    @Test
+    void registersAsAServiceAndAcceptsOnlyOntulUrls()
+            throws SQLException
+    {
+        List<Class<?>> drivers = new ArrayList<>();
+        ServiceLoader.load(Driver.class).forEach(driver -> drivers.add(driver.getClass()));
+        assertThat(drivers).contains(OntulDriver.class);
+        Driver driver = DriverManager.getDriver("jdbc:ontul://localhost");
+        assertThat(driver).isInstanceOf(OntulDriver.class);
+        assertThat(driver.acceptsURL("jdbc:arrow-flight-sql://localhost:47470")).isFalse();
+        assertThat(driver.connect("jdbc:postgresql://localhost/db", new Properties())).isNull();
+        assertThat(driver.jdbcCompliant()).isFalse();
+        // the version Maven wrote into driver.properties
+        assertThat(OntulDriver.VERSION).startsWith(driver.getMajorVersion() + "." + driver.getMinorVersion() + ".").doesNotContain("$").isNotEqualTo("0.0.0");
+        Properties given = new Properties();
+        given.setProperty("user", "admin");
+        DriverPropertyInfo[] properties = driver.getPropertyInfo("jdbc:ontul://localhost", given);
+        assertThat(Arrays.stream(properties).map(property -> property.name))
+                .contains("user", "password", "tls", "disableCertificateVerification", "trustStore", "trustStorePassword");
+        assertThat(Arrays.stream(properties).filter(property -> property.name.equals("user")).findFirst().orElseThrow().value).isEqualTo("admin");
+        assertThat(Arrays.stream(properties).filter(property -> property.name.equals("tls")).findFirst().orElseThrow().choices).containsExactly("true", "false");
+    }
+
+    @Test
+    void connectsWithCredentialsAsUrlParametersOrProperties()
+            throws SQLException
+    {
+        try (Connection connection = connect()) {
+            assertThat(singleValue(connection, "SELECT r_name FROM tpch.tiny.region WHERE r_regionkey = 1")).isEqualTo("AMERICA");
+        }
+        Properties properties = new Properties();
+        properties.setProperty("user", "admin");
+        properties.setProperty("password", TestingServer.PASSWORD);
+        try (Connection connection = DriverManager.getConnection(server.url(""), properties)) {
+            assertThat(singleValue(connection, "SELECT r_name FROM tpch.tiny.region WHERE r_regionkey = 2")).isEqualTo("ASIA");
+        }
+        try (Connection connection = DriverManager.getConnection(server.url("/"), "admin", TestingServer.PASSWORD)) {
+            assertThat(singleValue(connection, "SELECT r_name FROM tpch.tiny.region WHERE r_regionkey = 3")).isEqualTo("EUROPE");
+            assertThat(connection.isValid(5)).isTrue();
+            assertThat(connection.isReadOnly()).isFalse();
+        }
+    }
+
+    @Test
+    void wrongPasswordNamesTheProblem()
+    {
+        assertThatThrownBy(() -> DriverManager.getConnection(server.url(""), "admin", "wrong-password").close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageStartingWith("Cannot log in to Ontul at 127.0.0.1:" + server.port() + " as 'admin': ")
+                .hasMessageContaining("Wrong user name or password")
+                .extracting(exception -> ((SQLException) exception).getSQLState()).isEqualTo("28000");
+    }
+
+    @Test
+    void unreachableServerFailsFastWithAConnectionError()
+            throws IOException
+    {
+        int freePort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            freePort = socket.getLocalPort();
+        }
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> DriverManager.getConnection("jdbc:ontul://127.0.0.1:" + freePort, "admin", "x").close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageStartingWith("Cannot reach Ontul at 127.0.0.1:" + freePort + " without TLS: io exception (ConnectException: Connection refused)")
+                .extracting(exception -> ((SQLException) exception).getSQLState()).isEqualTo("08001");
+        // a TLS client in front of this plain-text server
+        assertThatThrownBy(() -> DriverManager.getConnection(server.url("?tls=true"), "admin", TestingServer.PASSWORD).close())
+                .isInstanceOf(SQLException.class)
+                .hasMessageStartingWith("Cannot reach Ontul at 127.0.0.1:" + server.port() + " with TLS: ")
+                .hasMessageEndingWith("Is the server running there, and does it serve TLS?")
+                .extracting(exception -> ((SQLException) exception).getSQLState()).isEqualTo("08001");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+    }
+
+    @Test
+    void errorsCarryTheServerMessageAndASqlState()
+            throws SQLException
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThatThrownBy(() -> statement.executeQuery("SELEC 1"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("line 1:")
+                    .extracting(exception -> ((SQLException) exception).getSQLState()).isEqualTo("42000");
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM tpch.tiny.no_such_table"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("does not exist")
+                    .extracting(exception -> ((SQLException) exception).getSQLState()).isEqualTo("42000");
+            assertThatThrownBy(() -> connection.prepareStatement("SELECT * FROM tpch.tiny.no_such_table"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("does not exist");
+            assertThat(singleValue(connection, "SELECT r_name FROM tpch.tiny.region WHERE r_regionkey = 0")).isEqualTo("AFRICA");
+        }
+    }
+
+    @Test
+    void urlPathSelectsCatalogAndSchema()
+            throws SQLException
+    {
+        try (Connection connection = DriverManager.getConnection(server.url("/tpch/tiny"), "admin", TestingServer.PASSWORD)) {
+            assertThat(connection.getCatalog()).isEqualTo("tpch");
+            assertThat(connection.getSchema()).isEqualTo("tiny");
+            assertThat(singleValue(connection, "SELECT count(*) FROM nation")).isEqualTo("25");
+            connection.setSchema("sf1");
+            assertThat(connection.getSchema()).isEqualTo("sf1");
+            assertThat(singleValue(connection, "SELECT count(*) FROM region")).isEqualTo("5");
+            connection.setCatalog("memory");
+            connection.setSchema("default");
+            try (Statement statement = connection.createStatement()) {
+                statement.executeUpdate("CREATE TABLE unqualified (x BIGINT)");
+            }
+            assertThat(singleValue(connection, "SELECT count(*) FROM memory.default.unqualified")).isEqualTo("0");
+            assertThatThrownBy(() -> connection.setCatalog("no_such_catalog"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessage("Catalog 'no_such_catalog' does not exist");
+        }
+        assertThatThrownBy(() -> DriverManager.getConnection(server.url("/nope/tiny"), "admin", TestingServer.PASSWORD))
+                .isInstanceOf(SQLException.class)
+                .hasMessage("Catalog 'nope' does not exist");
+    }
+
+    @Test
+    void objectsLeadBackToTheOntulConnection()
+            throws SQLException
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            assertThat(statement.getConnection()).isSameAs(connection);
+            assertThat(connection.getMetaData().getConnection()).isSameAs(connection);
+            assertThat(connection.prepareStatement("SELECT 1").getConnection()).isSameAs(connection);
+            try (ResultSet result = statement.executeQuery("SELECT 1")) {
+                assertThat(result.getStatement()).isSameAs(statement);
+            }
+            assertThat(connection.isWrapperFor(Connection.class)).isTrue();
+            assertThat(connection.unwrap(Connection.class)).isSameAs(connection);
+        }
+    }
+
+    @Test
+    void metadataCallsAnswerWithTheirColumns()
+            throws SQLException
+    {
+        try (Connection connection = connect()) {
+            DatabaseMetaData metadata = connection.getMetaData();
+            assertThat(metadata.getDatabaseProductName()).isEqualTo("Ontul");
+            assertThat(metadata.getDriverName()).isEqualTo("Ontul JDBC Driver");
+            assertThat(metadata.getDriverVersion()).isEqualTo(OntulDriver.VERSION);
+            assertThat(metadata.getDriverMajorVersion()).isEqualTo(OntulDriver.MAJOR_VERSION);
+            assertThat(metadata.getURL()).isEqualTo("jdbc:ontul://127.0.0.1:" + server.port());
+            assertThat(metadata.getUserName()).isEqualTo("admin");
+            assertThat(metadata.getIdentifierQuoteString()).isEqualTo("\"");
+            assertThat(metadata.getSQLKeywords()).isNotBlank();
+            assertThat(column(metadata.getCatalogs(), "TABLE_CAT")).contains("memory", "tpch");
+            assertThat(column(metadata.getSchemas(), "TABLE_SCHEM")).contains("tiny", "default");
+            assertThat(column(metadata.getSchemas("tpch", "ti%"), "TABLE_SCHEM")).containsExactly("tiny");
+            assertThat(column(metadata.getTables("tpch", "tiny", "line%", null), "TABLE_NAME")).containsExactly("lineitem");
+            assertThat(column(metadata.getTables("tpch", "tiny", "%", new String[] {"TABLE"}), "TABLE_NAME"))
+                    .containsExactlyInAnyOrder("customer", "lineitem", "nation", "orders", "part", "partsupp", "region", "supplier");
+            assertThat(column(metadata.getTableTypes(), "TABLE_TYPE")).contains("TABLE");
+            assertThat(column(metadata.getPrimaryKeys("tpch", "tiny", "lineitem"), "COLUMN_NAME")).containsExactly("l_orderkey", "l_linenumber");
+            assertThat(column(metadata.getImportedKeys("tpch", "tiny", "lineitem"), "PKTABLE_NAME")).isEmpty();
+            assertThat(column(metadata.getExportedKeys("tpch", "tiny", "lineitem"), "FKTABLE_NAME")).isEmpty();
+            column(metadata.getTypeInfo(), "TYPE_NAME");
+
+            Map<String, String> types = new HashMap<>();
+            Map<String, Integer> sizes = new HashMap<>();
+            Map<String, Integer> digits = new HashMap<>();
+            try (ResultSet columns = metadata.getColumns("tpch", "tiny", "lineitem", null)) {
+                while (columns.next()) {
+                    String name = columns.getString("COLUMN_NAME");
+                    types.put(name, columns.getString("TYPE_NAME"));
+                    sizes.put(name, columns.getInt("COLUMN_SIZE"));
+                    digits.put(name, columns.getInt("DECIMAL_DIGITS"));
+                }
+            }
+            // lineitem as the TPC-H specification defines it
+            assertThat(types).hasSize(16)
+                    .containsEntry("l_orderkey", "BIGINT")
+                    .containsEntry("l_linenumber", "INTEGER")
+                    .containsEntry("l_quantity", "DECIMAL")
+                    .containsEntry("l_shipdate", "DATE")
+                    .containsEntry("l_comment", "VARCHAR");
+            assertThat(sizes).containsEntry("l_quantity", 15).containsEntry("l_comment", 44);
+            assertThat(digits).containsEntry("l_quantity", 2);
+        }
+    }
+
+    @Test
+    void emptyMetadataResultsStillHaveTheirColumns()
+            throws SQLException
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("CREATE TABLE memory.default.without_key (x BIGINT)");
+            DatabaseMetaData metadata = connection.getMetaData();
+            assertEmptyWithColumns(metadata.getTables("tpch", "tiny", "no_such_table%", null), "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "TABLE_TYPE");
+            assertEmptyWithColumns(metadata.getColumns("tpch", "tiny", "no_such_table", null), "TABLE_NAME", "COLUMN_NAME", "DATA_TYPE", "TYPE_NAME", "COLUMN_SIZE");
+            assertEmptyWithColumns(metadata.getPrimaryKeys("memory", "default", "without_key"), "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ", "PK_NAME");
+            assertEmptyWithColumns(metadata.getImportedKeys("tpch", "tiny", "lineitem"), "PKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ");
+            assertEmptyWithColumns(metadata.getExportedKeys("tpch", "tiny", "lineitem"), "PKTABLE_NAME", "FKCOLUMN_NAME", "KEY_SEQ");
+            assertEmptyWithColumns(metadata.getSchemas("tpch", "no_such_schema"), "TABLE_SCHEM", "TABLE_CATALOG");
+            for (ResultSet result : List.of(metadata.getIndexInfo("tpch", "tiny", "lineitem", false, true),
+                    metadata.getProcedures(null, null, "%"),
+                    metadata.getFunctions(null, null, "%"),
+                    metadata.getTablePrivileges(null, null, "%"),
+                    metadata.getVersionColumns("tpch", "tiny", "lineitem"))) {
+                try (result) {
+                    assertThat(result.getMetaData().getColumnCount()).isPositive();
+                    while (result.next()) {
+                        result.getString(1);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void assertEmptyWithColumns(ResultSet result, String... someColumns)
+            throws SQLException
+    {
+        try (result) {
+            List<String> names = new ArrayList<>();
+            for (int column = 1; column <= result.getMetaData().getColumnCount(); column++) {
+                names.add(result.getMetaData().getColumnLabel(column));
+            }
+            assertThat(names).contains(someColumns);
+            assertThat(result.findColumn(someColumns[0])).isEqualTo(names.indexOf(someColumns[0]) + 1);
+            assertThat(result.next()).isFalse();
+        }
+    }
+
+    private static List<String> column(ResultSet result, String name)
+            throws SQLException
+    {
+        List<String> values = new ArrayList<>();
+        try (result) {
+            while (result.next()) {
+                values.add(result.getString(name));
+            }
+        }
+        return values;
+    }
+
+    private static String singleValue(Connection connection, String sql)
+            throws SQLException
+    {
+        try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+            assertThat(result.next()).isTrue();
+            String value = result.getString(1);
+            assertThat(result.next()).isFalse();
+            return value;
+        }
+    }
+}
