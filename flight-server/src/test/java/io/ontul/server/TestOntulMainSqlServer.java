@@ -51,6 +51,26 @@ class TestOntulMainSqlServer
     }
 
     @Test
+    void connectsWithTlsTrustingTheGeneratedCertificate(@TempDir Path tlsDataDirectory)
+            throws Exception
+    {
+        EngineConfig tls = EngineConfig.embeddedDefaults().withProperty(io.ontul.server.tls.TlsConfig.ENABLED, "true");
+        try (OntulServer tlsServer = OntulServer.start(tls, tlsDataDirectory, Optional.of(0), Optional.of(PASSWORD), new PrintStream(OutputStream.nullOutputStream()))) {
+            Path certificate = tlsDataDirectory.resolve("tls/server.crt");
+            int exitCode = run(Map.of("ONTUL_PASSWORD", PASSWORD), "", "sql", "--format", "csv", "--server", "localhost:" + tlsServer.port(),
+                    "--trust-cert", certificate.toString(), "SELECT count(*) AS n FROM tpch.tiny.nation");
+            assertThat(exitCode).as(this::error).isEqualTo(0);
+            assertThat(output()).isEqualTo("n\r\n25\r\n");
+
+            output.reset();
+            error.reset();
+            int plain = run(Map.of("ONTUL_PASSWORD", PASSWORD), "", "sql", "--server", "localhost:" + tlsServer.port(), "SELECT 1");
+            assertThat(plain).isEqualTo(1);
+            assertThat(error()).contains("Cannot");
+        }
+    }
+
+    @Test
     void printsTableFromServer()
     {
         int exitCode = run(Map.of(), "", "sql", "--server", "127.0.0.1:" + server.port(), "--user", "admin", "--password", PASSWORD,

@@ -54,7 +54,7 @@ public final class FlightStatementExecutor
         BufferAllocator allocator = new RootAllocator();
         FlightClient client = null;
         try {
-            client = FlightClient.builder(allocator, Location.forGrpcInsecure(connection.address().host(), connection.address().port())).build();
+            client = client(allocator, connection);
             CallOption credential = client.authenticateBasicToken(connection.user(), connection.password())
                     .orElseThrow(() -> new OntulException(ErrorCode.EXTERNAL_ERROR, "The server gave no session token"));
             return new FlightStatementExecutor(allocator, client, credential);
@@ -64,6 +64,26 @@ public final class FlightStatementExecutor
             allocator.close();
             throw translate(e, "Cannot connect to " + connection.address().host() + ":" + connection.address().port() + ": ");
         }
+    }
+
+    private static FlightClient client(BufferAllocator allocator, ServerConnection connection)
+    {
+        String host = connection.address().host();
+        int port = connection.address().port();
+        if (!connection.tls()) {
+            return FlightClient.builder(allocator, Location.forGrpcInsecure(host, port)).build();
+        }
+        FlightClient.Builder builder = FlightClient.builder(allocator, Location.forGrpcTls(host, port));
+        if (connection.trustedCertificate().isPresent()) {
+            try (java.io.InputStream certificate = java.nio.file.Files.newInputStream(connection.trustedCertificate().get())) {
+                builder.trustedCertificates(certificate);
+                return builder.build();
+            }
+            catch (java.io.IOException e) {
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Cannot read the certificate " + connection.trustedCertificate().get() + ": " + e.getMessage());
+            }
+        }
+        return builder.build();
     }
 
     @Override
@@ -96,7 +116,8 @@ public final class FlightStatementExecutor
                 case NOT_FOUND -> ErrorCode.NOT_FOUND;
                 case ALREADY_EXISTS -> ErrorCode.ALREADY_EXISTS;
                 case CANCELLED -> ErrorCode.QUERY_CANCELLED;
-                case INVALID_ARGUMENT, UNAUTHENTICATED, UNAUTHORIZED -> ErrorCode.INVALID_ARGUMENT;
+                case INVALID_ARGUMENT, UNAUTHENTICATED -> ErrorCode.INVALID_ARGUMENT;
+                case UNAUTHORIZED -> ErrorCode.PERMISSION_DENIED;
                 case RESOURCE_EXHAUSTED -> ErrorCode.EXCEEDED_MEMORY_LIMIT;
                 case UNIMPLEMENTED -> ErrorCode.NOT_SUPPORTED;
                 case INTERNAL -> ErrorCode.INTERNAL_ERROR;

@@ -84,7 +84,8 @@ public final class SqlCommand
                     error.println("--server needs a password: --password PASSWORD or the environment variable " + PASSWORD_VARIABLE);
                     return USAGE_ERROR;
                 }
-                ServerConnection connection = new ServerConnection(ServerAddress.parse(options.server().get()), options.user().orElse(DEFAULT_SERVER_USER), password.get());
+                ServerConnection connection = new ServerConnection(ServerAddress.parse(options.server().get()), options.user().orElse(DEFAULT_SERVER_USER), password.get(),
+                        options.tls(), options.trustedCertificate());
                 factory = ignored -> serverExecutorFactory.apply(connection);
             }
             List<String> statements = StatementSplitter.split(options.sql().isPresent() ? options.sql().get() : readInput());

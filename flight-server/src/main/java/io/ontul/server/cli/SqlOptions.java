@@ -10,11 +10,11 @@ import java.util.regex.Pattern;
 
 /** The command line of {@code ontul sql}. */
 public record SqlOptions(OutputFormat format, Optional<Path> configurationDirectory, Optional<String> sql, boolean help,
-        Optional<String> server, Optional<String> user, Optional<String> password)
+        Optional<String> server, Optional<String> user, Optional<String> password, boolean tls, Optional<Path> trustedCertificate)
 {
     public static final String USAGE = """
             Usage: ontul sql [--format table|csv|json] [--conf DIR] ["SQL"]
-                   ontul sql --server HOST:PORT [--user USER] [--password PASSWORD] [--format ...] ["SQL"]
+                   ontul sql --server HOST:PORT [--user USER] [--password PASSWORD] [--tls] [--trust-cert FILE] [--format ...] ["SQL"]
 
             Runs the SQL given as argument, or, without one, the statements read from standard
             input. Statements are separated by ';'. With an argument, the first failing statement
@@ -30,6 +30,9 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
               --user USER      the user on the server (default: admin)
               --password PASSWORD  the user's password (default: the environment variable
                                ONTUL_PASSWORD)
+              --tls            connect with TLS (the server has ontul.flight.tls.enabled=true)
+              --trust-cert FILE  trust this PEM certificate, e.g. the server's generated
+                               data/tls/server.crt (implies --tls)
             """;
 
     // "-- comment\nSELECT 1" or "-1" are SQL, not options
@@ -43,6 +46,7 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
         requireNonNull(server, "server is null");
         requireNonNull(user, "user is null");
         requireNonNull(password, "password is null");
+        requireNonNull(trustedCertificate, "trustedCertificate is null");
     }
 
     public static SqlOptions parse(List<String> arguments)
@@ -54,6 +58,8 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
         Optional<String> server = Optional.empty();
         Optional<String> user = Optional.empty();
         Optional<String> password = Optional.empty();
+        boolean tls = false;
+        Optional<Path> trustedCertificate = Optional.empty();
         List<String> positional = new ArrayList<>();
         for (int index = 0; index < arguments.size(); index++) {
             String argument = arguments.get(index);
@@ -79,19 +85,24 @@ public record SqlOptions(OutputFormat format, Optional<Path> configurationDirect
                 case "--server" -> server = Optional.of(argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name));
                 case "--user" -> user = Optional.of(argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name));
                 case "--password" -> password = Optional.of(argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name));
+                case "--tls" -> tls = true;
+                case "--trust-cert" -> {
+                    trustedCertificate = Optional.of(Path.of(argument.contains("=") ? argument.substring(argument.indexOf('=') + 1) : valueOf(arguments, ++index, name)));
+                    tls = true;
+                }
                 default -> throw new UsageException("Unknown option '" + argument + "'");
             }
         }
         if (positional.size() > 1) {
             throw new UsageException("Expected one SQL argument but got " + positional.size() + "; put the SQL in quotes: ontul sql \"SELECT ...\"");
         }
-        if (server.isEmpty() && (user.isPresent() || password.isPresent())) {
-            throw new UsageException("--user and --password need --server HOST:PORT");
+        if (server.isEmpty() && (user.isPresent() || password.isPresent() || tls)) {
+            throw new UsageException("--user, --password, --tls and --trust-cert need --server HOST:PORT");
         }
         if (server.isPresent()) {
             ServerAddress.parse(server.get());
         }
-        return new SqlOptions(format, configurationDirectory, positional.stream().findFirst(), help, server, user, password);
+        return new SqlOptions(format, configurationDirectory, positional.stream().findFirst(), help, server, user, password, tls, trustedCertificate);
     }
 
     private static String valueOf(List<String> arguments, int index, String option)
