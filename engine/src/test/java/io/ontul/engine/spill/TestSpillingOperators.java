@@ -109,6 +109,20 @@ public class TestSpillingOperators
         }
     }
 
+    @Test
+    public void filesOfAKilledProcessAreRemovedAtStart(@TempDir Path otherDataDirectory)
+            throws IOException
+    {
+        Path leftover = otherDataDirectory.resolve("exchange/spill/20261130_010203_00007_abcde/run-3.arrow");
+        Files.createDirectories(leftover.getParent());
+        Files.write(leftover, new byte[4096]);
+        try (Engine restarted = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, otherDataDirectory.toString()))) {
+            assertThat(Files.exists(leftover.getParent())).isFalse();
+            assertThat(restarted.exchange().spillStore().directory()).isEqualTo(otherDataDirectory.resolve("exchange/spill"));
+            assertThat(otherDataDirectory.resolve("kms")).isDirectory();
+        }
+    }
+
     private void assertSpillsAndMatchesDuckDb(String sql)
             throws SQLException, IOException
     {
