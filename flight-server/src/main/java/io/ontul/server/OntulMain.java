@@ -12,6 +12,7 @@ import java.util.List;
 
 import io.ontul.server.cli.CommandEnvironment;
 import io.ontul.server.cli.EngineStatementExecutor;
+import io.ontul.server.cli.KmsCommand;
 import io.ontul.server.cli.SqlCommand;
 import io.ontul.server.cli.StartCommand;
 
@@ -35,7 +36,10 @@ public final class OntulMain
                     Run SQL: the argument, or the statements on standard input.
               sql --server HOST:PORT [--user U] [--password P] ["SQL"]
                     Run SQL on a running server (password also from ONTUL_PASSWORD).
-              help  Show this text. 'ontul start --help' and 'ontul sql --help' show the options.
+              kms rotate [--conf DIR] [--data-dir DIR]
+                    Add a master key version for spill files and checkpoints
+                    (passphrase from ONTUL_MASTER_KEY when the keys have one).
+              help  Show this text. 'ontul <command> --help' shows a command's options.
             """;
 
     private final CommandEnvironment environment;
@@ -71,6 +75,8 @@ public final class OntulMain
                 return new StartCommand(environment, defaultConfigurationDirectory, defaultDataDirectory()).run(arguments);
             case "sql":
                 return new SqlCommand(environment, defaultConfigurationDirectory, EngineStatementExecutor::open).run(arguments);
+            case "kms":
+                return new KmsCommand(environment, defaultConfigurationDirectory, defaultDataDirectory()).run(arguments);
             case "help":
             case "--help":
             case "-h":

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.Engine;
 import io.ontul.engine.EngineConfig;
+import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
 import io.ontul.server.auth.PasswordHasher;
 import io.ontul.server.auth.UserStore;
@@ -85,7 +86,8 @@ public final class OntulServer
         UserStore users = UserStore.open(dataDirectory, new PasswordHasher());
         ensureAdmin(users, adminPassword, dataDirectory, console);
 
-        Engine engine = Engine.create(config, new io.ontul.server.auth.StoreUserManagement(users, ADMIN_USER));
+        // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms
+        Engine engine = Engine.create(config.withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()), new io.ontul.server.auth.StoreUserManagement(users, ADMIN_USER));
         BufferAllocator allocator = null;
         OntulFlightSqlProducer producer = null;
         try {

@@ -75,6 +75,40 @@ public final class GroupByHash
         return groupSets[group];
     }
 
+    /** The hash of a group's key and grouping set; the same key always hashes the same, in any table. */
+    public long groupHash(int group)
+    {
+        return groupHashes[group];
+    }
+
+    /**
+     * Computes group ids for rows that carry their own grouping set, such as spilled groups read
+     * back: a key the row's grouping set leaves out is NULL in {@code inputs}. A row gets the
+     * same hash and group as the row it was made from.
+     */
+    public void groupIds(FieldVector[] inputs, int[] rowGroupSets, int rowCount, int[] groupIds)
+    {
+        boolean[] noneNulled = new boolean[inputs.length];
+        boolean oneSet = true;
+        for (int row = 1; row < rowCount && oneSet; row++) {
+            oneSet = rowGroupSets[row] == rowGroupSets[0];
+        }
+        if (oneSet) {
+            groupIds(inputs, noneNulled, rowCount == 0 ? 0 : rowGroupSets[0], rowCount, groupIds);
+            return;
+        }
+        long[] hashes = new long[rowCount];
+        for (int row = 0; row < rowCount; row++) {
+            hashes[row] = rowGroupSets[row] * 0x9E3779B97F4A7C15L;
+        }
+        for (FieldVector input : inputs) {
+            Columns.hashInto(input, rowCount, hashes);
+        }
+        for (int row = 0; row < rowCount; row++) {
+            groupIds[row] = findOrInsert(inputs, noneNulled, rowGroupSets[row], row, Columns.mix(hashes[row]));
+        }
+    }
+
     /**
      * Computes group ids for {@code rowCount} rows.
      *

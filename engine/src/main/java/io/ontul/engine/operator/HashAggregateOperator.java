@@ -1,23 +1,37 @@
 package io.ontul.engine.operator;
 
-import java.util.ArrayList;
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 
-import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.operator.aggregate.Accumulator;
+import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunReader;
 
 /**
  * Hash aggregation with grouping sets. Consumes its whole input, assigning each row a group
  * per grouping set ({@link GroupByHash}) and feeding the accumulators column by column; then
  * emits groups in batches of {@link Batches#TARGET_ROWS}. Output: group keys (NULL where a
  * grouping set leaves a key out), then one column per aggregate.
+ * <p>
+ * Bounded memory depends on the {@link AggregationStep}. A partial step emits the groups it
+ * holds and starts over (the final step merges repeated keys) once it holds a sixteenth of the
+ * query's budget, or a thirty-second when the query is past half of it. A single or final step,
+ * when the query's memory runs short ({@link QueryContext#shouldSpill}) while it holds an eighth
+ * of the budget, writes its groups' states to disk, partitioned by key hash
+ * ({@link AggregationPartitions}), and starts over; at the end of its input it spills the rest
+ * too, then aggregates the partitions one at a time, each in a fresh table, and emits them. A
+ * partition that still does not fit is split again one level deeper, up to
+ * {@link AggregationPartitions#MAX_LEVELS}; past that the query fails with the memory-limit
+ * error.
  */
 public final class HashAggregateOperator
         implements Operator
@@ -26,158 +40,205 @@ public final class HashAggregateOperator
     private final Operator child;
     private final Schema outputSchema;
     private final int[] keyColumns;
-    private final boolean[][] groupSetMembership;
+    private final boolean[][] nulled;
     private final List<Accumulator> accumulators;
     private final int[] filterColumns;
+    private final AggregationStep step;
     private final OperatorStats stats;
-    private GroupByHash hash;
+    private final List<Field> keyFields;
+    private final Schema stateSchema;
+    private final Deque<AggregationPartitions.Partition> pending = new ArrayDeque<>();
+    private AggregationTable table;
+    private AggregationPartitions spilled;
+    private AggregationPartitions.Partition current;
+    private boolean inputDone;
+    private boolean emitting;
     private int emitted;
-    private boolean finished;
-    private long reservedForAccumulators;
 
     public HashAggregateOperator(QueryContext context, Operator child, Schema outputSchema, int[] keyColumns, boolean[][] groupSetMembership,
-            List<Accumulator> accumulators, int[] filterColumns, OperatorStats stats)
+            List<Accumulator> accumulators, int[] filterColumns, AggregationStep step, OperatorStats stats)
     {
-        this.context = context;
-        this.child = child;
-        this.outputSchema = outputSchema;
-        this.keyColumns = keyColumns;
-        this.groupSetMembership = groupSetMembership;
-        this.accumulators = accumulators;
-        this.filterColumns = filterColumns;
-        this.stats = stats;
-    }
-
-    @Override
-    public VectorSchemaRoot next()
-    {
-        if (hash == null) {
-            consumeInput();
-        }
-        int groups = hash.groupCount();
-        if (emitted >= groups) {
-            return null;
-        }
-        int count = Math.min(Batches.TARGET_ROWS, groups - emitted);
-        List<Field> fields = outputSchema.getFields();
-        FieldVector[] outputs = new FieldVector[fields.size()];
-        try {
-            for (int k = 0; k < keyColumns.length; k++) {
-                TransferPair transfer = hash.keys()[k].getTransferPair(context.allocator());
-                transfer.splitAndTransfer(emitted, count);
-                FieldVector key = (FieldVector) transfer.getTo();
-                outputs[k] = key;
-            }
-            for (int a = 0; a < accumulators.size(); a++) {
-                FieldVector out = fields.get(keyColumns.length + a).createVector(context.allocator());
-                Batches.allocate(out, count);
-                outputs[keyColumns.length + a] = out;
-                accumulators.get(a).write(out, emitted, count, hash::groupSet);
-            }
-        }
-        catch (RuntimeException e) {
-            for (FieldVector output : outputs) {
-                if (output != null) {
-                    output.close();
-                }
-            }
-            throw e;
-        }
-        emitted += count;
-        return Batches.root(outputSchema, outputs, count);
-    }
-
-    private void consumeInput()
-    {
-        List<Field> keyFields = new ArrayList<>();
-        for (int k = 0; k < keyColumns.length; k++) {
-            keyFields.add(outputSchema.getFields().get(k));
-        }
-        hash = new GroupByHash(context, keyFields);
-        boolean[][] nulled = new boolean[groupSetMembership.length][keyColumns.length];
+        this.context = requireNonNull(context, "context is null");
+        this.child = requireNonNull(child, "child is null");
+        this.outputSchema = requireNonNull(outputSchema, "outputSchema is null");
+        this.keyColumns = requireNonNull(keyColumns, "keyColumns is null");
+        this.accumulators = List.copyOf(accumulators);
+        this.filterColumns = requireNonNull(filterColumns, "filterColumns is null");
+        this.step = requireNonNull(step, "step is null");
+        this.stats = requireNonNull(stats, "stats is null");
+        this.nulled = new boolean[groupSetMembership.length][keyColumns.length];
         for (int set = 0; set < groupSetMembership.length; set++) {
             for (int k = 0; k < keyColumns.length; k++) {
                 nulled[set][k] = !groupSetMembership[set][k];
             }
         }
-        int[] groupIds = new int[0];
+        this.keyFields = List.copyOf(outputSchema.getFields().subList(0, keyColumns.length));
+        this.stateSchema = AggregationTable.stateSchema(keyFields, accumulators);
+    }
+
+    @Override
+    public VectorSchemaRoot next()
+    {
         while (true) {
-            VectorSchemaRoot next = child.next();
-            if (next == null) {
-                break;
+            if (emitting) {
+                if (emitted < table.groupCount()) {
+                    int count = Math.min(Batches.TARGET_ROWS, table.groupCount() - emitted);
+                    VectorSchemaRoot batch = table.output(outputSchema, emitted, count);
+                    emitted += count;
+                    return batch;
+                }
+                emitting = false;
+                closeTable();
             }
+            if (!inputDone) {
+                aggregateInput();
+            }
+            else if (!pending.isEmpty()) {
+                aggregatePartition(pending.removeFirst());
+            }
+            else {
+                return null;
+            }
+        }
+    }
+
+    /** Aggregates input until its end, or until a partial step must emit what it holds. */
+    private void aggregateInput()
+    {
+        if (table == null) {
+            table = newTable();
+        }
+        VectorSchemaRoot next;
+        while ((next = child.next()) != null) {
             try (VectorSchemaRoot batch = next) {
                 context.checkCancelled();
-                int rowCount = batch.getRowCount();
-                if (groupIds.length < rowCount) {
-                    groupIds = new int[rowCount];
-                }
                 FieldVector[] columns = batch.getFieldVectors().toArray(new FieldVector[0]);
-                FieldVector[] keys = new FieldVector[keyColumns.length];
-                for (int k = 0; k < keyColumns.length; k++) {
-                    keys[k] = columns[keyColumns[k]];
+                table.addInput(columns, keyColumns, nulled, filterColumns, batch.getRowCount());
+            }
+            if (step == AggregationStep.PARTIAL) {
+                if (mustFlush()) {
+                    startEmitting();
+                    return;
                 }
-                for (int set = 0; set < groupSetMembership.length; set++) {
-                    hash.groupIds(keys, nulled[set], set, rowCount, groupIds);
-                    growAccumulators(hash.groupCount());
-                    for (int a = 0; a < accumulators.size(); a++) {
-                        accumulators.get(a).add(columns, groupIds, rowCount, selection(columns, filterColumns[a], rowCount));
+            }
+            else if (mustSpill()) {
+                spill(0);
+            }
+        }
+        inputDone = true;
+        table.addEmptyKeyGroups(nulled);
+        finishLevel();
+    }
+
+    /** Merges the state rows of a spilled partition in a fresh table. */
+    private void aggregatePartition(AggregationPartitions.Partition partition)
+    {
+        current = partition;
+        table = newTable();
+        for (SpillRun run : partition.runs()) {
+            try (SpillRunReader reader = run.open(context.allocator())) {
+                VectorSchemaRoot next;
+                while ((next = reader.next()) != null) {
+                    try (VectorSchemaRoot batch = next) {
+                        context.checkCancelled();
+                        table.addState(batch);
+                    }
+                    if (mustSpill()) {
+                        spill(partition.level());
                     }
                 }
             }
+            run.delete();
         }
-        // a grouping set without keys produces one row even for empty input
-        for (int set = 0; set < groupSetMembership.length; set++) {
-            boolean empty = true;
-            for (boolean member : groupSetMembership[set]) {
-                empty &= !member;
-            }
-            if (empty) {
-                hash.emptyKeyGroup(set, nulled[set]);
-            }
-        }
-        growAccumulators(hash.groupCount());
-        hash.seal();
-        stats.recordMemory(hash.memoryBytes() + reservedForAccumulators);
+        current = null;
+        finishLevel();
     }
 
-    private void growAccumulators(int groupCount)
+    /** Emits the table, or, when this level spilled, spills the rest and queues its partitions. */
+    private void finishLevel()
     {
-        long needed = 0;
-        for (Accumulator accumulator : accumulators) {
-            needed += (long) accumulator.bytesPerGroup() * groupCount;
+        if (spilled == null) {
+            startEmitting();
+            return;
         }
-        if (needed > reservedForAccumulators) {
-            long more = Math.max(needed - reservedForAccumulators, needed / 2);
-            context.reserve(more);
-            reservedForAccumulators += more;
-        }
-        for (Accumulator accumulator : accumulators) {
-            accumulator.ensureCapacity(groupCount);
+        spilled.spill(table);
+        closeTable();
+        List<AggregationPartitions.Partition> partitions = spilled.finish();
+        spilled.close();
+        spilled = null;
+        // depth first: a partition's sub-partitions before its siblings
+        for (int i = partitions.size() - 1; i >= 0; i--) {
+            pending.addFirst(partitions.get(i));
         }
     }
 
-    private static boolean[] selection(FieldVector[] columns, int filterColumn, int rowCount)
+    private boolean mustFlush()
     {
-        if (filterColumn < 0) {
-            return null;
+        // not only when memory runs short: the final step can only spill once the partial
+        // results reach it, so partial tables that wait for that would crowd it out
+        long held = table.heldBytes();
+        return held > context.memoryLimit() / 16 || (held > context.memoryLimit() / 32 && context.memoryUsed() > context.memoryLimit() / 2);
+    }
+
+    private boolean mustSpill()
+    {
+        return table.heldBytes() > context.memoryLimit() / 8 && context.shouldSpill();
+    }
+
+    private void spill(int level)
+    {
+        if (level >= AggregationPartitions.MAX_LEVELS) {
+            // the keys of one spilled partition share their top 32 hash bits and still do not fit
+            throw context.exceededMemoryLimit();
         }
-        BitVector filter = (BitVector) columns[filterColumn];
-        boolean[] selected = new boolean[rowCount];
-        for (int row = 0; row < rowCount; row++) {
-            selected[row] = !filter.isNull(row) && filter.get(row) != 0;
+        if (spilled == null) {
+            spilled = new AggregationPartitions(context, stateSchema, level, stats);
         }
-        return selected;
+        stats.recordMemory(table.heldBytes());
+        spilled.spill(table);
+        closeTable();
+        table = newTable();
+    }
+
+    private void startEmitting()
+    {
+        stats.recordMemory(table.heldBytes());
+        emitting = true;
+        emitted = 0;
+    }
+
+    private AggregationTable newTable()
+    {
+        return new AggregationTable(context, keyFields, accumulators);
+    }
+
+    private void closeTable()
+    {
+        if (table != null) {
+            AggregationTable closing = table;
+            table = null;
+            closing.close();
+        }
     }
 
     @Override
     public void close()
     {
-        if (hash != null) {
-            hash.close();
+        try {
+            closeTable();
+            if (spilled != null) {
+                spilled.close();
+                spilled = null;
+            }
+            if (current != null) {
+                current.delete();
+                current = null;
+            }
+            pending.forEach(AggregationPartitions.Partition::delete);
+            pending.clear();
         }
-        context.release(reservedForAccumulators);
-        reservedForAccumulators = 0;
-        child.close();
+        finally {
+            child.close();
+        }
     }
 }

@@ -3,222 +3,273 @@ package io.ontul.engine.operator;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
-import io.ontul.engine.operator.WindowGroup.Function;
+import io.ontul.engine.memory.DataSize;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
 
 /**
- * Window functions (OVER): collects all input rows, and for each window group sorts row
- * addresses by partition and order keys and computes the group's functions partition by
- * partition into result vectors indexed by sorted position. Emits the input columns followed by
- * one column per function, in the sort order of the last group.
+ * Window functions (OVER): collects all input rows and evaluates every window group over them
+ * ({@link WindowPartitionEvaluation}). Emits the input columns followed by one column per
+ * function, in the sort order of the last group.
+ *
+ * <p>When the query's memory runs short ({@link QueryContext#shouldSpill}) and the window groups
+ * share a PARTITION BY column, the rows held so far and all rows still to come are written to
+ * spill runs in hash partitions of the shared columns ({@link SpillingWindowPartitions}); at the
+ * end each hash partition is read back and evaluated on its own. A window partition never spans
+ * two hash partitions, so the results are exact; the rows then come out one hash partition after
+ * the other, each in the sort order of the last group. Without a shared PARTITION BY column the
+ * input cannot be split, and running out of memory fails with an error that says so.
  */
 public final class WindowOperator
         implements Operator
 {
-    private static final long BYTES_PER_ROW_PER_GROUP = 4L * 7;
+    /** Result vectors (values, validity, offsets) per row and function, roughly. */
+    private static final long BYTES_PER_ROW_PER_FUNCTION = 16;
 
     private final QueryContext context;
     private final Operator child;
     private final Schema schema;
+    private final Schema inputSchema;
     private final int inputColumns;
     private final List<WindowGroup> groups;
-    private final List<VectorSchemaRoot> batches = new ArrayList<>();
-    private final List<FieldVector> results = new ArrayList<>();
-    private final List<int[]> resultPositions = new ArrayList<>();
-    private int[] batchIndex;
-    private int[] rowIndex;
-    private int[] emitOrder;
-    private int total;
-    private int position;
-    private long reserved;
+    private final OperatorStats stats;
+    private final int[] sharedPartitionColumns;
+    private final long overheadPerRow;
+    private final List<VectorSchemaRoot> held = new ArrayList<>();
+    private long heldBytes;
+    private long heldRows;
+    private boolean collected;
+    private SpillingWindowPartitions spilled;
+    private WindowPartitionEvaluation current;
 
     public WindowOperator(QueryContext context, Operator child, Schema schema, int inputColumns, List<WindowGroup> groups)
+    {
+        this(context, child, schema, inputColumns, groups, new OperatorStats());
+    }
+
+    public WindowOperator(QueryContext context, Operator child, Schema schema, int inputColumns, List<WindowGroup> groups, OperatorStats stats)
     {
         this.context = requireNonNull(context, "context is null");
         this.child = requireNonNull(child, "child is null");
         this.schema = requireNonNull(schema, "schema is null");
+        this.inputSchema = new Schema(schema.getFields().subList(0, inputColumns));
         this.inputColumns = inputColumns;
         this.groups = List.copyOf(groups);
+        this.stats = requireNonNull(stats, "stats is null");
+        this.sharedPartitionColumns = sharedPartitionColumns(this.groups);
+        long functions = this.groups.stream().mapToLong(group -> group.functions().size()).sum();
+        this.overheadPerRow = WindowPartitionEvaluation.BYTES_PER_ROW
+                + this.groups.size() * WindowPartitionEvaluation.BYTES_PER_ROW_PER_GROUP
+                + functions * BYTES_PER_ROW_PER_FUNCTION;
+    }
+
+    /** The columns every group partitions by: rows equal on them share every window partition. */
+    private static int[] sharedPartitionColumns(List<WindowGroup> groups)
+    {
+        Set<Integer> shared = null;
+        for (WindowGroup group : groups) {
+            Set<Integer> columns = new LinkedHashSet<>();
+            for (int column : group.partitionColumns()) {
+                columns.add(column);
+            }
+            if (shared == null) {
+                shared = columns;
+            }
+            else {
+                shared.retainAll(columns);
+            }
+        }
+        return shared == null ? new int[0] : shared.stream().mapToInt(Integer::intValue).toArray();
     }
 
     @Override
     public VectorSchemaRoot next()
     {
-        if (emitOrder == null) {
-            compute();
+        if (!collected) {
+            collect();
+            collected = true;
         }
-        if (position >= total) {
-            return null;
-        }
-        int count = Math.min(Batches.TARGET_ROWS, total - position);
-        FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
-        for (int c = 0; c < inputColumns; c++) {
-            FieldVector target = vectors[c];
-            for (int i = 0; i < count; i++) {
-                int global = emitOrder[position + i];
-                target.copyFromSafe(rowIndex[global], i, batches.get(batchIndex[global]).getVector(c));
-            }
-        }
-        for (int r = 0; r < results.size(); r++) {
-            FieldVector target = vectors[inputColumns + r];
-            FieldVector source = results.get(r);
-            int[] positions = resultPositions.get(r);
-            for (int i = 0; i < count; i++) {
-                target.copyFromSafe(positions[emitOrder[position + i]], i, source);
-            }
-        }
-        position += count;
-        return Batches.root(schema, vectors, count);
-    }
-
-    private void compute()
-    {
-        VectorSchemaRoot batch;
-        while ((batch = child.next()) != null) {
-            if (batch.getRowCount() == 0) {
-                batch.close();
-                continue;
-            }
-            batches.add(batch);
-            total = Math.addExact(total, batch.getRowCount());
-            context.checkCancelled();
-        }
-        reserve(total * 8L);
-        batchIndex = new int[total];
-        rowIndex = new int[total];
-        int global = 0;
-        for (int b = 0; b < batches.size(); b++) {
-            int rows = batches.get(b).getRowCount();
-            for (int row = 0; row < rows; row++, global++) {
-                batchIndex[global] = b;
-                rowIndex[global] = row;
-            }
-        }
-        int[] order = null;
-        int resultColumn = inputColumns;
-        for (WindowGroup group : groups) {
-            order = sort(group);
-            int[] positionOf = new int[total];
-            for (int p = 0; p < total; p++) {
-                positionOf[order[p]] = p;
-            }
-            resultColumn = evaluate(group, new WindowRows(batches, batchIndex, rowIndex, order), positionOf, resultColumn);
-            context.checkCancelled();
-        }
-        emitOrder = order == null ? identity() : order;
-    }
-
-    private int[] identity()
-    {
-        int[] order = new int[total];
-        for (int i = 0; i < total; i++) {
-            order[i] = i;
-        }
-        return order;
-    }
-
-    private void reserve(long bytes)
-    {
-        context.reserve(bytes);
-        reserved += bytes;
-    }
-
-    private int[] sort(WindowGroup group)
-    {
-        reserve(total * BYTES_PER_ROW_PER_GROUP);
-        List<SortKey> keys = new ArrayList<>();
-        for (int column : group.partitionColumns()) {
-            keys.add(new SortKey(column, false, false));
-        }
-        keys.addAll(group.orderKeys());
-        int[] order = identity();
-        if (!keys.isEmpty()) {
-            RowComparator comparator = new RowComparator(batches, keys);
-            SortOperator.mergeSort(order, new int[total], 0, total, (x, y) -> comparator.compare(batchIndex[x], rowIndex[x], batchIndex[y], rowIndex[y]));
-        }
-        return order;
-    }
-
-    private int evaluate(WindowGroup group, WindowRows rows, int[] positionOf, int firstColumn)
-    {
-        List<Function> functions = group.functions();
-        FieldVector[] outputs = new FieldVector[functions.size()];
-        for (int f = 0; f < outputs.length; f++) {
-            outputs[f] = schema.getFields().get(firstColumn + f).createVector(context.allocator());
-            results.add(outputs[f]);
-            resultPositions.add(positionOf);
-            Batches.allocate(outputs[f], total);
-        }
-        boolean framed = functions.stream().anyMatch(WindowFunctions::usesFrame);
-        int[] peerStart = new int[total];
-        int[] peerEnd = new int[total];
-        int[] frameStart = framed ? new int[total] : null;
-        int[] frameEnd = framed ? new int[total] : null;
-        RowComparator partitionComparator = comparator(partitionKeys(group));
-        RowComparator orderComparator = comparator(group.orderKeys());
-        int start = 0;
-        while (start < total) {
-            int end = start + 1;
-            while (end < total && partitionComparator.compare(batchIndex[rows.global(end - 1)], rowIndex[rows.global(end - 1)], batchIndex[rows.global(end)], rowIndex[rows.global(end)]) == 0) {
-                end++;
-            }
-            int peer = start;
-            for (int p = start; p < end; p++) {
-                if (p > start && orderComparator.compare(batchIndex[rows.global(p - 1)], rowIndex[rows.global(p - 1)], batchIndex[rows.global(p)], rowIndex[rows.global(p)]) != 0) {
-                    for (int q = peer; q < p; q++) {
-                        peerEnd[q] = p;
-                    }
-                    peer = p;
+        while (true) {
+            if (current != null) {
+                VectorSchemaRoot batch = current.next();
+                if (batch != null) {
+                    return batch;
                 }
-                peerStart[p] = peer;
+                current.close();
+                current = null;
             }
-            for (int q = peer; q < end; q++) {
-                peerEnd[q] = end;
+            if (spilled == null || !evaluateNextSpilledPartition()) {
+                return null;
             }
-            if (framed) {
-                WindowFrames.compute(group, rows, start, end, peerStart, peerEnd, frameStart, frameEnd);
-            }
-            WindowFunctions partition = new WindowFunctions(rows, start, end, peerStart, peerEnd, frameStart, frameEnd);
-            for (int f = 0; f < outputs.length; f++) {
-                partition.evaluate(functions.get(f), outputs[f]);
-            }
-            start = end;
         }
-        for (FieldVector output : outputs) {
-            output.setValueCount(total);
-        }
-        return firstColumn + outputs.length;
     }
 
-    private static List<SortKey> partitionKeys(WindowGroup group)
+    private void collect()
     {
-        List<SortKey> keys = new ArrayList<>();
-        for (int column : group.partitionColumns()) {
-            keys.add(new SortKey(column, false, false));
+        try {
+            VectorSchemaRoot batch;
+            while ((batch = child.next()) != null) {
+                if (batch.getRowCount() == 0) {
+                    batch.close();
+                    continue;
+                }
+                hold(batch);
+                context.checkCancelled();
+                if (heldBytes > context.memoryLimit() / 8 && context.shouldSpill() && canSpill()) {
+                    spillHeld();
+                }
+            }
+            if (spilled == null && canSpill() && !fitsInMemory()) {
+                spillHeld();
+            }
+            if (spilled != null) {
+                if (!held.isEmpty()) {
+                    spillHeld();
+                }
+                return;
+            }
+            stats.recordMemory(heldBytes + heldRows * overheadPerRow);
+            current = new WindowPartitionEvaluation(context, schema, inputColumns, groups, held);
+            held.clear();
+            current.compute();
         }
-        return keys;
+        catch (RuntimeException e) {
+            if (sharedPartitionColumns.length == 0 && heldBytes > context.memoryLimit() / 4 && SpillingWindowPartitions.isMemoryFailure(e)) {
+                throw cannotSpill(e);
+            }
+            throw e;
+        }
     }
 
-    private RowComparator comparator(List<SortKey> keys)
+    private void hold(VectorSchemaRoot batch)
     {
-        return new RowComparator(batches, keys);
+        held.add(batch);
+        heldRows += batch.getRowCount();
+        for (FieldVector vector : batch.getFieldVectors()) {
+            heldBytes += vector.getBufferSize();
+        }
+    }
+
+    private boolean canSpill()
+    {
+        return sharedPartitionColumns.length > 0 && context.canSpill();
+    }
+
+    /** Whether evaluating the rows held, and emitting a batch of results, fits in the memory left. */
+    private boolean fitsInMemory()
+    {
+        long rowBytes = heldRows == 0 ? 0 : heldBytes / heldRows;
+        long needed = heldRows * overheadPerRow + Math.min(heldRows, Batches.TARGET_ROWS) * rowBytes;
+        return needed <= context.memoryLimit() - context.memoryUsed();
+    }
+
+    private void spillHeld()
+    {
+        if (spilled == null) {
+            spilled = new SpillingWindowPartitions(context, inputSchema, sharedPartitionColumns, overheadPerRow, stats);
+        }
+        stats.recordMemory(heldBytes);
+        spilled.spill(held);
+        heldBytes = 0;
+        heldRows = 0;
+    }
+
+    /** Reads back and evaluates the next spilled hash partition; false when there is none left. */
+    private boolean evaluateNextSpilledPartition()
+    {
+        while (true) {
+            SpillingWindowPartitions.Loaded loaded;
+            try {
+                loaded = spilled.next();
+            }
+            catch (RuntimeException e) {
+                if (SpillingWindowPartitions.isMemoryFailure(e) && spilled.taken() != null && !spilled.taken().splittable()) {
+                    throw partitionTooLarge(spilled.taken(), e);
+                }
+                throw e;
+            }
+            if (loaded == null) {
+                return false;
+            }
+            WindowPartitionEvaluation evaluation = new WindowPartitionEvaluation(context, schema, inputColumns, groups, loaded.batches());
+            try {
+                evaluation.compute();
+            }
+            catch (RuntimeException e) {
+                evaluation.close();
+                if (!SpillingWindowPartitions.isMemoryFailure(e)) {
+                    throw e;
+                }
+                if (spilled.split(loaded)) {
+                    continue;
+                }
+                throw partitionTooLarge(loaded.partition(), e);
+            }
+            spilled.done(loaded);
+            current = evaluation;
+            return true;
+        }
+    }
+
+    private OntulException cannotSpill(RuntimeException cause)
+    {
+        String reason = groups.stream().allMatch(group -> group.partitionColumns().length == 0)
+                ? "window functions without PARTITION BY"
+                : "window functions whose windows share no PARTITION BY column";
+        OntulException error = new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(context.memoryLimit())
+                + ": " + reason + " keep all their input rows in memory (" + heldRows + " rows held) and cannot spill"
+                + " (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
+        error.addSuppressed(cause);
+        return error;
+    }
+
+    private OntulException partitionTooLarge(SpillingWindowPartitions.Partition partition, RuntimeException cause)
+    {
+        List<String> names = new ArrayList<>();
+        for (int column : sharedPartitionColumns) {
+            names.add(schema.getFields().get(column).getName());
+        }
+        String what = partition.singleKey()
+                ? "the " + partition.rows() + " rows of one PARTITION BY " + String.join(", ", names) + " value do not fit"
+                : "the " + partition.rows() + " rows of PARTITION BY " + String.join(", ", names) + " values that share a hash do not fit even after splitting them "
+                        + (WindowPartitionHash.MAX_LEVEL + 1) + " times";
+        OntulException error = new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(context.memoryLimit())
+                + ": window functions evaluate each window partition in memory, and " + what
+                + " (raise the limit with SET SESSION query_max_memory = '...')");
+        error.addSuppressed(cause);
+        return error;
     }
 
     @Override
     public void close()
     {
-        Batches.closeAll(batches);
-        batches.clear();
-        Batches.closeAll(results);
-        results.clear();
-        context.release(reserved);
-        reserved = 0;
-        child.close();
+        try (child) {
+            try {
+                Batches.closeAll(held);
+                held.clear();
+            }
+            finally {
+                try {
+                    if (current != null) {
+                        current.close();
+                        current = null;
+                    }
+                }
+                finally {
+                    if (spilled != null) {
+                        spilled.close();
+                    }
+                }
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.util.ImmutableBitSet;
 
+import io.ontul.engine.operator.AggregationStep;
 import io.ontul.engine.operator.HashAggregateOperator;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.aggregate.Accumulator;
@@ -28,21 +29,21 @@ public final class AggregateNode
     private final int[] keyColumns;
     private final boolean[][] groupSetMembership;
     private final List<AccumulatorSpec> specs;
-    private final String mode;
+    private final AggregationStep step;
     private final boolean splittable;
 
     public AggregateNode(RelDataType rowType, PlanNode child, ImmutableBitSet groupSet, List<ImmutableBitSet> groupSets, List<AggregateCall> calls)
     {
-        this(rowType, child, groupSet.toArray(), membership(groupSet.toArray(), groupSets), specs(groupSet.toArray(), membership(groupSet.toArray(), groupSets), calls), "", false);
+        this(rowType, child, groupSet.toArray(), membership(groupSet.toArray(), groupSets), specs(groupSet.toArray(), membership(groupSet.toArray(), groupSets), calls), AggregationStep.SINGLE, false);
     }
 
-    public AggregateNode(RelDataType rowType, PlanNode child, int[] keyColumns, boolean[][] groupSetMembership, List<AccumulatorSpec> specs, String mode, boolean splittable)
+    public AggregateNode(RelDataType rowType, PlanNode child, int[] keyColumns, boolean[][] groupSetMembership, List<AccumulatorSpec> specs, AggregationStep step, boolean splittable)
     {
         super(rowType, List.of(child));
         this.keyColumns = keyColumns;
         this.groupSetMembership = groupSetMembership;
         this.specs = List.copyOf(specs);
-        this.mode = mode;
+        this.step = step;
         this.splittable = splittable;
     }
 
@@ -91,7 +92,7 @@ public final class AggregateNode
             accumulators.add(specs.get(i).factory().apply(inputTypes));
             filters[i] = specs.get(i).filterColumn();
         }
-        return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators, filters, stats());
+        return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators, filters, step, stats());
     }
 
     @Override
@@ -102,7 +103,7 @@ public final class AggregateNode
         for (int key : keyColumns) {
             keys.add(input.getFieldList().get(key).getName());
         }
-        return "HashAggregate" + mode + " keys=" + keys + (groupSetMembership.length > 1 ? " groupingSets=" + groupSetMembership.length : "") + " "
+        return "HashAggregate" + step.label() + " keys=" + keys + (groupSetMembership.length > 1 ? " groupingSets=" + groupSetMembership.length : "") + " "
                 + withNames(specs.stream().map(AccumulatorSpec::description).toList().toString(), input);
     }
 }

@@ -166,12 +166,12 @@ public final class PhysicalPlanner
         }
         boolean[][] allKeys = new boolean[1][keys.length];
         java.util.Arrays.fill(allKeys[0], true);
-        AggregateNode partial = new AggregateNode(partialType.build(), input, keys, allKeys, partialSpecs, " (partial)", true);
+        AggregateNode partial = new AggregateNode(partialType.build(), input, keys, allKeys, partialSpecs, io.ontul.engine.operator.AggregationStep.PARTIAL, true);
         int[] finalKeys = new int[keys.length];
         for (int k = 0; k < keys.length; k++) {
             finalKeys[k] = k;
         }
-        return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, " (final)", false);
+        return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.AggregationStep.FINAL, false);
     }
 
     PlanNode planGathered(RelNode rel)

@@ -31,7 +31,7 @@ public final class WindowNode
     @Override
     protected Operator create(TaskContext task)
     {
-        return new WindowOperator(task.query(), children().get(0).open(task), schema(), inputColumns, groups);
+        return new WindowOperator(task.query(), children().get(0).open(task), schema(), inputColumns, groups, stats());
     }
 
     @Override

@@ -11,6 +11,8 @@ import java.util.Optional;
  * @param rows rows returned to the client so far, or the update count of a statement that changes data
  * @param bytes Arrow buffer bytes of the result batches returned so far
  * @param peakMemoryBytes the most memory the query held at once (Arrow buffers and reserved heap)
+ * @param spilledBytes bytes the query wrote to spill files so far (on disk: compressed and encrypted)
+ * @param spillFiles spill files (runs) the query wrote so far
  * @param error the failure or cancellation message, if any
  */
 public record QueryInfo(
@@ -23,6 +25,8 @@ public record QueryInfo(
         long rows,
         long bytes,
         long peakMemoryBytes,
+        long spilledBytes,
+        long spillFiles,
         Optional<String> error)
 {
     public QueryInfo

@@ -20,6 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.execution.SpillStatistics;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -248,6 +249,10 @@ public final class QueryRegistry
         try {
             openContexts.remove(context);
             query.peakMemory = Math.max(query.peakMemory, context.peakMemory());
+            // the context's spill space is closed by now, but keeps its figures
+            SpillStatistics spill = context.spillStatistics();
+            query.spilledBytes += spill.bytes();
+            query.spillFiles += spill.files();
             if (query.context == context) {
                 query.context = null;
             }

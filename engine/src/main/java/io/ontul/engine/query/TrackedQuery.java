@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.execution.SpillStatistics;
 import io.ontul.spi.OntulException;
 
 /**
@@ -40,6 +41,8 @@ public final class TrackedQuery
     OntulException cancellation;
     QueryContext context;
     long peakMemory;
+    long spilledBytes;
+    long spillFiles;
     boolean holdsSlot;
     ScheduledFuture<?> timeout;
 
@@ -128,6 +131,8 @@ public final class TrackedQuery
     {
         long end = state.isDone() ? endNanos : nowNanos;
         long peak = context == null ? peakMemory : Math.max(peakMemory, context.peakMemory());
-        return new QueryInfo(queryId, user, state, sql, created, (end - createdNanos) / 1_000_000, rows.get(), bytes.get(), peak, Optional.ofNullable(error));
+        SpillStatistics spill = context == null ? SpillStatistics.NONE : context.spillStatistics();
+        return new QueryInfo(queryId, user, state, sql, created, (end - createdNanos) / 1_000_000, rows.get(), bytes.get(), peak,
+                spilledBytes + spill.bytes(), spillFiles + spill.files(), Optional.ofNullable(error));
     }
 }

@@ -45,6 +45,8 @@ final class QueriesTable
             column("rows", BIGINT, false, QueryInfo::rows),
             column("bytes", BIGINT, false, QueryInfo::bytes),
             column("peak_memory_bytes", BIGINT, false, QueryInfo::peakMemoryBytes),
+            column("spilled_bytes", BIGINT, false, QueryInfo::spilledBytes),
+            column("spill_files", BIGINT, false, QueryInfo::spillFiles),
             column("error", VARCHAR, true, query -> query.error().orElse(null)));
 
     static final Schema SCHEMA_COLUMNS = new Schema(COLUMNS.stream().map(Column::field).toList());

@@ -85,6 +85,35 @@ class TestSystemRuntimeQueries
     }
 
     @Test
+    void spillingQueriesShowWhatTheySpilled()
+    {
+        Session alice = engine.createSession("alice");
+        alice.properties().put("query_max_memory", "48MB");
+        String sort;
+        try (QueryResult result = alice.execute("SELECT * FROM tpch.sf0_1.lineitem ORDER BY l_comment")) {
+            sort = result.queryId();
+            long rows = 0;
+            VectorSchemaRoot batch;
+            while ((batch = result.nextBatch()) != null) {
+                rows += batch.getRowCount();
+            }
+            assertThat(rows).isEqualTo(600_572L);
+        }
+        String small;
+        try (QueryResult result = alice.execute("SELECT * FROM tpch.tiny.nation ORDER BY n_name")) {
+            small = result.queryId();
+            assertThat(ResultRows.drain(result)).hasSize(25);
+        }
+
+        String figures = "SELECT spilled_bytes, spill_files FROM system.runtime.queries WHERE query_id = ";
+        List<Object> spilled = rows(alice, figures + "'" + sort + "'").get(0);
+        assertThat((Long) spilled.get(0)).isPositive();
+        assertThat((Long) spilled.get(1)).isPositive();
+        assertThat(engine.queries().query(sort).orElseThrow().spilledBytes()).isEqualTo(spilled.get(0));
+        assertThat(rows(alice, figures + "'" + small + "'")).containsExactly(List.of(0L, 0L));
+    }
+
+    @Test
     void statementsThatChangeDataShowTheirUpdateCount()
     {
         Session alice = engine.createSession("alice");
@@ -238,6 +267,8 @@ class TestSystemRuntimeQueries
                 List.of("rows", "BIGINT", "NO"),
                 List.of("bytes", "BIGINT", "NO"),
                 List.of("peak_memory_bytes", "BIGINT", "NO"),
+                List.of("spilled_bytes", "BIGINT", "NO"),
+                List.of("spill_files", "BIGINT", "NO"),
                 List.of("error", "VARCHAR", "YES"));
         assertThatThrownBy(() -> alice.execute("INSERT INTO system.runtime.queries SELECT * FROM system.runtime.queries"))
                 .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.category()).isEqualTo(ErrorCategory.USER_ERROR));

@@ -14,6 +14,7 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexLiteral;
@@ -207,6 +208,35 @@ public final class Accumulators
                 writeLong(out, i, counts[from + i]);
             }
         }
+
+        @Override
+        public List<Field> stateFields()
+        {
+            return List.of(StateVectors.longField("count"));
+        }
+
+        @Override
+        public void writeState(FieldVector[] out, int first, int[] groups, int count)
+        {
+            for (int i = 0; i < count; i++) {
+                StateVectors.setLong(out[first], i, counts[groups[i]]);
+            }
+        }
+
+        @Override
+        public void mergeState(FieldVector[] columns, int first, int[] groupIds, int rowCount)
+        {
+            long[] values = StateVectors.longs(columns[first], rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                counts[groupIds[row]] += values[row];
+            }
+        }
+
+        @Override
+        public void reset()
+        {
+            counts = new long[0];
+        }
     }
 
     private static final class LongSumAccumulator
@@ -274,6 +304,55 @@ public final class Accumulators
                 }
             }
         }
+
+        @Override
+        public List<Field> stateFields()
+        {
+            return List.of(StateVectors.longField("sum"));
+        }
+
+        @Override
+        public void writeState(FieldVector[] out, int first, int[] groups, int count)
+        {
+            for (int i = 0; i < count; i++) {
+                if (seen[groups[i]]) {
+                    StateVectors.setLong(out[first], i, sums[groups[i]]);
+                }
+                else {
+                    out[first].setNull(i);
+                }
+            }
+        }
+
+        @Override
+        public void mergeState(FieldVector[] columns, int first, int[] groupIds, int rowCount)
+        {
+            FieldVector vector = columns[first];
+            long[] values = StateVectors.longs(vector, rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                if (!vector.isNull(row)) {
+                    int group = groupIds[row];
+                    sums[group] = add(sums[group], values[row]);
+                    seen[group] = true;
+                }
+            }
+        }
+
+        private long add(long a, long b)
+        {
+            long r = a + b;
+            if (((a ^ r) & (b ^ r)) < 0) {
+                throw Functions.overflow(typeName, "SUM");
+            }
+            return r;
+        }
+
+        @Override
+        public void reset()
+        {
+            sums = new long[0];
+            seen = new boolean[0];
+        }
     }
 
     private static final class DoubleSumAccumulator
@@ -335,6 +414,45 @@ public final class Accumulators
                     out.setNull(i);
                 }
             }
+        }
+
+        @Override
+        public List<Field> stateFields()
+        {
+            return List.of(StateVectors.doubleField("sum"));
+        }
+
+        @Override
+        public void writeState(FieldVector[] out, int first, int[] groups, int count)
+        {
+            for (int i = 0; i < count; i++) {
+                if (seen[groups[i]]) {
+                    StateVectors.setDouble(out[first], i, sums[groups[i]]);
+                }
+                else {
+                    out[first].setNull(i);
+                }
+            }
+        }
+
+        @Override
+        public void mergeState(FieldVector[] columns, int first, int[] groupIds, int rowCount)
+        {
+            FieldVector vector = columns[first];
+            double[] values = StateVectors.doubles(vector, rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                if (!vector.isNull(row)) {
+                    sums[groupIds[row]] += values[row];
+                    seen[groupIds[row]] = true;
+                }
+            }
+        }
+
+        @Override
+        public void reset()
+        {
+            sums = new double[0];
+            seen = new boolean[0];
         }
     }
 
@@ -426,6 +544,60 @@ public final class Accumulators
                 }
                 writeAverage(out, i, floating, floating ? doubleSums[group] : 0, floating ? 0 : longSums[group], scale, counts[group], outputType);
             }
+        }
+
+        @Override
+        public List<Field> stateFields()
+        {
+            return List.of(floating ? StateVectors.doubleField("sum") : StateVectors.longField("sum"), StateVectors.longField("count"));
+        }
+
+        @Override
+        public void writeState(FieldVector[] out, int first, int[] groups, int count)
+        {
+            for (int i = 0; i < count; i++) {
+                int group = groups[i];
+                if (floating) {
+                    StateVectors.setDouble(out[first], i, doubleSums[group]);
+                }
+                else {
+                    StateVectors.setLong(out[first], i, longSums[group]);
+                }
+                StateVectors.setLong(out[first + 1], i, counts[group]);
+            }
+        }
+
+        @Override
+        public void mergeState(FieldVector[] columns, int first, int[] groupIds, int rowCount)
+        {
+            long[] partialCounts = StateVectors.longs(columns[first + 1], rowCount);
+            if (floating) {
+                double[] values = StateVectors.doubles(columns[first], rowCount);
+                for (int row = 0; row < rowCount; row++) {
+                    doubleSums[groupIds[row]] += values[row];
+                    counts[groupIds[row]] += partialCounts[row];
+                }
+                return;
+            }
+            long[] values = StateVectors.longs(columns[first], rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                int group = groupIds[row];
+                long a = longSums[group];
+                long r = a + values[row];
+                if (((a ^ r) & (values[row] ^ r)) < 0) {
+                    throw Functions.overflow(scale > 0 ? "DECIMAL" : "BIGINT", "AVG");
+                }
+                longSums[group] = r;
+                counts[group] += partialCounts[row];
+            }
+        }
+
+        @Override
+        public void reset()
+        {
+            longSums = new long[0];
+            doubleSums = new double[0];
+            counts = new long[0];
         }
     }
 
@@ -568,6 +740,86 @@ public final class Accumulators
                 }
             }
         }
+
+        @Override
+        public List<Field> stateFields()
+        {
+            Field value = text ? StateVectors.textField("value") : floating ? StateVectors.doubleField("value") : StateVectors.longField("value");
+            return single ? List.of(value, StateVectors.longField("rows")) : List.of(value);
+        }
+
+        @Override
+        public void writeState(FieldVector[] out, int first, int[] groups, int count)
+        {
+            FieldVector values = out[first];
+            for (int i = 0; i < count; i++) {
+                int group = groups[i];
+                if (!seen[group]) {
+                    values.setNull(i);
+                }
+                else if (text) {
+                    ((VarCharVector) values).setSafe(i, texts[group]);
+                }
+                else if (floating) {
+                    StateVectors.setDouble(values, i, doubles[group]);
+                }
+                else {
+                    StateVectors.setLong(values, i, longs[group]);
+                }
+                if (single) {
+                    StateVectors.setLong(out[first + 1], i, rowsSeen[group]);
+                }
+            }
+        }
+
+        @Override
+        public void mergeState(FieldVector[] columns, int first, int[] groupIds, int rowCount)
+        {
+            FieldVector vector = columns[first];
+            if (single) {
+                long[] rows = StateVectors.longs(columns[first + 1], rowCount);
+                for (int row = 0; row < rowCount; row++) {
+                    int group = groupIds[row];
+                    if (rows[row] != 0 && rowsSeen[group] != 0) {
+                        throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Scalar subquery returned more than one row");
+                    }
+                    rowsSeen[group] |= (byte) rows[row];
+                }
+            }
+            long[] longValues = text || floating ? null : StateVectors.longs(vector, rowCount);
+            double[] doubleValues = floating ? StateVectors.doubles(vector, rowCount) : null;
+            for (int row = 0; row < rowCount; row++) {
+                if (vector.isNull(row)) {
+                    continue;
+                }
+                int group = groupIds[row];
+                if (text) {
+                    byte[] value = ((VarCharVector) vector).get(row);
+                    if (!seen[group] || better(compareBytes(value, texts[group]))) {
+                        texts[group] = value;
+                    }
+                }
+                else if (floating) {
+                    if (!seen[group] || better(Double.compare(doubleValues[row], doubles[group]))) {
+                        doubles[group] = doubleValues[row];
+                    }
+                }
+                else if (!seen[group] || better(Long.compare(longValues[row], longs[group]))) {
+                    longs[group] = longValues[row];
+                }
+                seen[group] = true;
+            }
+        }
+
+        @Override
+        public void reset()
+        {
+            longs = new long[0];
+            doubles = new double[0];
+            texts = new byte[0][];
+            seen = new boolean[0];
+            rowsSeen = new byte[0];
+        }
     }
 
     private static final class GroupingAccumulator
@@ -606,6 +858,21 @@ public final class Accumulators
                 writeLong(out, i, value);
             }
         }
+
+        @Override
+        public List<Field> stateFields()
+        {
+            return List.of();
+        }
+
+        @Override
+        public void writeState(FieldVector[] out, int first, int[] groups, int count) {}
+
+        @Override
+        public void mergeState(FieldVector[] columns, int first, int[] groupIds, int rowCount) {}
+
+        @Override
+        public void reset() {}
     }
 
     private static final class LiteralAccumulator
@@ -648,5 +915,20 @@ public final class Accumulators
                 }
             }
         }
+
+        @Override
+        public List<Field> stateFields()
+        {
+            return List.of();
+        }
+
+        @Override
+        public void writeState(FieldVector[] out, int first, int[] groups, int count) {}
+
+        @Override
+        public void mergeState(FieldVector[] columns, int first, int[] groupIds, int rowCount) {}
+
+        @Override
+        public void reset() {}
     }
 }

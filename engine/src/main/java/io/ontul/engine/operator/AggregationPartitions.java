@@ -1,0 +1,142 @@
+package io.ontul.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunWriter;
+
+/**
+ * The groups a hash aggregation spilled while aggregating one input (its own input at level 0,
+ * or a spilled partition at a deeper level). Each {@link #spill} writes every group of the table
+ * as a state row to a new run of its partition, chosen by {@link #PARTITION_BITS} bits of the
+ * group hash: the top bits at level 0, the next ones at level 1, and so on. Groups of one key
+ * always land in the same partition, so each partition can be aggregated on its own;
+ * one that still does not fit is split again by the next bits, one level deeper. The table's
+ * slots use the low bits of the hash, so partitioning never crowds a table.
+ */
+final class AggregationPartitions
+        implements AutoCloseable
+{
+    static final int PARTITION_BITS = 4;
+    static final int PARTITIONS = 1 << PARTITION_BITS;
+    /** Levels of partitioning (16^8 partitions in all, using the top 32 bits of the hash). */
+    static final int MAX_LEVELS = 8;
+
+    /** A spilled partition: runs of state rows to aggregate together at {@code level}. */
+    record Partition(int level, List<SpillRun> runs)
+    {
+        void delete()
+        {
+            runs.forEach(SpillRun::delete);
+        }
+    }
+
+    private final QueryContext context;
+    private final Schema stateSchema;
+    private final int level;
+    private final OperatorStats stats;
+    private final List<List<SpillRun>> runs = new ArrayList<>();
+
+    AggregationPartitions(QueryContext context, Schema stateSchema, int level, OperatorStats stats)
+    {
+        if (level < 0 || level >= MAX_LEVELS) {
+            throw new IllegalArgumentException("level out of range: " + level);
+        }
+        this.context = requireNonNull(context, "context is null");
+        this.stateSchema = requireNonNull(stateSchema, "stateSchema is null");
+        this.level = level;
+        this.stats = requireNonNull(stats, "stats is null");
+        for (int p = 0; p < PARTITIONS; p++) {
+            runs.add(new ArrayList<>());
+        }
+    }
+
+    static int partition(long hash, int level)
+    {
+        return (int) (hash >>> (Long.SIZE - PARTITION_BITS * (level + 1))) & (PARTITIONS - 1);
+    }
+
+    /** Writes every group of {@code table} to its partition; the caller then closes the table. */
+    void spill(AggregationTable table)
+    {
+        int groups = table.groupCount();
+        if (groups == 0) {
+            return;
+        }
+        // counting sort of the groups by partition
+        int[] partitionOf = new int[groups];
+        int[] starts = new int[PARTITIONS + 1];
+        for (int group = 0; group < groups; group++) {
+            partitionOf[group] = partition(table.groupHash(group), level);
+            starts[partitionOf[group] + 1]++;
+        }
+        for (int p = 0; p < PARTITIONS; p++) {
+            starts[p + 1] += starts[p];
+        }
+        int[] order = new int[groups];
+        int[] next = Arrays.copyOf(starts, PARTITIONS);
+        for (int group = 0; group < groups; group++) {
+            order[next[partitionOf[group]]++] = group;
+        }
+        // small batches: reading a partition back holds one of them next to its table
+        long rowBytes = Math.max(1, table.heldBytes() / groups);
+        int batchRows = (int) Math.max(1024, Math.min(Batches.TARGET_ROWS, context.memoryLimit() / 64 / rowBytes));
+        for (int p = 0; p < PARTITIONS; p++) {
+            if (starts[p + 1] > starts[p]) {
+                writeRun(table, p, Arrays.copyOfRange(order, starts[p], starts[p + 1]), batchRows);
+            }
+        }
+    }
+
+    private void writeRun(AggregationTable table, int partition, int[] groups, int batchRows)
+    {
+        try (SpillRunWriter writer = context.spillSpace().newRun(stateSchema)) {
+            for (int from = 0; from < groups.length; from += batchRows) {
+                int count = Math.min(batchRows, groups.length - from);
+                try (VectorSchemaRoot batch = table.state(stateSchema, Arrays.copyOfRange(groups, from, from + count), count)) {
+                    writer.write(batch);
+                }
+                context.checkCancelled();
+            }
+            SpillRun run = writer.finish();
+            runs.get(partition).add(run);
+            stats.recordSpill(run.bytes());
+        }
+    }
+
+    boolean isEmpty()
+    {
+        return runs.stream().allMatch(List::isEmpty);
+    }
+
+    /** The partitions written, to aggregate one by one at the next level; this object then holds none. */
+    List<Partition> finish()
+    {
+        List<Partition> partitions = new ArrayList<>();
+        for (List<SpillRun> partitionRuns : runs) {
+            if (!partitionRuns.isEmpty()) {
+                partitions.add(new Partition(level + 1, List.copyOf(partitionRuns)));
+                partitionRuns.clear();
+            }
+        }
+        return partitions;
+    }
+
+    /** Deletes the runs not handed out by {@link #finish}. */
+    @Override
+    public void close()
+    {
+        for (List<SpillRun> partitionRuns : runs) {
+            partitionRuns.forEach(SpillRun::delete);
+            partitionRuns.clear();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.ontul.engine.operator;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.operator.WindowGroup.Argument;
+import io.ontul.engine.operator.WindowGroup.Bound;
+import io.ontul.engine.operator.WindowGroup.BoundType;
+import io.ontul.engine.operator.WindowGroup.Function;
+import io.ontul.exchange.crypto.EncryptionConfig;
+import io.ontul.exchange.crypto.ExchangeStreamFactory;
+import io.ontul.exchange.spill.SpillStore;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * The window operator under a memory budget far below its input, driven directly so that the
+ * budget can be small enough for hash partitions to be split again. Expected values come from a
+ * plain computation over the generated rows.
+ */
+class TestSpillingWindowOperator
+{
+    private static final long BUDGET = 8L << 20;
+    private static final int BATCH_ROWS = 8192;
+    private static final Schema INPUT = new Schema(List.of(
+            bigint("k"), bigint("v"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)));
+    private static final Schema OUTPUT = new Schema(List.of(
+            bigint("k"), bigint("v"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null), bigint("row_number"), bigint("running_sum")));
+    private static final Bound UNBOUNDED_PRECEDING = new Bound(BoundType.UNBOUNDED_PRECEDING, null);
+    private static final Bound CURRENT_ROW = new Bound(BoundType.CURRENT_ROW, null);
+
+    @TempDir
+    Path directory;
+
+    private BufferAllocator root;
+    private ExecutorService executor;
+    private SpillStore store;
+    private QueryContext context;
+
+    @BeforeEach
+    void setUp()
+            throws IOException
+    {
+        root = new RootAllocator();
+        executor = Executors.newSingleThreadExecutor();
+        ExchangeStreamFactory streams = ExchangeStreamFactory.create(EncryptionConfig.defaults(), directory.resolve("kms"), Optional.empty());
+        store = SpillStore.open(directory.resolve("spill"), streams, 1L << 30);
+        context = new QueryContext("window", root, BUDGET, executor, 1, new RexBuilder(new JavaTypeFactoryImpl()));
+        context.enableSpill(store);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        context.close();
+        assertThat(store.usedBytes()).as("spill bytes left").isZero();
+        root.close();
+        executor.shutdownNow();
+    }
+
+    @Test
+    void splitsHashPartitionsThatDoNotFitAndComputesExactly()
+    {
+        int rows = 400_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            keys[i] = i % 5_000;
+            values[i] = (i * 7_919L) % 1_000_003L;
+        }
+        Map<Long, long[]> expected = expected(keys, values);
+
+        int checked = 0;
+        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[] {0})) {
+            VectorSchemaRoot next;
+            while ((next = window.next()) != null) {
+                try (VectorSchemaRoot batch = next) {
+                    BigIntVector k = (BigIntVector) batch.getVector(0);
+                    BigIntVector v = (BigIntVector) batch.getVector(1);
+                    BigIntVector rowNumber = (BigIntVector) batch.getVector(3);
+                    BigIntVector runningSum = (BigIntVector) batch.getVector(4);
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        long[] figures = expected.get(k.get(row) * 2_000_000L + v.get(row));
+                        assertThat(new long[] {rowNumber.get(row), runningSum.get(row)}).as("row number and running sum of %s", k.get(row)).containsExactly(figures);
+                        checked++;
+                    }
+                }
+            }
+            // a row written at the first level and again when its hash partition was split
+            assertThat(context.spillStatistics().rows()).isGreaterThan(rows);
+        }
+        assertThat(checked).isEqualTo(rows);
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
+    void oneWindowPartitionLargerThanMemoryFailsClearly()
+    {
+        int rows = 300_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            keys[i] = i % 1_000 == 0 ? i : 42;
+            values[i] = i;
+        }
+        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[] {0})) {
+            assertThatThrownBy(() -> {
+                VectorSchemaRoot batch;
+                while ((batch = window.next()) != null) {
+                    batch.close();
+                }
+            }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
+                    .hasMessage("Query exceeded per-query memory limit of 8MB: window functions evaluate each window partition in memory, and the 299700 rows"
+                            + " of one PARTITION BY k value do not fit (raise the limit with SET SESSION query_max_memory = '...')");
+        }
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
+    void withoutPartitionByFailsClearly()
+    {
+        int rows = 400_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            keys[i] = i;
+            values[i] = i;
+        }
+        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[0])) {
+            assertThatThrownBy(window::next)
+                    .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
+                    .hasMessageStartingWith("Query exceeded per-query memory limit of 8MB: window functions without PARTITION BY keep all their input rows in memory (")
+                    .hasMessageEndingWith(" rows held) and cannot spill (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
+        }
+        assertThat(context.memoryUsed()).isZero();
+        assertThat(context.spillStatistics().files()).isZero();
+    }
+
+    private WindowOperator rowNumberAndRunningSum(Operator child, int[] partitionColumns)
+    {
+        WindowGroup group = new WindowGroup(partitionColumns, List.of(new SortKey(1, false, false)), true, UNBOUNDED_PRECEDING, CURRENT_ROW, List.of(
+                new Function(SqlKind.ROW_NUMBER, "ROW_NUMBER", List.of()),
+                new Function(SqlKind.SUM, "SUM", List.of(new Argument(1, null)))));
+        return new WindowOperator(context, child, OUTPUT, INPUT.getFields().size(), List.of(group));
+    }
+
+    /** (row number, running sum) by k * 2,000,000 + v; v is unique within each k. */
+    private static Map<Long, long[]> expected(long[] keys, long[] values)
+    {
+        Map<Long, List<Long>> byKey = new HashMap<>();
+        for (int i = 0; i < keys.length; i++) {
+            byKey.computeIfAbsent(keys[i], key -> new ArrayList<>()).add(values[i]);
+        }
+        Map<Long, long[]> expected = new HashMap<>();
+        byKey.forEach((key, list) -> {
+            long[] sorted = list.stream().mapToLong(Long::longValue).toArray();
+            Arrays.sort(sorted);
+            long sum = 0;
+            for (int i = 0; i < sorted.length; i++) {
+                sum += sorted[i];
+                expected.put(key * 2_000_000L + sorted[i], new long[] {i + 1, sum});
+            }
+        });
+        return expected;
+    }
+
+    private static Field bigint(String name)
+    {
+        return new Field(name, FieldType.notNullable(new ArrowType.Int(64, true)), null);
+    }
+
+    /** Rows (k, v, a 60-byte payload) in batches, allocated from the query's allocator as a scan would. */
+    private final class GeneratedRows
+            implements Operator
+    {
+        private final long[] keys;
+        private final long[] values;
+        private int position;
+
+        GeneratedRows(long[] keys, long[] values)
+        {
+            this.keys = keys;
+            this.values = values;
+        }
+
+        @Override
+        public VectorSchemaRoot next()
+        {
+            if (position >= keys.length) {
+                return null;
+            }
+            int count = Math.min(BATCH_ROWS, keys.length - position);
+            FieldVector[] vectors = Batches.allocate(INPUT, context.allocator(), count);
+            try {
+                for (int i = 0; i < count; i++) {
+                    ((BigIntVector) vectors[0]).set(i, keys[position + i]);
+                    ((BigIntVector) vectors[1]).set(i, values[position + i]);
+                    ((VarCharVector) vectors[2]).setSafe(i, ("payload of row " + (position + i) + " ".repeat(60)).substring(0, 60).getBytes(UTF_8));
+                }
+            }
+            catch (RuntimeException e) {
+                Batches.closeAll(Arrays.asList(vectors));
+                throw e;
+            }
+            position += count;
+            return Batches.root(INPUT, vectors, count);
+        }
+
+        @Override
+        public void close() {}
+    }
+}

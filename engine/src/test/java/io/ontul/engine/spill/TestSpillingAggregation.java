@@ -1,0 +1,245 @@
+package io.ontul.engine.spill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.exchange.ExchangeManager;
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultComparison;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.trino.tpch.TpchTable;
+
+/**
+ * Hash aggregations whose groups do not fit the memory budget spill their states, partitioned by
+ * key hash, through the Exchange Manager, aggregate the partitions one by one and still answer
+ * exactly as DuckDB does on the same data (TPC-H lineitem at scale 0.2: about 1.2 million
+ * (l_orderkey, l_linenumber) groups); their spill files are gone once the query ends, however it
+ * ends.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public class TestSpillingAggregation
+{
+    // the two-step plan keeps about 25MB of batches in flight (partial results queued for the
+    // final step), so the budget leaves room for that next to the final step's half
+    private static final String SMALL_BUDGET = "96MB";
+    private static final String MANY_GROUPS = "SELECT l_orderkey, l_linenumber, sum(l_quantity), count(*), avg(l_extendedprice), min(l_shipdate), max(l_comment) "
+            + "FROM tpch.sf0_2.lineitem GROUP BY l_orderkey, l_linenumber";
+
+    @TempDir
+    static Path dataDirectory;
+
+    private DuckDBConnection duckDb;
+    private Engine engine;
+
+    @BeforeAll
+    public void setUp()
+            throws SQLException
+    {
+        duckDb = DuckDbTpch.openInMemory();
+        try (Statement statement = duckDb.createStatement()) {
+            statement.execute("ATTACH ':memory:' AS tpch");
+            statement.execute("CREATE SCHEMA tpch.sf0_2");
+        }
+        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_2", TpchTable.LINE_ITEM, 0.2);
+        engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
+    }
+
+    @AfterAll
+    public void tearDown()
+            throws SQLException
+    {
+        if (engine != null) {
+            engine.close();
+        }
+        if (duckDb != null) {
+            duckDb.close();
+        }
+    }
+
+    @Test
+    public void overOneMillionGroupsSpillInTheFinalStep()
+            throws SQLException, IOException
+    {
+        List<List<Object>> result = assertSpillsAndMatchesDuckDb(MANY_GROUPS, SMALL_BUDGET);
+        assertThat(result).hasSizeGreaterThan(1_000_000);
+        String plan = explainAnalyze(MANY_GROUPS);
+        assertThat(plan.lines().filter(line -> line.contains("HashAggregate (final)")).findFirst().orElseThrow()).contains("spilled=");
+        assertNoSpillFilesLeft();
+    }
+
+    @Test
+    public void textKeySpills()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("SELECT l_comment, count(*), sum(l_extendedprice), min(l_orderkey), max(l_shipmode) FROM tpch.sf0_2.lineitem GROUP BY l_comment", SMALL_BUDGET);
+    }
+
+    @Test
+    public void fewTextKeysUnderTheSmallBudget()
+            throws SQLException, IOException
+    {
+        assertMatchesDuckDb("SELECT l_shipmode, l_returnflag, count(*), sum(l_extendedprice), avg(l_discount), min(l_comment), max(l_comment) "
+                + "FROM tpch.sf0_2.lineitem GROUP BY l_shipmode, l_returnflag ORDER BY l_shipmode, l_returnflag", SMALL_BUDGET);
+    }
+
+    @Test
+    public void rollupSpillsWithItsGroupingSets()
+            throws SQLException, IOException
+    {
+        // a single-step aggregation: the grouping set is part of every spilled key
+        assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_linenumber, count(*), sum(l_quantity), avg(l_discount), max(l_shipdate), GROUPING(l_orderkey, l_linenumber) "
+                + "FROM tpch.sf0_2.lineitem GROUP BY ROLLUP (l_orderkey, l_linenumber)", SMALL_BUDGET);
+    }
+
+    @Test
+    public void groupingSetsWithTheSameKeyValuesSpill()
+            throws SQLException, IOException
+    {
+        // l_partkey and l_suppkey share values: only the grouping set tells their groups apart
+        assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_partkey, l_suppkey, count(*), min(l_comment), GROUPING(l_orderkey, l_partkey, l_suppkey) "
+                + "FROM tpch.sf0_2.lineitem GROUP BY GROUPING SETS ((l_orderkey), (l_partkey), (l_suppkey), ())", SMALL_BUDGET);
+    }
+
+    @Test
+    public void distinctAggregateSpills()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("SELECT l_returnflag, count(DISTINCT l_comment), count(*) FROM tpch.sf0_2.lineitem GROUP BY l_returnflag", SMALL_BUDGET);
+    }
+
+    @Test
+    public void partitionsSplitAgainUnderATighterBudget()
+            throws SQLException, IOException
+    {
+        // single step (grouping sets), few batches in flight: a 16th of 1.5 million groups
+        // still exceeds this budget, so partitions are split again one level deeper
+        assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_linenumber, count(*), sum(l_quantity) FROM tpch.sf0_2.lineitem GROUP BY ROLLUP (l_orderkey, l_linenumber)", "16MB");
+    }
+
+    @Test
+    public void cancelledSpillingAggregationLeavesNothing()
+            throws IOException
+    {
+        Session session = session(SMALL_BUDGET);
+        long before = engine.exchange().spillStore().writtenBytes();
+        QueryResult result = session.execute(MANY_GROUPS);
+        Thread canceller = new Thread(() -> {
+            while (engine.exchange().spillStore().writtenBytes() == before) {
+                Thread.onSpinWait();
+            }
+            result.cancel();
+        });
+        canceller.start();
+        assertThatThrownBy(() -> {
+            while (result.nextBatch() != null) {
+                // drain until cancelled
+            }
+        }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+        result.close();
+        assertNoSpillFilesLeft();
+        try (QueryResult next = session.execute("SELECT count(*) FROM tpch.tiny.nation")) {
+            assertThat(ResultRows.drain(next)).containsExactly(List.of(25L));
+        }
+    }
+
+    @Test
+    public void budgetTooSmallEvenToSpillFailsClearly()
+            throws IOException
+    {
+        assertThatThrownBy(() -> {
+            try (QueryResult result = session("2MB").execute(MANY_GROUPS)) {
+                ResultRows.drain(result);
+            }
+        }).isInstanceOfSatisfying(OntulException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+            assertThat(e.getMessage()).isEqualTo("Query exceeded per-query memory limit of 2MB (raise it with SET SESSION query_max_memory = '...')");
+        });
+        assertNoSpillFilesLeft();
+        try (QueryResult next = session(SMALL_BUDGET).execute("SELECT l_returnflag, count(*) FROM tpch.sf0_2.lineitem GROUP BY l_returnflag ORDER BY l_returnflag")) {
+            assertThat(ResultRows.drain(next)).hasSize(3);
+        }
+    }
+
+    private List<List<Object>> assertSpillsAndMatchesDuckDb(String sql, String budget)
+            throws SQLException, IOException
+    {
+        long before = engine.exchange().spillStore().writtenBytes();
+        List<List<Object>> actual = assertMatchesDuckDb(sql, budget);
+        assertThat(engine.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
+        return actual;
+    }
+
+    private List<List<Object>> assertMatchesDuckDb(String sql, String budget)
+            throws SQLException, IOException
+    {
+        List<String> columnNames;
+        List<List<Object>> expected;
+        try (Statement statement = duckDb.createStatement();
+                ResultSet resultSet = statement.executeQuery(sql)) {
+            columnNames = ResultRows.columnNames(resultSet.getMetaData());
+            expected = ResultRows.drain(resultSet);
+        }
+        assertThat(expected).isNotEmpty();
+        List<List<Object>> actual;
+        try (QueryResult result = session(budget).execute(sql)) {
+            actual = ResultRows.drain(result);
+        }
+        Optional<String> difference = ResultComparison.compare(sql, columnNames, expected, actual);
+        if (difference.isPresent()) {
+            fail("result differs from DuckDB: " + difference.get());
+        }
+        assertNoSpillFilesLeft();
+        return actual;
+    }
+
+    private String explainAnalyze(String sql)
+    {
+        StringBuilder plan = new StringBuilder();
+        try (QueryResult result = session(SMALL_BUDGET).execute("EXPLAIN ANALYZE " + sql)) {
+            for (List<Object> row : ResultRows.drain(result)) {
+                plan.append(row.get(0)).append('\n');
+            }
+        }
+        return plan.toString();
+    }
+
+    private Session session(String budget)
+    {
+        Session session = engine.createSession("test");
+        session.properties().put("query_max_memory", budget);
+        return session;
+    }
+
+    private void assertNoSpillFilesLeft()
+            throws IOException
+    {
+        assertThat(engine.exchange().spillStore().usedBytes()).isZero();
+        try (Stream<Path> files = Files.walk(engine.exchange().spillStore().directory())) {
+            assertThat(files.filter(Files::isRegularFile)).isEmpty();
+        }
+    }
+}

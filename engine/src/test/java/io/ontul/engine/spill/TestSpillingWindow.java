@@ -1,0 +1,228 @@
+package io.ontul.engine.spill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.exchange.ExchangeManager;
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultComparison;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+import io.trino.tpch.TpchTable;
+
+/**
+ * Window functions whose input does not fit the memory budget spill in hash partitions of the
+ * PARTITION BY key and still answer exactly as DuckDB does on the same data (TPC-H scale 0.1
+ * lineitem); without PARTITION BY they fail with an error that says why; their spill files are
+ * gone once the query ends.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public class TestSpillingWindow
+{
+    private static final String SMALL_BUDGET = "48MB";
+
+    @TempDir
+    static Path dataDirectory;
+
+    private DuckDBConnection duckDb;
+    private Engine engine;
+
+    @BeforeAll
+    public void setUp()
+            throws SQLException
+    {
+        duckDb = DuckDbTpch.openInMemory();
+        try (Statement statement = duckDb.createStatement()) {
+            statement.execute("ATTACH ':memory:' AS tpch");
+            statement.execute("CREATE SCHEMA tpch.sf0_1");
+        }
+        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.LINE_ITEM, 0.1);
+        engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
+    }
+
+    @AfterAll
+    public void tearDown()
+            throws SQLException
+    {
+        if (engine != null) {
+            engine.close();
+        }
+        if (duckDb != null) {
+            duckDb.close();
+        }
+    }
+
+    @Test
+    public void rankingAndRunningSumByOrder()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_comment,
+                    ROW_NUMBER() OVER (PARTITION BY l_orderkey ORDER BY l_linenumber) AS row_number_in_order,
+                    RANK() OVER (PARTITION BY l_orderkey ORDER BY l_quantity) AS quantity_rank,
+                    SUM(l_extendedprice) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber) AS running_price
+                FROM tpch.sf0_1.lineitem""");
+    }
+
+    @Test
+    public void lagAndRowsFrameOverTwoWindowsSharingTheOrderKey()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_returnflag, l_comment,
+                    LAG(l_extendedprice) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber) AS previous_price,
+                    LEAD(l_partkey, 2, -1) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber) AS later_part,
+                    SUM(l_quantity) OVER (PARTITION BY l_orderkey, l_returnflag ORDER BY l_linenumber ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS recent_quantity
+                FROM tpch.sf0_1.lineitem""");
+    }
+
+    @Test
+    public void orderByOverSpilledWindowStaysOrdered()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_comment,
+                    COUNT(*) OVER (PARTITION BY l_orderkey) AS lines,
+                    ROW_NUMBER() OVER (PARTITION BY l_orderkey ORDER BY l_shipdate DESC, l_linenumber) AS latest_first
+                FROM tpch.sf0_1.lineitem
+                ORDER BY l_orderkey DESC, l_linenumber""");
+    }
+
+    @Test
+    public void fewLargeWindowPartitions()
+            throws SQLException, IOException
+    {
+        // seven window partitions of about 86,000 rows, each more than a hash partition should hold: one key, so evaluated whole
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_shipmode,
+                    ROW_NUMBER() OVER (PARTITION BY l_shipmode ORDER BY l_orderkey, l_linenumber) AS place_in_mode,
+                    AVG(l_quantity) OVER (PARTITION BY l_shipmode) AS average_quantity
+                FROM tpch.sf0_1.lineitem""");
+    }
+
+    @Test
+    public void windowPartitionLargerThanMemoryFailsClearly()
+            throws IOException
+    {
+        Session session = session();
+        assertThatThrownBy(() -> {
+            try (QueryResult result = session.execute("SELECT *, ROW_NUMBER() OVER (PARTITION BY l_returnflag ORDER BY l_comment) AS place FROM tpch.sf0_1.lineitem")) {
+                ResultRows.drain(result);
+            }
+        }).isInstanceOfSatisfying(OntulException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+            assertThat(e.getMessage()).matches("Query exceeded per-query memory limit of 48MB: window functions evaluate each window partition in memory,"
+                    + " and the \\d+ rows of one PARTITION BY l_returnflag value do not fit \\(raise the limit with SET SESSION query_max_memory = '...'\\)");
+        });
+        assertNoSpillFilesLeft();
+    }
+
+    @Test
+    public void withoutPartitionByFailsClearly()
+            throws IOException
+    {
+        Session session = session();
+        assertThatThrownBy(() -> {
+            try (QueryResult result = session.execute("SELECT l_orderkey, l_comment, ROW_NUMBER() OVER (ORDER BY l_comment) AS place FROM tpch.sf0_1.lineitem")) {
+                ResultRows.drain(result);
+            }
+        }).isInstanceOfSatisfying(OntulException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+            assertThat(e.getMessage())
+                    .startsWith("Query exceeded per-query memory limit of 48MB: window functions without PARTITION BY keep all their input rows in memory (")
+                    .endsWith(" rows held) and cannot spill (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
+        });
+        assertNoSpillFilesLeft();
+        try (QueryResult next = session.execute("SELECT count(*) FROM tpch.sf0_1.lineitem")) {
+            assertThat(ResultRows.drain(next)).containsExactly(List.of(600572L));
+        }
+    }
+
+    @Test
+    public void cancelledSpillingWindowLeavesNothing()
+            throws IOException
+    {
+        Session session = session();
+        long before = engine.exchange().spillStore().writtenBytes();
+        QueryResult result = session.execute("SELECT l_orderkey, l_comment, ROW_NUMBER() OVER (PARTITION BY l_orderkey ORDER BY l_comment) AS place FROM tpch.sf0_1.lineitem");
+        Thread canceller = new Thread(() -> {
+            while (engine.exchange().spillStore().writtenBytes() == before) {
+                Thread.onSpinWait();
+            }
+            result.cancel();
+        });
+        canceller.start();
+        assertThatThrownBy(() -> {
+            while (result.nextBatch() != null) {
+                // drain until cancelled
+            }
+        }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+        result.close();
+        assertNoSpillFilesLeft();
+    }
+
+    private void assertSpillsAndMatchesDuckDb(String sql)
+            throws SQLException, IOException
+    {
+        List<String> columnNames;
+        List<List<Object>> expected;
+        try (Statement statement = duckDb.createStatement();
+                ResultSet resultSet = statement.executeQuery(sql)) {
+            columnNames = ResultRows.columnNames(resultSet.getMetaData());
+            expected = ResultRows.drain(resultSet);
+        }
+        assertThat(expected).isNotEmpty();
+
+        long before = engine.exchange().spillStore().writtenBytes();
+        List<List<Object>> actual;
+        try (QueryResult result = session().execute(sql)) {
+            actual = ResultRows.drain(result);
+        }
+        assertThat(engine.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
+        Optional<String> difference = ResultComparison.compare(sql, columnNames, expected, actual);
+        if (difference.isPresent()) {
+            fail("result differs from DuckDB: " + difference.get());
+        }
+        assertNoSpillFilesLeft();
+    }
+
+    private Session session()
+    {
+        Session session = engine.createSession("test");
+        session.properties().put("query_max_memory", SMALL_BUDGET);
+        return session;
+    }
+
+    private void assertNoSpillFilesLeft()
+            throws IOException
+    {
+        assertThat(engine.exchange().spillStore().usedBytes()).isZero();
+        try (Stream<Path> files = Files.walk(engine.exchange().spillStore().directory())) {
+            assertThat(files.filter(Files::isRegularFile)).isEmpty();
+        }
+    }
+}
