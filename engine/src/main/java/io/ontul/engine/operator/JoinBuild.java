@@ -14,6 +14,13 @@ import io.ontul.engine.execution.QueryContext;
  * rows by key hash. Built once, by whichever probe instance asks first; the others wait.
  * Rows with a NULL in a key that is not null-safe are never inserted (they cannot match). With
  * no keys every row is in one chain (nested-loop join).
+ * <p>
+ * When the query can spill and the build rows would not fit its memory (the query is past
+ * {@link QueryContext#shouldSpill} while this build holds a good share of the budget, or the
+ * finished table would take the query past three quarters of it), the build side is instead
+ * hash-partitioned by key into spill runs, the rows already held included, and the join
+ * becomes a {@link GraceHashJoin} ({@link #spilled}): the probe instances then partition their
+ * input the same way and join partition by partition. Joins without keys never spill.
  */
 public final class JoinBuild
         implements AutoCloseable
@@ -41,17 +48,48 @@ public final class JoinBuild
     private final java.util.concurrent.atomic.AtomicInteger probing = new java.util.concurrent.atomic.AtomicInteger();
     private final OperatorStats stats;
     private int users;
+    private final int probers;
+    private final boolean partitionable;
+    private long heldBytes;
+    private JoinPartitioner partitioner;
+    private GraceHashJoin spilled;
+    private boolean probeAbandoned;
 
     /** @param users the number of probe instances that will each call {@link #close()} once */
     public JoinBuild(QueryContext context, Supplier<Operator> buildSide, int[] keyColumns, boolean[] nullSafe, int users, OperatorStats stats)
     {
+        this(context, buildSide, keyColumns, nullSafe, users, stats, true);
+    }
+
+    private JoinBuild(QueryContext context, Supplier<Operator> buildSide, int[] keyColumns, boolean[] nullSafe, int users, OperatorStats stats, boolean partitionable)
+    {
         this.stats = stats;
         this.users = users;
+        this.probers = users;
         this.probing.set(users);
         this.context = context;
         this.buildSide = buildSide;
         this.keyColumns = keyColumns;
         this.nullSafe = nullSafe;
+        this.partitionable = partitionable;
+    }
+
+    /**
+     * A build over {@code batches} (taken over: closed with the build), for one probe instance,
+     * that never spills: one partition, or one chunk of one, of a {@link GraceHashJoin}.
+     */
+    static JoinBuild inMemory(QueryContext context, List<VectorSchemaRoot> batches, int[] keyColumns, boolean[] nullSafe, OperatorStats stats)
+    {
+        List<VectorSchemaRoot> input = new ArrayList<>(batches);
+        JoinBuild build = new JoinBuild(context, () -> new BatchListOperator(input), keyColumns, nullSafe, 1, stats, false);
+        try {
+            build.ensureBuilt();
+        }
+        catch (RuntimeException e) {
+            build.close();
+            throw e;
+        }
+        return build;
     }
 
     public synchronized void ensureBuilt()
@@ -77,10 +115,31 @@ public final class JoinBuild
         try (Operator input = buildSide.get()) {
             VectorSchemaRoot batch;
             while ((batch = input.next()) != null) {
-                batches.add(batch);
-                rowCount += batch.getRowCount();
+                if (partitioner != null) {
+                    try (VectorSchemaRoot partitioned = batch) {
+                        partitioner.add(partitioned);
+                    }
+                }
+                else {
+                    batches.add(batch);
+                    rowCount += batch.getRowCount();
+                    heldBytes += JoinPartitioner.bytes(batch);
+                    if (mayPartition() && ((heldBytes > context.memoryLimit() / 8 && context.shouldSpill()) || wouldNotFit())) {
+                        startPartitioning();
+                    }
+                }
                 context.checkCancelled();
             }
+        }
+        if (partitioner != null) {
+            spilled = new GraceHashJoin(context, partitioner.finish(), keyColumns, nullSafe, probers, stats);
+            partitioner.close();
+            partitioner = null;
+            if (probeAbandoned) {
+                spilled.abandon();
+            }
+            built = true;
+            return;
         }
         combine();
         int capacity = Integer.highestOneBit(Math.max(rowCount, 1) * 2 - 1) << 1;
@@ -268,6 +327,54 @@ public final class JoinBuild
         return longKeys[key];
     }
 
+    private boolean mayPartition()
+    {
+        return partitionable && keyColumns.length > 0 && context.canSpill();
+    }
+
+    /** Whether the finished table (rows copied into one batch, plus chains) would take the query past 3/4 of its budget. */
+    private boolean wouldNotFit()
+    {
+        return context.memoryUsed() + heldBytes + GraceHashJoin.TABLE_BYTES_PER_ROW * rowCount > context.memoryLimit() / 4 * 3;
+    }
+
+    /** Switches to partitioned mode: the rows held so far go to the partitions first. */
+    private void startPartitioning()
+    {
+        partitioner = new JoinPartitioner(context, keyColumns, nullSafe, 0, GraceHashJoin.FAN_OUT, true, context.memoryLimit() / 8,
+                GraceHashJoin.maxBatchBytes(context, probers), stats);
+        for (VectorSchemaRoot held : batches) {
+            partitioner.add(held);
+        }
+        batches.forEach(VectorSchemaRoot::close);
+        batches.clear();
+        rowCount = 0;
+        heldBytes = 0;
+    }
+
+    /** The partitioned build when it did not fit in memory (after {@link #ensureBuilt}), else null. */
+    synchronized GraceHashJoin spilled()
+    {
+        return spilled;
+    }
+
+    /**
+     * A probe instance closes without having handed its probe runs to a spilled join (or before
+     * the build was even made): other instances must not wait for them.
+     */
+    synchronized void abandonProbe()
+    {
+        probeAbandoned = true;
+        if (spilled != null) {
+            spilled.abandon();
+        }
+    }
+
+    OperatorStats stats()
+    {
+        return stats;
+    }
+
     private void reserve(long bytes)
     {
         context.reserve(bytes);
@@ -331,9 +438,53 @@ public final class JoinBuild
         if (users > 0) {
             return;
         }
-        batches.forEach(VectorSchemaRoot::close);
-        batches.clear();
-        context.release(reserved);
-        reserved = 0;
+        try {
+            batches.forEach(VectorSchemaRoot::close);
+            batches.clear();
+            if (partitioner != null) {
+                partitioner.close();
+                partitioner = null;
+            }
+            if (spilled != null) {
+                spilled.close();
+            }
+        }
+        finally {
+            context.release(reserved);
+            reserved = 0;
+        }
+    }
+
+    /** Returns the given batches, then null. */
+    private static final class BatchListOperator
+            implements Operator
+    {
+        private final List<VectorSchemaRoot> batches;
+        private int next;
+
+        BatchListOperator(List<VectorSchemaRoot> batches)
+        {
+            this.batches = batches;
+        }
+
+        @Override
+        public VectorSchemaRoot next()
+        {
+            if (next == batches.size()) {
+                return null;
+            }
+            VectorSchemaRoot batch = batches.get(next);
+            batches.set(next++, null);
+            return batch;
+        }
+
+        @Override
+        public void close()
+        {
+            for (int i = next; i < batches.size(); i++) {
+                batches.get(i).close();
+            }
+            batches.clear();
+        }
     }
 }

@@ -1,0 +1,214 @@
+package io.ontul.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * The shared state of a hash join whose build side did not fit in memory and was written out in
+ * partitions (a grace hash join). Protocol, for the {@code probers} probe instances that share
+ * the build:
+ * <ol>
+ * <li>each instance partitions its own probe input the same way ({@link #fanOut}, level 0) and
+ * hands the runs over with {@link #addProbeRuns}, exactly once; an instance that stops before
+ * (failure, early close) calls {@link #abandon} instead;</li>
+ * <li>each instance then waits in {@link #awaitProbeRuns} until all have handed theirs over: a
+ * partition can only be joined once all of its probe rows are on disk;</li>
+ * <li>then each instance takes partitions with {@link #nextPartition} until none is left and
+ * joins them ({@link JoinPartitionJoiner}); a partition too large to join in memory is split
+ * again and its parts come back through {@link #addPartitions}. Every partition is joined by
+ * exactly one instance, so build-side outcomes (RIGHT, FULL, RIGHT_SEMI, RIGHT_ANTI) are
+ * decided per partition without coordination;</li>
+ * <li>{@link #close}, when the last instance closes the build, deletes every run left.</li>
+ * </ol>
+ * Thread-safe.
+ */
+final class GraceHashJoin
+        implements AutoCloseable
+{
+    /** Partitions of the first split; a partition split again gets as many parts as it needs, up to this. */
+    static final int FAN_OUT = 32;
+    /** Splits at most this deep (FAN_OUT^(MAX_LEVEL + 1) partitions), then joins partitions in chunks. */
+    static final int MAX_LEVEL = 2;
+    /** Bytes a build row costs in the hash table beyond its Arrow data (chains, keys, slots). */
+    static final long TABLE_BYTES_PER_ROW = 64;
+
+    private final QueryContext context;
+    private final int[] buildKeys;
+    private final boolean[] nullSafe;
+    private final int probers;
+    private final OperatorStats stats;
+    private final List<JoinPartitionRuns> buildPartitions;
+    private final List<List<JoinPartitionRuns>> probePartitions = new ArrayList<>();
+    private final Deque<JoinPartition> pending = new ArrayDeque<>();
+    private final List<JoinPartition> created = new ArrayList<>();
+    private int probersLeft;
+    private boolean abandoned;
+    private boolean closed;
+
+    GraceHashJoin(QueryContext context, List<JoinPartitionRuns> buildPartitions, int[] buildKeys, boolean[] nullSafe, int probers, OperatorStats stats)
+    {
+        this.context = requireNonNull(context, "context is null");
+        this.buildPartitions = List.copyOf(buildPartitions);
+        this.buildKeys = requireNonNull(buildKeys, "buildKeys is null");
+        this.nullSafe = requireNonNull(nullSafe, "nullSafe is null");
+        this.probers = probers;
+        this.probersLeft = probers;
+        this.stats = requireNonNull(stats, "stats is null");
+        for (int p = 0; p < buildPartitions.size(); p++) {
+            probePartitions.add(new ArrayList<>());
+        }
+    }
+
+    int fanOut()
+    {
+        return buildPartitions.size();
+    }
+
+    int[] buildKeys()
+    {
+        return buildKeys;
+    }
+
+    boolean[] nullSafe()
+    {
+        return nullSafe;
+    }
+
+    OperatorStats stats()
+    {
+        return stats;
+    }
+
+    /** Bytes of rows one probe instance buffers while partitioning. */
+    long partitionBufferBytes()
+    {
+        return Math.max(256 * 1024, context.memoryLimit() / (4L * probers));
+    }
+
+    /**
+     * What one instance may spend on one in-memory build (Arrow data counted twice, as building
+     * copies it into one batch, plus {@link #TABLE_BYTES_PER_ROW}): all instances may be joining
+     * a partition at once, and each also holds probe and output batches.
+     */
+    long buildBudget()
+    {
+        return buildBudget(context, probers);
+    }
+
+    static long buildBudget(QueryContext context, int probers)
+    {
+        return Math.max(1024 * 1024, context.memoryLimit() / (2L * (probers + 1)));
+    }
+
+    /** Bytes of rows in one spilled batch at most: chunks of a partition are loaded batch by batch. */
+    long maxBatchBytes()
+    {
+        return maxBatchBytes(context, probers);
+    }
+
+    static long maxBatchBytes(QueryContext context, int probers)
+    {
+        return buildBudget(context, probers) / 16;
+    }
+
+    /** Parts to split a partition of {@code cost} into so each fits {@code budget} with room to spare: a power of two up to {@link #FAN_OUT}. */
+    static int splitFanOut(long cost, long budget)
+    {
+        long parts = Math.max(2, (2 * cost + budget - 1) / Math.max(1, budget));
+        return (int) Math.min(FAN_OUT, Long.highestOneBit(parts - 1) << 1);
+    }
+
+    static long buildCost(long memoryBytes, long rows)
+    {
+        return 2 * memoryBytes + TABLE_BYTES_PER_ROW * rows;
+    }
+
+    synchronized void addProbeRuns(List<JoinPartitionRuns> runs)
+    {
+        if (closed) {
+            runs.forEach(JoinPartitionRuns::delete);
+            return;
+        }
+        for (int p = 0; p < runs.size(); p++) {
+            probePartitions.get(p).add(runs.get(p));
+        }
+        probersLeft--;
+        if (probersLeft == 0) {
+            for (int p = 0; p < buildPartitions.size(); p++) {
+                JoinPartition partition = new JoinPartition(0, buildPartitions.get(p), JoinPartitionRuns.concat(probePartitions.get(p)), false);
+                pending.add(partition);
+                created.add(partition);
+            }
+        }
+        notifyAll();
+    }
+
+    /** An instance stops before handing over its probe runs: the others stop waiting. */
+    synchronized void abandon()
+    {
+        abandoned = true;
+        notifyAll();
+    }
+
+    /**
+     * Waits until every probe instance has handed over its runs. False when one gave up: the
+     * query is then failing or closing, and the caller just ends.
+     */
+    synchronized boolean awaitProbeRuns()
+    {
+        while (probersLeft > 0 && !abandoned) {
+            context.checkCancelled();
+            try {
+                wait(50);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                context.cancel();
+                throw new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted");
+            }
+        }
+        return probersLeft == 0;
+    }
+
+    /** The next partition to join, or null when none is left. */
+    synchronized JoinPartition nextPartition()
+    {
+        return pending.pollFirst();
+    }
+
+    /** Parts of a partition that was split again; they are joined next. */
+    synchronized void addPartitions(List<JoinPartition> partitions)
+    {
+        if (closed) {
+            partitions.forEach(JoinPartition::delete);
+            return;
+        }
+        for (int i = partitions.size() - 1; i >= 0; i--) {
+            pending.addFirst(partitions.get(i));
+        }
+        created.addAll(partitions);
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        pending.clear();
+        // runs already deleted are skipped; the query's spill space removes anything left at its end
+        created.forEach(JoinPartition::delete);
+        created.clear();
+        buildPartitions.forEach(JoinPartitionRuns::delete);
+        probePartitions.forEach(runs -> runs.forEach(JoinPartitionRuns::delete));
+    }
+}

@@ -1,0 +1,96 @@
+package io.ontul.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunReader;
+
+/**
+ * The spilled rows of one side of one join partition: spill runs read back in order, with the
+ * number of rows and the bytes they took in memory before they were written (the figure that
+ * decides whether the partition fits; the runs' own sizes are compressed).
+ */
+record JoinPartitionRuns(List<SpillRun> runs, long rows, long memoryBytes)
+{
+    static final JoinPartitionRuns EMPTY = new JoinPartitionRuns(List.of(), 0, 0);
+
+    JoinPartitionRuns
+    {
+        runs = List.copyOf(requireNonNull(runs, "runs is null"));
+    }
+
+    static JoinPartitionRuns concat(List<JoinPartitionRuns> parts)
+    {
+        List<SpillRun> runs = new ArrayList<>();
+        long rows = 0;
+        long bytes = 0;
+        for (JoinPartitionRuns part : parts) {
+            runs.addAll(part.runs());
+            rows += part.rows();
+            bytes += part.memoryBytes();
+        }
+        return new JoinPartitionRuns(runs, rows, bytes);
+    }
+
+    /** Reads every run in order; the batches belong to the caller. */
+    Operator open(QueryContext context)
+    {
+        return new Reader(context, runs);
+    }
+
+    /** Deletes the runs' files (idempotent). */
+    void delete()
+    {
+        runs.forEach(SpillRun::delete);
+    }
+
+    private static final class Reader
+            implements Operator
+    {
+        private final QueryContext context;
+        private final List<SpillRun> runs;
+        private int next;
+        private SpillRunReader current;
+
+        Reader(QueryContext context, List<SpillRun> runs)
+        {
+            this.context = context;
+            this.runs = runs;
+        }
+
+        @Override
+        public VectorSchemaRoot next()
+        {
+            while (true) {
+                if (current == null) {
+                    if (next == runs.size()) {
+                        return null;
+                    }
+                    context.checkCancelled();
+                    current = runs.get(next++).open(context.allocator());
+                }
+                VectorSchemaRoot batch = current.next();
+                if (batch != null) {
+                    return batch;
+                }
+                current.close();
+                current = null;
+            }
+        }
+
+        @Override
+        public void close()
+        {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+    }
+}

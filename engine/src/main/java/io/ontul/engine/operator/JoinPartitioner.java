@@ -1,0 +1,318 @@
+package io.ontul.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.VectorSchemaRootAppender;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunWriter;
+
+/**
+ * Splits one side of a join into partitions by a hash of its key columns and writes them out as
+ * spill runs. Both sides of a join are partitioned with the same keys, level and fan-out, so a
+ * row can only match rows of the same partition. Each level hashes with other bits (a seeded
+ * finalizer over the key hash), so re-partitioning a partition spreads its rows again.
+ * <p>
+ * Rows with a NULL in a key that is not null-safe never match: they are dropped, or, when the
+ * join still outputs them, spread evenly over the partitions (any partition serves, and one
+ * partition holding them all would look like a hot key).
+ * <p>
+ * Rows are gathered into per-partition buffers (query memory); when the buffers exceed their
+ * budget the largest ones are written out, each as a new run, so only one spill file is open
+ * at a time. Use: {@link #add} batches (the caller keeps them), then {@link #finish} once for
+ * the runs of every partition; {@link #close} drops buffers and, unless finished, the runs
+ * written so far. Not thread-safe.
+ */
+final class JoinPartitioner
+        implements AutoCloseable
+{
+    private final QueryContext context;
+    private final int[] keyColumns;
+    private final boolean[] nullSafe;
+    private final int level;
+    private final int fanOut;
+    private final int bits;
+    private final boolean keepRowsWithNullKeys;
+    private final long bufferLimit;
+    private final long maxBatchBytes;
+    private final OperatorStats stats;
+    private final List<List<VectorSchemaRoot>> buffers = new ArrayList<>();
+    private final long[] bufferedBytes;
+    private final List<List<SpillRun>> runs = new ArrayList<>();
+    private final long[] rows;
+    private final long[] memoryBytes;
+    private long buffered;
+    private int nextForNullKey;
+    private Schema schema;
+    private boolean finished;
+
+    /**
+     * @param fanOut a power of two
+     * @param bufferLimit bytes of rows held before the largest partitions are written out
+     * @param maxBatchBytes bytes of rows written as one batch at most (a batch is the smallest
+     * part of a partition that can be loaded)
+     */
+    JoinPartitioner(QueryContext context, int[] keyColumns, boolean[] nullSafe, int level, int fanOut, boolean keepRowsWithNullKeys, long bufferLimit, long maxBatchBytes,
+            OperatorStats stats)
+    {
+        if (Integer.bitCount(fanOut) != 1 || fanOut < 2) {
+            throw new IllegalArgumentException("fanOut must be a power of two: " + fanOut);
+        }
+        this.context = requireNonNull(context, "context is null");
+        this.keyColumns = requireNonNull(keyColumns, "keyColumns is null");
+        this.nullSafe = requireNonNull(nullSafe, "nullSafe is null");
+        this.level = level;
+        this.fanOut = fanOut;
+        this.bits = Integer.numberOfTrailingZeros(fanOut);
+        this.keepRowsWithNullKeys = keepRowsWithNullKeys;
+        this.bufferLimit = bufferLimit;
+        this.maxBatchBytes = maxBatchBytes;
+        this.stats = requireNonNull(stats, "stats is null");
+        this.bufferedBytes = new long[fanOut];
+        this.rows = new long[fanOut];
+        this.memoryBytes = new long[fanOut];
+        for (int p = 0; p < fanOut; p++) {
+            buffers.add(new ArrayList<>());
+            runs.add(new ArrayList<>());
+        }
+    }
+
+    /** The partition of a row whose key hash ({@link Columns#hashInto} over the keys) is {@code hash}. */
+    static int partition(long hash, int level, int bits)
+    {
+        // murmur3's 64-bit finalizer, seeded per level: independent of the bits the hash table uses
+        long x = hash ^ (0x9E3779B97F4A7C15L * (level + 1));
+        x = (x ^ (x >>> 33)) * 0xFF51AFD7ED558CCDL;
+        x = (x ^ (x >>> 33)) * 0xC4CEB9FE1A85EC53L;
+        x ^= x >>> 33;
+        return (int) (x >>> (64 - bits));
+    }
+
+    void add(VectorSchemaRoot batch)
+    {
+        int count = batch.getRowCount();
+        if (count == 0) {
+            return;
+        }
+        if (schema == null) {
+            schema = batch.getSchema();
+        }
+        long[] hashes = new long[count];
+        FieldVector[] keys = new FieldVector[keyColumns.length];
+        for (int k = 0; k < keyColumns.length; k++) {
+            keys[k] = batch.getVector(keyColumns[k]);
+            Columns.hashInto(keys[k], count, hashes);
+        }
+        int[] partitionOf = new int[count];
+        int[] sizes = new int[fanOut];
+        for (int row = 0; row < count; row++) {
+            int partition;
+            if (hasExcludedNull(keys, row)) {
+                if (!keepRowsWithNullKeys) {
+                    partitionOf[row] = -1;
+                    continue;
+                }
+                partition = nextForNullKey;
+                nextForNullKey = (nextForNullKey + 1) & (fanOut - 1);
+            }
+            else {
+                partition = partition(hashes[row], level, bits);
+            }
+            partitionOf[row] = partition;
+            sizes[partition]++;
+        }
+        int[][] members = new int[fanOut][];
+        for (int p = 0; p < fanOut; p++) {
+            members[p] = new int[sizes[p]];
+        }
+        int[] filled = new int[fanOut];
+        for (int row = 0; row < count; row++) {
+            int partition = partitionOf[row];
+            if (partition >= 0) {
+                members[partition][filled[partition]++] = row;
+            }
+        }
+        boolean[] hasNulls = new boolean[batch.getFieldVectors().size()];
+        for (int c = 0; c < hasNulls.length; c++) {
+            hasNulls[c] = batch.getVector(c).getNullCount() > 0;
+        }
+        for (int p = 0; p < fanOut; p++) {
+            if (sizes[p] > 0) {
+                buffer(p, gather(batch, members[p], hasNulls));
+            }
+        }
+        if (buffered > bufferLimit) {
+            spillLargest();
+        }
+    }
+
+    private boolean hasExcludedNull(FieldVector[] keys, int row)
+    {
+        for (int k = 0; k < keys.length; k++) {
+            if (!nullSafe[k] && keys[k].isNull(row)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private VectorSchemaRoot gather(VectorSchemaRoot batch, int[] rowsOfPartition, boolean[] hasNulls)
+    {
+        int count = rowsOfPartition.length;
+        FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
+        try {
+            for (int c = 0; c < vectors.length; c++) {
+                VectorGather.gather(batch.getVector(c), rowsOfPartition, count, vectors[c], hasNulls[c]);
+            }
+        }
+        catch (RuntimeException e) {
+            for (FieldVector vector : vectors) {
+                vector.close();
+            }
+            throw e;
+        }
+        return Batches.root(schema, vectors, count);
+    }
+
+    private void buffer(int partition, VectorSchemaRoot slice)
+    {
+        long bytes = bytes(slice);
+        buffers.get(partition).add(slice);
+        bufferedBytes[partition] += bytes;
+        buffered += bytes;
+    }
+
+    static long bytes(VectorSchemaRoot batch)
+    {
+        long bytes = 0;
+        for (FieldVector vector : batch.getFieldVectors()) {
+            bytes += vector.getBufferSize();
+        }
+        return bytes;
+    }
+
+    /** Writes out the largest buffers until at most half the budget is held. */
+    private void spillLargest()
+    {
+        while (buffered > bufferLimit / 2) {
+            int largest = 0;
+            for (int p = 1; p < fanOut; p++) {
+                if (bufferedBytes[p] > bufferedBytes[largest]) {
+                    largest = p;
+                }
+            }
+            spill(largest);
+        }
+    }
+
+    private void spill(int partition)
+    {
+        List<VectorSchemaRoot> slices = buffers.get(partition);
+        if (slices.isEmpty()) {
+            return;
+        }
+        long sliceRows = 0;
+        try (SpillRunWriter writer = context.spillSpace().newRun(schema)) {
+            int from = 0;
+            while (from < slices.size()) {
+                // slices are small (a batch spread over the partitions): written together, they read back as full batches
+                int to = from;
+                int groupRows = 0;
+                long groupBytes = 0;
+                while (to < slices.size() && (to == from || groupRows + slices.get(to).getRowCount() <= Batches.TARGET_ROWS && groupBytes + bytes(slices.get(to)) <= maxBatchBytes)) {
+                    groupRows += slices.get(to).getRowCount();
+                    groupBytes += bytes(slices.get(to));
+                    to++;
+                }
+                if (to - from == 1) {
+                    writeInParts(writer, slices.get(from));
+                }
+                else {
+                    try (VectorSchemaRoot group = concat(slices.subList(from, to))) {
+                        writer.write(group);
+                    }
+                }
+                sliceRows += groupRows;
+                from = to;
+            }
+            SpillRun run = writer.finish();
+            runs.get(partition).add(run);
+            stats.recordSpill(run.bytes());
+        }
+        context.checkCancelled();
+        slices.forEach(VectorSchemaRoot::close);
+        slices.clear();
+        rows[partition] += sliceRows;
+        memoryBytes[partition] += bufferedBytes[partition];
+        buffered -= bufferedBytes[partition];
+        bufferedBytes[partition] = 0;
+    }
+
+    /** Writes a slice larger than {@link #maxBatchBytes} (a hot key's share of a batch) as several batches. */
+    private void writeInParts(SpillRunWriter writer, VectorSchemaRoot slice)
+    {
+        int rowCount = slice.getRowCount();
+        int parts = (int) Math.min(rowCount, Math.max(1, (bytes(slice) + maxBatchBytes - 1) / Math.max(1, maxBatchBytes)));
+        if (parts == 1) {
+            writer.write(slice);
+            return;
+        }
+        int rowsPerPart = (rowCount + parts - 1) / parts;
+        for (int start = 0; start < rowCount; start += rowsPerPart) {
+            try (VectorSchemaRoot part = slice.slice(start, Math.min(rowsPerPart, rowCount - start))) {
+                writer.write(part);
+            }
+        }
+    }
+
+    private VectorSchemaRoot concat(List<VectorSchemaRoot> group)
+    {
+        VectorSchemaRoot combined = VectorSchemaRoot.create(schema, context.allocator());
+        try {
+            combined.allocateNew();
+            VectorSchemaRootAppender.append(false, combined, group.toArray(new VectorSchemaRoot[0]));
+            return combined;
+        }
+        catch (RuntimeException e) {
+            combined.close();
+            throw e;
+        }
+    }
+
+    /** Writes out what is buffered and returns the runs of each partition, which the caller then owns. */
+    List<JoinPartitionRuns> finish()
+    {
+        for (int p = 0; p < fanOut; p++) {
+            spill(p);
+        }
+        List<JoinPartitionRuns> result = new ArrayList<>(fanOut);
+        for (int p = 0; p < fanOut; p++) {
+            result.add(new JoinPartitionRuns(runs.get(p), rows[p], memoryBytes[p]));
+        }
+        finished = true;
+        return result;
+    }
+
+    @Override
+    public void close()
+    {
+        for (List<VectorSchemaRoot> slices : buffers) {
+            slices.forEach(VectorSchemaRoot::close);
+            slices.clear();
+        }
+        buffered = 0;
+        if (!finished) {
+            for (List<SpillRun> partitionRuns : runs) {
+                partitionRuns.forEach(SpillRun::delete);
+                partitionRuns.clear();
+            }
+        }
+    }
+}

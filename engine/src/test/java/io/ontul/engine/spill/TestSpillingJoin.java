@@ -1,0 +1,354 @@
+package io.ontul.engine.spill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.exchange.ExchangeManager;
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultComparison;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+import io.trino.tpch.TpchTable;
+
+/**
+ * Hash joins whose build side does not fit the query's memory budget spill in partitions (a
+ * grace hash join) and still answer exactly as DuckDB does on the same data (TPC-H scale 0.1):
+ * inner joins, outer joins whose unmatched rows come from either side, semi and anti joins
+ * (with NOT IN's NULL rules), and a build side dominated by one key, which re-partitioning
+ * cannot split. Spill files are gone once each query ends, however it ends.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public class TestSpillingJoin
+{
+    @TempDir
+    static Path dataDirectory;
+
+    private DuckDBConnection duckDb;
+    private Engine engine;
+
+    @BeforeAll
+    public void setUp()
+            throws SQLException
+    {
+        duckDb = DuckDbTpch.openInMemory();
+        try (Statement statement = duckDb.createStatement()) {
+            statement.execute("ATTACH ':memory:' AS tpch");
+            statement.execute("CREATE SCHEMA tpch.sf0_1");
+        }
+        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.ORDERS, 0.1);
+        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.LINE_ITEM, 0.1);
+        engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
+    }
+
+    @AfterAll
+    public void tearDown()
+            throws SQLException
+    {
+        if (engine != null) {
+            engine.close();
+        }
+        if (duckDb != null) {
+            duckDb.close();
+        }
+    }
+
+    @Test
+    public void innerJoinWithAggregate()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderpriority, count(*), sum(l_extendedprice), min(o_comment)
+                FROM tpch.sf0_1.lineitem JOIN tpch.sf0_1.orders ON l_orderkey = o_orderkey
+                GROUP BY o_orderpriority""");
+    }
+
+    @Test
+    public void innerJoinOfAllRows()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("24MB", """
+                SELECT l_orderkey, l_linenumber, l_quantity, l_shipmode, o_custkey, o_orderdate, o_totalprice, o_comment
+                FROM tpch.sf0_1.lineitem JOIN tpch.sf0_1.orders ON l_orderkey = o_orderkey""");
+    }
+
+    @Test
+    public void selfJoinWhosePartitionsAreSplitAgain()
+            throws SQLException, IOException
+    {
+        // the whole of lineitem on both sides: each first-level partition is still too large and is split once more
+        assertSpillsAndMatchesDuckDb("12MB", """
+                SELECT l1.l_returnflag, count(*), sum(l2.l_quantity), max(l2.l_comment), min(l1.l_shipinstruct), max(l1.l_shipmode)
+                FROM tpch.sf0_1.lineitem l1 JOIN tpch.sf0_1.lineitem l2 ON l1.l_orderkey = l2.l_orderkey AND l1.l_linenumber = l2.l_linenumber
+                GROUP BY l1.l_returnflag""");
+    }
+
+    @Test
+    public void leftJoinKeepsOrdersWithoutBigItems()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderkey, o_custkey, o_comment, l_linenumber, l_quantity, l_comment
+                FROM tpch.sf0_1.orders LEFT JOIN tpch.sf0_1.lineitem ON l_orderkey = o_orderkey AND l_quantity > 45""");
+    }
+
+    @Test
+    public void rightJoinKeepsUnmatchedBuildRows()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT l_orderkey, l_linenumber, o_orderkey, o_orderstatus, o_comment
+                FROM (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity > 45) l
+                RIGHT JOIN tpch.sf0_1.orders o ON l_orderkey = o_orderkey""");
+    }
+
+    @Test
+    public void fullJoinKeepsUnmatchedRowsOfBothSides()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT l_orderkey, l_linenumber, l_comment, o_orderkey, o_comment
+                FROM (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity > 40 AND l_orderkey % 3 = 0) l
+                FULL JOIN (SELECT * FROM tpch.sf0_1.orders WHERE o_orderkey % 2 = 0) o ON l_orderkey = o_orderkey""");
+    }
+
+    @Test
+    public void existsAsSemiJoin()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderkey, o_orderpriority FROM tpch.sf0_1.orders
+                WHERE EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem WHERE l_orderkey = o_orderkey AND l_quantity > 10)""");
+    }
+
+    @Test
+    public void notExistsAsAntiJoin()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderkey, o_orderpriority FROM tpch.sf0_1.orders
+                WHERE NOT EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem WHERE l_orderkey = o_orderkey AND l_quantity > 10)""");
+    }
+
+    @Test
+    public void existsWithTheSmallSideHashed()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders
+                WHERE o_orderdate < DATE '1996-06-01' AND EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem WHERE l_orderkey = o_orderkey AND l_discount > 0.09)""");
+    }
+
+    @Test
+    public void notExistsWithTheSmallSideHashed()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("12MB", """
+                SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders
+                WHERE o_orderdate < DATE '1996-06-01' AND NOT EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem WHERE l_orderkey = o_orderkey AND l_discount > 0.09)""");
+    }
+
+    @Test
+    public void notInWithoutNulls()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders
+                WHERE o_orderkey NOT IN (SELECT l_orderkey FROM tpch.sf0_1.lineitem WHERE l_quantity > 10)""");
+    }
+
+    @Test
+    public void notInWithNullInSubqueryIsEmpty()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders
+                WHERE o_orderkey NOT IN (SELECT CASE WHEN l_orderkey = 7 AND l_linenumber = 1 THEN NULL ELSE l_orderkey END FROM tpch.sf0_1.lineitem WHERE l_quantity > 10)""");
+    }
+
+    @Test
+    public void outerJoinWithNullKeysOnBothSides()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o.k, o_comment, l.k, l_linenumber, l_comment
+                FROM (SELECT CASE WHEN o_orderkey % 7 = 0 THEN NULL ELSE o_orderkey END AS k, o_comment FROM tpch.sf0_1.orders) o
+                FULL JOIN (SELECT CASE WHEN l_linenumber = 1 THEN NULL ELSE l_orderkey END AS k, l_linenumber, l_comment FROM tpch.sf0_1.lineitem WHERE l_quantity > 40) l
+                ON o.k = l.k""");
+    }
+
+    @Test
+    public void leftJoinWithBuildSideDominatedByOneKey()
+            throws SQLException, IOException
+    {
+        // every returned lineitem has line status F: one key holds the whole build side, which splitting cannot spread
+        assertSpillsAndMatchesDuckDb("12MB", """
+                SELECT o_orderkey, o_orderstatus, count(l_linestatus), sum(l_quantity), max(l_comment)
+                FROM (SELECT * FROM tpch.sf0_1.orders WHERE o_orderkey <= 40) o
+                LEFT JOIN (SELECT * FROM tpch.sf0_1.lineitem WHERE l_returnflag = 'R' AND l_quantity > 25) l ON l_linestatus = o_orderstatus
+                GROUP BY o_orderkey, o_orderstatus""");
+    }
+
+    @Test
+    public void fullJoinWithBuildSideDominatedByOneKey()
+            throws SQLException, IOException
+    {
+        // the residual condition leaves build rows of the hot key unmatched
+        assertSpillsAndMatchesDuckDb("16MB", """
+                SELECT o_orderkey, o_orderstatus, count(*), count(l_linestatus), sum(l_quantity), max(l_comment)
+                FROM (SELECT * FROM tpch.sf0_1.orders WHERE o_orderkey <= 40) o
+                FULL JOIN (SELECT * FROM tpch.sf0_1.lineitem WHERE l_returnflag = 'R' AND l_quantity > 25) l
+                ON l_linestatus = o_orderstatus AND l_quantity < o_orderkey + 10
+                GROUP BY o_orderkey, o_orderstatus""");
+    }
+
+    @Test
+    public void semiJoinWithBuildSideDominatedByOneKey()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("12MB", """
+                SELECT o_orderkey, o_orderstatus FROM tpch.sf0_1.orders
+                WHERE o_orderkey <= 40 AND EXISTS (
+                    SELECT 1 FROM tpch.sf0_1.lineitem WHERE l_returnflag = 'R' AND l_quantity > 25 AND l_linestatus = o_orderstatus AND l_quantity < o_orderkey + 10)""");
+    }
+
+    @Test
+    public void cancelledSpillingJoinLeavesNothing()
+            throws IOException
+    {
+        Session session = session("16MB");
+        long before = engine.exchange().spillStore().writtenBytes();
+        QueryResult result = session.execute("""
+                SELECT l_orderkey, l_comment, o_comment FROM tpch.sf0_1.lineitem JOIN tpch.sf0_1.orders ON l_orderkey = o_orderkey""");
+        Thread canceller = new Thread(() -> {
+            while (engine.exchange().spillStore().writtenBytes() == before) {
+                Thread.onSpinWait();
+            }
+            result.cancel();
+        });
+        canceller.start();
+        assertThatThrownBy(() -> {
+            while (result.nextBatch() != null) {
+                // drain until cancelled
+            }
+        }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.QUERY_CANCELLED));
+        result.close();
+        assertNoSpillFilesLeft();
+        try (QueryResult next = session.execute("SELECT count(*) FROM tpch.tiny.nation")) {
+            assertThat(ResultRows.drain(next)).containsExactly(List.of(25L));
+        }
+    }
+
+    @Test
+    public void limitOverSpillingJoinLeavesNothing()
+            throws IOException
+    {
+        long before = engine.exchange().spillStore().writtenBytes();
+        try (QueryResult result = session("16MB").execute("""
+                SELECT l_orderkey, l_comment, o_comment FROM tpch.sf0_1.lineitem JOIN tpch.sf0_1.orders ON l_orderkey = o_orderkey LIMIT 10""")) {
+            assertThat(ResultRows.drain(result)).hasSize(10);
+        }
+        assertThat(engine.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
+        assertNoSpillFilesLeft();
+    }
+
+    @Test
+    public void joinOutOfSpillSpaceFailsClearlyAndLeavesNothing()
+            throws IOException
+    {
+        Path directory = dataDirectory.resolve("small-spill");
+        try (Engine small = Engine.create(EngineConfig.embeddedDefaults()
+                .withProperty(ExchangeManager.DATA_DIRECTORY, directory.toString())
+                .withProperty(ExchangeManager.SPILL_MAX_BYTES, "6MB"))) {
+            Session session = small.createSession("test");
+            session.properties().put("query_max_memory", "16MB");
+            assertThatThrownBy(() -> {
+                try (QueryResult result = session.execute("""
+                        SELECT l_orderkey, l_comment, o_comment FROM tpch.sf0_1.lineitem JOIN tpch.sf0_1.orders ON l_orderkey = o_orderkey""")) {
+                    ResultRows.drain(result);
+                }
+            }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_SPILL_LIMIT));
+            assertThat(small.exchange().spillStore().usedBytes()).isZero();
+            try (Stream<Path> files = Files.walk(small.exchange().spillStore().directory())) {
+                assertThat(files.filter(Files::isRegularFile)).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    public void explainAnalyzeShowsTheJoinsSpill()
+            throws IOException
+    {
+        String plan;
+        try (QueryResult result = session("16MB").execute("""
+                EXPLAIN ANALYZE SELECT count(*), sum(o_totalprice) FROM tpch.sf0_1.lineitem JOIN tpch.sf0_1.orders ON l_orderkey = o_orderkey""")) {
+            plan = ResultRows.drain(result).stream().map(row -> String.valueOf(row.get(0))).collect(Collectors.joining("\n"));
+        }
+        assertThat(plan).containsPattern("HashJoin .*spilled=");
+        assertNoSpillFilesLeft();
+    }
+
+    private void assertSpillsAndMatchesDuckDb(String budget, String sql)
+            throws SQLException, IOException
+    {
+        List<String> columnNames;
+        List<List<Object>> expected;
+        try (Statement statement = duckDb.createStatement();
+                ResultSet resultSet = statement.executeQuery(sql)) {
+            columnNames = ResultRows.columnNames(resultSet.getMetaData());
+            expected = ResultRows.drain(resultSet);
+        }
+
+        long before = engine.exchange().spillStore().writtenBytes();
+        List<List<Object>> actual;
+        try (QueryResult result = session(budget).execute(sql)) {
+            actual = ResultRows.drain(result);
+        }
+        assertThat(engine.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
+        Optional<String> difference = ResultComparison.compare(sql, columnNames, expected, actual);
+        if (difference.isPresent()) {
+            fail("result differs from DuckDB: " + difference.get());
+        }
+        assertNoSpillFilesLeft();
+    }
+
+    private Session session(String budget)
+    {
+        Session session = engine.createSession("test");
+        session.properties().put("query_max_memory", budget);
+        return session;
+    }
+
+    private void assertNoSpillFilesLeft()
+            throws IOException
+    {
+        assertThat(engine.exchange().spillStore().usedBytes()).isZero();
+        try (Stream<Path> files = Files.walk(engine.exchange().spillStore().directory())) {
+            assertThat(files.filter(Files::isRegularFile)).isEmpty();
+        }
+    }
+}
