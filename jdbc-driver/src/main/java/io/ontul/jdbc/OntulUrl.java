@@ -86,6 +86,9 @@ final class OntulUrl
             path = rest.substring(slash + 1);
         }
 
+        if (authority.contains("@")) {
+            throw invalid(url, "user and password go in parameters (?user=NAME&password=SECRET) or connection properties, not before the host");
+        }
         String host;
         String portText = null;
         if (authority.startsWith("[")) {
@@ -211,7 +214,12 @@ final class OntulUrl
     /** The URL without the value of a password parameter, for messages. */
     static String redact(String url)
     {
-        return url == null ? null : url.replaceAll("(?i)(password=)[^&]*", "$1***");
+        if (url == null) {
+            return null;
+        }
+        // user:secret@host: the part before '@' may hold a password
+        String withoutUserInfo = url.replaceAll("^(jdbc:ontul://)[^/?#]*@", "$1***@");
+        return withoutUserInfo.replaceAll("(?i)(password=)[^&]*", "$1***");
     }
 
     String host()

@@ -146,4 +146,13 @@ class TestOntulUrl
         }
         return properties;
     }
+
+    @Test
+    void userInfoBeforeTheHostIsRejectedWithoutEchoingIt()
+    {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OntulUrl.parse("jdbc:ontul://alice:s3cret@db:47470", new java.util.Properties()))
+                .isInstanceOf(java.sql.SQLException.class)
+                .hasMessageContaining("not before the host")
+                .hasMessageNotContaining("s3cret");
+    }
 }

@@ -22,7 +22,7 @@ public final class SpillRun
     private final Schema schema;
     private final long rows;
     private final long bytes;
-    private boolean deleted;
+    private final java.util.concurrent.atomic.AtomicBoolean deleted = new java.util.concurrent.atomic.AtomicBoolean();
 
     SpillRun(SpillSpace space, Path file, Schema schema, long rows, long bytes)
     {
@@ -36,7 +36,7 @@ public final class SpillRun
     /** Reads the run; batches are allocated from {@code allocator} and belong to the caller. */
     public SpillRunReader open(BufferAllocator allocator)
     {
-        if (deleted) {
+        if (deleted.get()) {
             throw new IllegalStateException("spill run " + file + " was deleted");
         }
         return new SpillRunReader(space.store().streams(), file, schema, allocator);
@@ -61,10 +61,9 @@ public final class SpillRun
     /** Deletes the file now, giving its space back. Idempotent. */
     public void delete()
     {
-        if (deleted) {
+        if (!deleted.compareAndSet(false, true)) {
             return;
         }
-        deleted = true;
         try {
             Files.deleteIfExists(file);
         }

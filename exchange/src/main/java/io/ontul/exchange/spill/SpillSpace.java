@@ -101,7 +101,14 @@ public final class SpillSpace
     {
         store.charge(queryId, bytes);
         writtenBytes.addAndGet(bytes);
-        heldBytes.addAndGet(bytes);
+        synchronized (this) {
+            if (!closed) {
+                heldBytes.addAndGet(bytes);
+                return;
+            }
+        }
+        // written after the space closed (a writer racing a cancel): its file goes with the folder
+        store.refund(bytes);
     }
 
     void recordRows(long rows)
@@ -109,21 +116,31 @@ public final class SpillSpace
         writtenRows.addAndGet(rows);
     }
 
-    /** A file of {@code bytes} was deleted. */
+    /**
+     * A file of {@code bytes} was deleted. After {@link #close} the space has already given back
+     * everything it held, so a run dropped late refunds nothing twice.
+     */
     void released(long bytes)
     {
-        heldBytes.addAndGet(-bytes);
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            heldBytes.addAndGet(-bytes);
+        }
         store.refund(bytes);
     }
 
     @Override
     public void close()
     {
+        long held;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            held = heldBytes.getAndSet(0);
         }
         try {
             SpillFiles.deleteTree(directory);
@@ -131,6 +148,6 @@ public final class SpillSpace
         catch (IOException e) {
             LOG.warn("Cannot delete spill folder {} of query {}; it is removed at the next start: {}", directory, queryId, e.getMessage());
         }
-        store.refund(heldBytes.getAndSet(0));
+        store.refund(held);
     }
 }

@@ -107,9 +107,8 @@ public final class SpillStore
 
     void charge(String queryId, long bytes)
     {
-        long used = usedBytes.addAndGet(bytes);
-        if (used > maxBytes) {
-            usedBytes.addAndGet(-bytes);
+        long before = usedBytes.getAndAccumulate(bytes, (used, more) -> used + more > maxBytes ? used : used + more);
+        if (before + bytes > maxBytes) {
             throw new OntulException(ErrorCode.EXCEEDED_SPILL_LIMIT, "Query " + queryId + " needs more spill space than is free: the server's spill files would exceed "
                     + MAX_BYTES + " = " + maxBytes + " bytes");
         }

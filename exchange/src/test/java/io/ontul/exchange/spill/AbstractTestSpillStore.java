@@ -178,6 +178,28 @@ public abstract class AbstractTestSpillStore
     }
 
     @Test
+    public void runsDroppedAfterTheirSpaceClosedRefundNothingTwice()
+            throws IOException
+    {
+        SpillStore store = store(1L << 30);
+        SpillSpace space = store.forQuery("q6");
+        SpillRun run = writeRun(space, 0, 1, 100);
+        SpillRunWriter unfinished = space.newRun(SCHEMA);
+        try (VectorSchemaRoot batch = batch(0, 100)) {
+            unfinished.write(batch);
+        }
+        try (SpillSpace other = store.forQuery("q7")) {
+            SpillRun kept = writeRun(other, 0, 1, 100);
+            space.close();
+            run.delete();
+            run.delete();
+            unfinished.close();
+            assertThat(store.usedBytes()).isEqualTo(kept.bytes());
+        }
+        assertThat(store.usedBytes()).isZero();
+    }
+
+    @Test
     public void openingSweepsFilesOfAKilledProcess()
             throws IOException
     {

@@ -90,7 +90,7 @@ public final class ResultStreamer
     {
         long pauseNanos = 50_000;
         while (true) {
-            if (listener.isCancelled()) {
+            if (listener.isCancelled() || Thread.currentThread().isInterrupted()) {
                 return false;
             }
             if (listener.isReady()) {
