@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The Exchange Manager measured in-process:
+#   bench/run-spill.sh spill [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,sort] [--out bench/RESULTS.md|none]
+#       GROUP BY, a join with a large build side and ORDER BY on lineitem/orders, on Ontul with
+#       and without a memory limit (10% of the query's working set), encryption on and off, and
+#       on DuckDB with the same limits (io.ontul.bench.SpillBenchmark)
+#   bench/run-spill.sh checkpoint [--scale 1] [--runs 3] [--out bench/RESULTS.md|none] [--directory DIR]
+#       a checkpoint of lineitem's Arrow batches written and read back through the checkpoint
+#       store, encryption on/off x compression none/lz4, beside the disk's raw rate
+#       (io.ontul.bench.CheckpointStoreBenchmark)
+# Builds the bench module (and what it needs) when its jar is missing or older than a source
+# file; REBUILD=1 forces a build, SKIP_BUILD=1 runs what is built, MVN_ARGS adds Maven arguments
+# (e.g. -o), JAVA_OPTS adds JVM options. The JVM flags are those of bench/run-flight.sh.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+usage() {
+    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+}
+
+case "${1:-}" in
+    spill) MAIN=io.ontul.bench.SpillBenchmark ;;
+    checkpoint) MAIN=io.ontul.bench.CheckpointStoreBenchmark ;;
+    *) usage; exit 2 ;;
+esac
+
+JAR="bench/target/ontul-bench-0.1.0-SNAPSHOT.jar"
+LIB="bench/target/lib"
+
+needs_build() {
+    [ "${SKIP_BUILD:-0}" = 1 ] && return 1
+    [ "${REBUILD:-0}" = 1 ] && return 0
+    [ -f "$JAR" ] && [ -d "$LIB" ] || return 0
+    [ -n "$(find pom.xml spi exchange engine catalogs flight-server bench \( -name target -prune \) -o \( -type f \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' -o -path '*/codegen/*' \) -newer "$JAR" -print \) | head -1)" ]
+}
+
+if needs_build; then
+    echo "Building bench (mvn -q -B -pl bench -am package -DskipTests)..." >&2
+    # copy-dependencies never removes a jar: a version left from an older build would share the
+    # class path with its successor
+    rm -rf "$LIB"
+    mvn -q -B -pl bench -am package -DskipTests ${MVN_ARGS:-}
+fi
+
+COMMAND="bench/run-spill.sh $*"
+exec java \
+    -Xmx12g -XX:MaxDirectMemorySize=12g -XX:+UseParallelGC \
+    --add-opens=java.base/java.nio=ALL-UNNAMED \
+    -Darrow.enable_unsafe_memory_access=true \
+    -Darrow.enable_null_check_for_get=false \
+    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+    "-Dontul.bench.command=${COMMAND% }" \
+    ${JAVA_OPTS:-} \
+    -cp "$JAR:$LIB/*" \
+    "$MAIN" "${@:2}"
