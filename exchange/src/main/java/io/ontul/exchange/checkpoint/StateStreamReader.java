@@ -4,16 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.hadoop.fs.Path;
 
+import io.ontul.exchange.arrow.ArrowBatchReader;
 import io.ontul.exchange.crypto.ChunkedInputStream;
 
 /**
@@ -26,15 +23,14 @@ public final class StateStreamReader
         implements AutoCloseable
 {
     private final Path file;
-    private final BufferAllocator allocator;
     private final ChunkedInputStream in;
-    private final ArrowStreamReader reader;
+    private final ArrowBatchReader reader;
     private boolean ended;
 
     StateStreamReader(CheckpointFileSystem files, Path file, String job, long checkpointId, String taskId, String stream, BufferAllocator allocator)
     {
         this.file = requireNonNull(file, "file is null");
-        this.allocator = requireNonNull(allocator, "allocator is null");
+        requireNonNull(allocator, "allocator is null");
         ChunkedInputStream opened = null;
         try {
             opened = files.open(file);
@@ -49,13 +45,13 @@ public final class StateStreamReader
             throw e;
         }
         this.in = opened;
-        this.reader = new ArrowStreamReader(in, allocator);
+        this.reader = new ArrowBatchReader(in, allocator);
     }
 
     public Schema schema()
     {
         try {
-            return reader.getVectorSchemaRoot().getSchema();
+            return reader.schema();
         }
         catch (IOException e) {
             throw cannotRead(e);
@@ -69,19 +65,12 @@ public final class StateStreamReader
             return null;
         }
         try {
-            if (!reader.loadNextBatch()) {
+            VectorSchemaRoot batch = reader.next();
+            if (batch == null) {
                 ended = true;
                 CheckpointFileFormat.expectEnd(in, file.toString());
-                return null;
             }
-            VectorSchemaRoot loaded = reader.getVectorSchemaRoot();
-            List<FieldVector> vectors = new ArrayList<>(loaded.getFieldVectors().size());
-            for (FieldVector vector : loaded.getFieldVectors()) {
-                var transfer = vector.getTransferPair(allocator);
-                transfer.transfer();
-                vectors.add((FieldVector) transfer.getTo());
-            }
-            return new VectorSchemaRoot(loaded.getSchema().getFields(), vectors, loaded.getRowCount());
+            return batch;
         }
         catch (IOException e) {
             throw cannotRead(e);

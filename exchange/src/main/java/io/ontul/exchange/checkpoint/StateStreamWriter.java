@@ -3,16 +3,11 @@ package io.ontul.exchange.checkpoint;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.nio.channels.Channels;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.ipc.WriteChannel;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
-import org.apache.arrow.vector.ipc.message.IpcOption;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.exchange.arrow.ArrowBatchWriter;
 
 /**
  * One named state stream of a task snapshot: Arrow batches of one schema, read back in the order
@@ -27,7 +22,7 @@ public final class StateStreamWriter
     private final String name;
     private final Schema schema;
     private final PendingFile file;
-    private final WriteChannel channel;
+    private final ArrowBatchWriter batchWriter;
     private long batches;
     private long rows;
     private State state = State.OPEN;
@@ -40,8 +35,7 @@ public final class StateStreamWriter
         this.name = requireNonNull(name, "name is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.file = requireNonNull(file, "file is null");
-        this.channel = new WriteChannel(Channels.newChannel(file.stream()));
-        MessageSerializer.serialize(channel, schema);
+        this.batchWriter = new ArrowBatchWriter(file.stream(), schema);
     }
 
     public String name()
@@ -62,8 +56,8 @@ public final class StateStreamWriter
         if (!batch.getSchema().equals(schema)) {
             throw new IllegalArgumentException("Batch schema " + batch.getSchema() + " does not match the schema of state stream " + name + ": " + schema);
         }
-        try (ArrowRecordBatch record = new VectorUnloader(batch).getRecordBatch()) {
-            MessageSerializer.serialize(channel, record);
+        try {
+            batchWriter.write(batch);
             batches++;
             rows += batch.getRowCount();
         }
@@ -85,7 +79,7 @@ public final class StateStreamWriter
         }
         checkOpen();
         try {
-            ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
+            batchWriter.finish();
             file.commit();
             state = State.FINISHED;
         }

@@ -5,15 +5,12 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import io.ontul.exchange.arrow.ArrowBatchReader;
 import io.ontul.exchange.crypto.ChunkedInputStream;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 
@@ -27,40 +24,28 @@ public final class SpillRunReader
         implements AutoCloseable
 {
     private final Path file;
-    private final Schema schema;
-    private final BufferAllocator allocator;
     private final ChunkedInputStream in;
-    private final ArrowStreamReader reader;
+    private final ArrowBatchReader reader;
 
     SpillRunReader(ExchangeStreamFactory streams, Path file, Schema schema, BufferAllocator allocator)
     {
         this.file = requireNonNull(file, "file is null");
-        this.schema = requireNonNull(schema, "schema is null");
-        this.allocator = requireNonNull(allocator, "allocator is null");
+        requireNonNull(schema, "schema is null");
+        requireNonNull(allocator, "allocator is null");
         try {
             this.in = streams.openFile(file);
         }
         catch (IOException e) {
             throw new UncheckedIOException("Cannot read spill file " + file + ": " + e.getMessage(), e);
         }
-        this.reader = new ArrowStreamReader(in, allocator);
+        this.reader = new ArrowBatchReader(in, allocator);
     }
 
     /** The next batch, or null at the end of the run. */
     public VectorSchemaRoot next()
     {
         try {
-            if (!reader.loadNextBatch()) {
-                return null;
-            }
-            VectorSchemaRoot loaded = reader.getVectorSchemaRoot();
-            List<FieldVector> vectors = new ArrayList<>(loaded.getFieldVectors().size());
-            for (FieldVector vector : loaded.getFieldVectors()) {
-                var transfer = vector.getTransferPair(allocator);
-                transfer.transfer();
-                vectors.add((FieldVector) transfer.getTo());
-            }
-            return new VectorSchemaRoot(schema.getFields(), vectors, loaded.getRowCount());
+            return reader.next();
         }
         catch (IOException e) {
             throw new UncheckedIOException("Cannot read spill file " + file + ": " + e.getMessage(), e);

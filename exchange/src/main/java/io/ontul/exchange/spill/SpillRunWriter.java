@@ -7,20 +7,14 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
-import org.apache.arrow.vector.ipc.WriteChannel;
-import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
-import org.apache.arrow.vector.ipc.message.IpcOption;
-import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import io.ontul.exchange.arrow.ArrowBatchWriter;
 import io.ontul.exchange.crypto.ChunkedOutputStream;
 
 /**
@@ -39,7 +33,7 @@ public final class SpillRunWriter
     private final Schema schema;
     private OutputStream disk;
     private ChunkedOutputStream out;
-    private WriteChannel channel;
+    private ArrowBatchWriter batches;
     private long rows;
     private long bytes;
     private boolean done;
@@ -52,8 +46,7 @@ public final class SpillRunWriter
         try {
             this.disk = new ChargingOutputStream(new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 64 * 1024));
             this.out = space.store().streams().newOutputStream(disk, file.toString());
-            this.channel = new WriteChannel(Channels.newChannel(out));
-            MessageSerializer.serialize(channel, schema);
+            this.batches = new ArrowBatchWriter(out, schema);
         }
         catch (IOException | RuntimeException e) {
             abort();
@@ -67,8 +60,8 @@ public final class SpillRunWriter
         if (done) {
             throw new IllegalStateException("spill run " + file + " is finished");
         }
-        try (ArrowRecordBatch record = new VectorUnloader(batch).getRecordBatch()) {
-            MessageSerializer.serialize(channel, record);
+        try {
+            batches.write(batch);
             rows += batch.getRowCount();
         }
         catch (IOException e) {
@@ -88,7 +81,7 @@ public final class SpillRunWriter
             throw new IllegalStateException("spill run " + file + " is finished");
         }
         try {
-            ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
+            batches.finish();
             out.close();
             done = true;
         }

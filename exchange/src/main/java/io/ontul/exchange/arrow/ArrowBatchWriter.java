@@ -1,0 +1,50 @@
+package io.ontul.exchange.arrow;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Writes batches of one schema in the Arrow IPC stream format to an exchange stream: the schema
+ * at construction, each batch as written (its buffers are serialized, not copied or taken: the
+ * caller keeps its batch), and the end-of-stream marker on {@link #finish}. Closing the
+ * underlying stream is the caller's. Spill runs and checkpoint state streams both use it, and
+ * read back with {@link ArrowBatchReader}. Not thread-safe.
+ */
+public final class ArrowBatchWriter
+{
+    private final WriteChannel channel;
+
+    public ArrowBatchWriter(OutputStream out, Schema schema)
+            throws IOException
+    {
+        this.channel = new WriteChannel(Channels.newChannel(requireNonNull(out, "out is null")));
+        MessageSerializer.serialize(channel, requireNonNull(schema, "schema is null"));
+    }
+
+    public void write(VectorSchemaRoot batch)
+            throws IOException
+    {
+        try (ArrowRecordBatch record = new VectorUnloader(batch).getRecordBatch()) {
+            MessageSerializer.serialize(channel, record);
+        }
+    }
+
+    /** Writes the end-of-stream marker; the underlying stream stays open. */
+    public void finish()
+            throws IOException
+    {
+        ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
+    }
+}
