@@ -2,17 +2,12 @@ package io.ontul.engine.spill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 import org.duckdb.DuckDBConnection;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +22,6 @@ import io.ontul.engine.QueryResult;
 import io.ontul.engine.Session;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.testing.DuckDbTpch;
-import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.ResultRows;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -54,6 +48,7 @@ public class TestSpillingAggregation
 
     private DuckDBConnection duckDb;
     private Engine engine;
+    private SpillTesting spill;
 
     @BeforeAll
     public void setUp()
@@ -66,6 +61,7 @@ public class TestSpillingAggregation
         }
         DuckDbTpch.loadTable(duckDb, "tpch", "sf0_2", TpchTable.LINE_ITEM, 0.2);
         engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
+        spill = new SpillTesting(engine, duckDb);
     }
 
     @AfterAll
@@ -187,32 +183,14 @@ public class TestSpillingAggregation
     private List<List<Object>> assertSpillsAndMatchesDuckDb(String sql, String budget)
             throws SQLException, IOException
     {
-        long before = engine.exchange().spillStore().writtenBytes();
-        List<List<Object>> actual = assertMatchesDuckDb(sql, budget);
-        assertThat(engine.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
-        return actual;
+        return spill.assertSpillsAndMatches(sql, budget);
     }
 
     private List<List<Object>> assertMatchesDuckDb(String sql, String budget)
             throws SQLException, IOException
     {
-        List<String> columnNames;
-        List<List<Object>> expected;
-        try (Statement statement = duckDb.createStatement();
-                ResultSet resultSet = statement.executeQuery(sql)) {
-            columnNames = ResultRows.columnNames(resultSet.getMetaData());
-            expected = ResultRows.drain(resultSet);
-        }
-        assertThat(expected).isNotEmpty();
-        List<List<Object>> actual;
-        try (QueryResult result = session(budget).execute(sql)) {
-            actual = ResultRows.drain(result);
-        }
-        Optional<String> difference = ResultComparison.compare(sql, columnNames, expected, actual);
-        if (difference.isPresent()) {
-            fail("result differs from DuckDB: " + difference.get());
-        }
-        assertNoSpillFilesLeft();
+        List<List<Object>> actual = spill.assertMatches(sql, budget);
+        assertThat(actual).isNotEmpty();
         return actual;
     }
 
@@ -229,17 +207,12 @@ public class TestSpillingAggregation
 
     private Session session(String budget)
     {
-        Session session = engine.createSession("test");
-        session.properties().put("query_max_memory", budget);
-        return session;
+        return spill.session(budget);
     }
 
     private void assertNoSpillFilesLeft()
             throws IOException
     {
-        assertThat(engine.exchange().spillStore().usedBytes()).isZero();
-        try (Stream<Path> files = Files.walk(engine.exchange().spillStore().directory())) {
-            assertThat(files.filter(Files::isRegularFile)).isEmpty();
-        }
+        spill.assertNoSpillFilesLeft();
     }
 }

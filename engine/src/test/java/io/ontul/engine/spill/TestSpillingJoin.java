@@ -2,16 +2,13 @@ package io.ontul.engine.spill;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -28,7 +25,6 @@ import io.ontul.engine.QueryResult;
 import io.ontul.engine.Session;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.testing.DuckDbTpch;
-import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.ResultRows;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -50,6 +46,7 @@ public class TestSpillingJoin
 
     private DuckDBConnection duckDb;
     private Engine engine;
+    private SpillTesting spill;
 
     @BeforeAll
     public void setUp()
@@ -63,6 +60,7 @@ public class TestSpillingJoin
         DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.ORDERS, 0.1);
         DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.LINE_ITEM, 0.1);
         engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
+        spill = new SpillTesting(engine, duckDb);
     }
 
     @AfterAll
@@ -315,40 +313,17 @@ public class TestSpillingJoin
     private void assertSpillsAndMatchesDuckDb(String budget, String sql)
             throws SQLException, IOException
     {
-        List<String> columnNames;
-        List<List<Object>> expected;
-        try (Statement statement = duckDb.createStatement();
-                ResultSet resultSet = statement.executeQuery(sql)) {
-            columnNames = ResultRows.columnNames(resultSet.getMetaData());
-            expected = ResultRows.drain(resultSet);
-        }
-
-        long before = engine.exchange().spillStore().writtenBytes();
-        List<List<Object>> actual;
-        try (QueryResult result = session(budget).execute(sql)) {
-            actual = ResultRows.drain(result);
-        }
-        assertThat(engine.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
-        Optional<String> difference = ResultComparison.compare(sql, columnNames, expected, actual);
-        if (difference.isPresent()) {
-            fail("result differs from DuckDB: " + difference.get());
-        }
-        assertNoSpillFilesLeft();
+        spill.assertSpillsAndMatches(sql, budget);
     }
 
     private Session session(String budget)
     {
-        Session session = engine.createSession("test");
-        session.properties().put("query_max_memory", budget);
-        return session;
+        return spill.session(budget);
     }
 
     private void assertNoSpillFilesLeft()
             throws IOException
     {
-        assertThat(engine.exchange().spillStore().usedBytes()).isZero();
-        try (Stream<Path> files = Files.walk(engine.exchange().spillStore().directory())) {
-            assertThat(files.filter(Files::isRegularFile)).isEmpty();
-        }
+        spill.assertNoSpillFilesLeft();
     }
 }
