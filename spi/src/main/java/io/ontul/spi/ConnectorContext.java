@@ -1,5 +1,8 @@
 package io.ontul.spi;
 
+import java.nio.file.Path;
+import java.util.Optional;
+
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -16,4 +19,17 @@ public interface ConnectorContext
 
     /** Number of worker threads; connectors use it to choose how many splits to make. */
     int parallelism();
+
+    /**
+     * The server's data directory ({@code ontul.data-dir}), where a connector may keep local data
+     * by default (the Iceberg warehouse, say). Empty for an engine without one (tests); then a
+     * connector that needs a location must ask for it in its configuration.
+     */
+    default Optional<Path> dataDirectory()
+    {
+        return Optional.empty();
+    }
+
+    /** The catalog's durable entries in Ontul's metadata store. */
+    ConnectorStore store();
 }

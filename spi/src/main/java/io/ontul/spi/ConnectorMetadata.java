@@ -1,6 +1,7 @@
 package io.ontul.spi;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -28,6 +29,19 @@ public interface ConnectorMetadata
      */
     default TableHandle createTable(String schema, String table, Schema columns)
     {
+        return createTable(schema, table, columns, Map.of());
+    }
+
+    /**
+     * Creates an empty table with properties ({@code CREATE TABLE ... WITH (name = value, ...)}).
+     * Property values are String, Long, java.math.BigDecimal, Boolean, or a List of those
+     * ({@code ARRAY[...]}); names are as the user wrote them (lower case unless quoted).
+     *
+     * @throws OntulException ALREADY_EXISTS if it exists, INVALID_ARGUMENT for an unknown or bad
+     * property (naming it), NOT_SUPPORTED if the catalog is read-only
+     */
+    default TableHandle createTable(String schema, String table, Schema columns, Map<String, Object> properties)
+    {
         throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support CREATE TABLE");
     }
 
@@ -35,5 +49,27 @@ public interface ConnectorMetadata
     default void dropTable(String schema, String table)
     {
         throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support DROP TABLE");
+    }
+
+    /**
+     * Creates a schema ({@code CREATE SCHEMA ... WITH (...)}); properties as for
+     * {@link #createTable(String, String, Schema, Map)}.
+     *
+     * @throws OntulException ALREADY_EXISTS if it exists, NOT_SUPPORTED if the catalog has fixed schemas
+     */
+    default void createSchema(String schema, Map<String, Object> properties)
+    {
+        throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support CREATE SCHEMA");
+    }
+
+    /**
+     * Drops an empty schema.
+     *
+     * @throws OntulException NOT_FOUND if it does not exist, INVALID_ARGUMENT if it still has
+     * tables, NOT_SUPPORTED if the catalog has fixed schemas
+     */
+    default void dropSchema(String schema)
+    {
+        throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support DROP SCHEMA");
     }
 }

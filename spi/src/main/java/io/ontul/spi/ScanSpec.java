@@ -3,18 +3,34 @@ package io.ontul.spi;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
- * What a scan needs: the columns to produce (in order) and the predicates the engine pushed
- * down. Predicates are hints: a source may drop rows that fail them (by skipping files, row
- * groups or batches), and need not drop any, because the engine evaluates the full filter again.
+ * What a scan needs: the columns to produce (in order) and the filters the engine pushed down.
+ * <p>
+ * The filter is the conjunction of {@code predicates} and of {@code disjunctions}, each of which
+ * is true when any of its predicates is (an OR across columns). Filters are hints: a source may
+ * drop rows that fail them (by skipping files, row groups or batches, or by sending them to the
+ * database it reads), and need not drop any, because the engine evaluates the full filter again.
  * A source must never drop a row that satisfies all of them.
+ * <p>
+ * {@code limit}, when present, says the query needs only that many rows passing the filter; the
+ * engine sets it only when the pushed filters are the whole filter of the scan. A source that
+ * applies every pushed filter exactly may stop after {@code limit} rows (across all its splits,
+ * or per split); one that does not must ignore it. The engine applies the limit again.
  */
-public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates)
+public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit)
 {
     public ScanSpec
     {
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         predicates = List.copyOf(requireNonNull(predicates, "predicates is null"));
+        disjunctions = requireNonNull(disjunctions, "disjunctions is null").stream().map(List::copyOf).toList();
+        requireNonNull(limit, "limit is null");
+    }
+
+    public ScanSpec(List<String> columns, List<ColumnPredicate> predicates)
+    {
+        this(columns, predicates, List.of(), OptionalLong.empty());
     }
 }

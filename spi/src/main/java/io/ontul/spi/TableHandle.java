@@ -12,9 +12,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Column types: Bool, Int(8/16/32/64, signed), FloatingPoint(SINGLE/DOUBLE), Decimal(p, s, 128),
  * Utf8, Date(DAY), Time(MILLISECOND, 32), Timestamp(MILLISECOND|MICROSECOND, no zone). A Utf8
  * field may carry metadata {@code ontul.type} = {@code CHAR(n)} or {@code VARCHAR(n)}.
+ * A field with metadata {@code ontul.hidden} = {@code true} is a hidden column (Kafka's
+ * {@code _offset}, say): selected by name, left out of {@code SELECT *}; hidden columns come
+ * after the others and are never written by INSERT.
  */
 public record TableHandle(String catalog, String schema, String table, Schema columns, TableStatistics statistics, Object connectorHandle)
 {
+    /** Field metadata key that marks a hidden column (value {@code true}). */
+    public static final String HIDDEN_COLUMN = "ontul.hidden";
+
     public TableHandle
     {
         requireNonNull(catalog, "catalog is null");

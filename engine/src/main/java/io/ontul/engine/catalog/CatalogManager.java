@@ -13,6 +13,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ConnectorContext;
 import io.ontul.spi.ConnectorFactory;
+import io.ontul.spi.ConnectorStore;
+import io.ontul.spi.InMemoryConnectorStore;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -55,6 +57,7 @@ public final class CatalogManager
             if (factory == null) {
                 throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Catalog '%s': unknown connector.name '%s' (available: %s)", name, connectorName, new TreeMap<>(factories).keySet());
             }
+            ConnectorStore store = new InMemoryConnectorStore();
             BufferAllocator allocator = rootAllocator.newChildAllocator("catalog-" + name, 0, Long.MAX_VALUE);
             allocators.put(name, allocator);
             connectors.put(name, factory.create(name, Map.copyOf(config), new ConnectorContext()
@@ -69,6 +72,12 @@ public final class CatalogManager
                 public int parallelism()
                 {
                     return parallelism;
+                }
+
+                @Override
+                public ConnectorStore store()
+                {
+                    return store;
                 }
             }));
         }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -59,8 +60,11 @@ public final class MemoryMetadata
     }
 
     @Override
-    public TableHandle createTable(String schema, String table, Schema columns)
+    public TableHandle createTable(String schema, String table, Schema columns, Map<String, Object> properties)
     {
+        if (!properties.isEmpty()) {
+            throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Memory tables have no properties: %s", properties.keySet());
+        }
         if (!schema.equals(DEFAULT_SCHEMA)) {
             throw OntulException.userError(ErrorCode.NOT_FOUND, "Schema '%s.%s' does not exist", catalogName, schema);
         }

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 
 import io.ontul.catalog.tpch.TpchConnector;
 import io.ontul.spi.ConnectorContext;
+import io.ontul.spi.ConnectorStore;
+import io.ontul.spi.InMemoryConnectorStore;
 import io.ontul.spi.ConnectorFactory;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -54,6 +56,12 @@ class TestConnectorFactories
         public int parallelism()
         {
             return 2;
+        }
+
+        @Override
+        public ConnectorStore store()
+        {
+            return new InMemoryConnectorStore();
         }
     }
 }

@@ -37,6 +37,8 @@ import io.ontul.spi.BatchSink;
 import io.ontul.spi.BatchSource;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ConnectorContext;
+import io.ontul.spi.ConnectorStore;
+import io.ontul.spi.InMemoryConnectorStore;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.ScanSpec;
@@ -497,6 +499,12 @@ class TestMemoryConnector
                 .hasMessage(message);
     }
 
-    private record TestingConnectorContext(BufferAllocator allocator, int parallelism)
-            implements ConnectorContext {}
+    private record TestingConnectorContext(BufferAllocator allocator, int parallelism, ConnectorStore store)
+            implements ConnectorContext
+    {
+        TestingConnectorContext(BufferAllocator allocator, int parallelism)
+        {
+            this(allocator, parallelism, new InMemoryConnectorStore());
+        }
+    }
 }
