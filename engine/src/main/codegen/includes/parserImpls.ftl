@@ -196,34 +196,110 @@ SqlCreate SqlCreateSchema(Span s, boolean replace) :
 {
     final boolean ifNotExists;
     final SqlIdentifier name;
+    SqlNodeList properties = null;
 }
 {
     <SCHEMA> ifNotExists = IfNotExistsOpt() name = QualifiedName()
+    [ properties = PropertyList() ]
     {
-        return SqlDdlNodes.createSchema(s.end(this), replace, ifNotExists, name);
+        return new SqlCreateSchemaWithProperties(s.end(this), ifNotExists, name, properties);
     }
 }
 
 /**
- * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL], ...)
- * CREATE TABLE [IF NOT EXISTS] name AS query
+ * CREATE TABLE [IF NOT EXISTS] name (column type [NOT NULL | NULL], ...) [WITH (...)]
+ * CREATE TABLE [IF NOT EXISTS] name [WITH (...)] AS query
  */
 SqlCreate SqlCreateTable(Span s, boolean replace) :
 {
     final boolean ifNotExists;
     final SqlIdentifier name;
     SqlNodeList columns = null;
+    SqlNodeList properties = null;
     SqlNode query = null;
 }
 {
     <TABLE> ifNotExists = IfNotExistsOpt() name = QualifiedName()
     (
         columns = TableColumns()
+        [ properties = PropertyList() ]
     |
+        [ properties = PropertyList() ]
         <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
     )
     {
-        return SqlDdlNodes.createTable(s.end(this), replace, ifNotExists, name, columns, query);
+        return new SqlCreateTableWithProperties(s.end(this), ifNotExists, name, columns, properties, query);
+    }
+}
+
+/**
+ * WITH (name = value, ...): a name is an identifier (a.b.c) or a string literal; a value is a
+ * literal, a negative number or ARRAY[...] (checked when the statement runs).
+ */
+SqlNodeList PropertyList() :
+{
+    final Span s;
+    final List<SqlNode> properties = new ArrayList<SqlNode>();
+}
+{
+    <WITH> { s = span(); } <LPAREN>
+    AddProperty(properties)
+    (
+        <COMMA> AddProperty(properties)
+    )*
+    <RPAREN> {
+        return new SqlNodeList(properties, s.end(this));
+    }
+}
+
+void AddProperty(List<SqlNode> properties) :
+{
+    final SqlNode key;
+    final SqlNode value;
+}
+{
+    (
+        key = CompoundIdentifier()
+    |
+        key = StringLiteral()
+    )
+    <EQ> value = Expression(ExprContext.ACCEPT_NON_QUERY)
+    {
+        properties.add(new SqlProperty(key.getParserPosition(), key, value));
+    }
+}
+
+/**
+ * CREATE CATALOG [IF NOT EXISTS] name USING connector [WITH (...)]
+ */
+SqlCreate SqlCreateCatalog(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    final SqlIdentifier connector;
+    SqlNodeList properties = null;
+}
+{
+    <CATALOG> ifNotExists = IfNotExistsOpt() name = SimpleIdentifier()
+    <USING> connector = SimpleIdentifier()
+    [ properties = PropertyList() ]
+    {
+        return new SqlCreateCatalog(s.end(this), ifNotExists, name, connector, properties);
+    }
+}
+
+/**
+ * DROP CATALOG [IF EXISTS] name
+ */
+SqlDrop SqlDropCatalog(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <CATALOG> ifExists = IfExistsOpt() name = SimpleIdentifier()
+    {
+        return new SqlDropCatalog(s.end(this), ifExists, name);
     }
 }
 

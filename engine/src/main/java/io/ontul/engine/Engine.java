@@ -10,6 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 import io.ontul.engine.catalog.CatalogManager;
+import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.engine.memory.DataSize;
 import io.ontul.engine.query.QueryIds;
 import io.ontul.engine.query.QueryLimits;
@@ -32,11 +33,15 @@ public final class Engine
     private final QueryIds queryIds = new QueryIds();
     private final QueryRegistry queries;
     private final io.ontul.engine.exchange.ExchangeManager exchange;
+    private final MetadataStore metadata;
+    private final boolean ownsMetadata;
 
-    private Engine(EngineConfig config, java.util.Optional<io.ontul.engine.security.UserManagement> userManagement)
+    private Engine(EngineConfig config, java.util.Optional<MetadataStore> metadata, java.util.Optional<io.ontul.engine.security.UserManagement> userManagement)
     {
         this.config = requireNonNull(config, "config is null");
         this.userManagement = requireNonNull(userManagement, "userManagement is null");
+        this.ownsMetadata = metadata.isEmpty();
+        this.metadata = metadata.orElseGet(() -> MetadataStore.open(config));
         QueryLimits limits = QueryLimits.fromConfig(config);
         long maxMemory = DataSize.parse(config.property(EngineConfig.MEMORY_MAX, defaultMaxMemory()), EngineConfig.MEMORY_MAX);
         this.rootAllocator = new RootAllocator(maxMemory);
@@ -48,7 +53,8 @@ public final class Engine
             return thread;
         });
         this.queries = new QueryRegistry(limits, this::isAdministrator);
-        this.catalogs = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)));
+        this.catalogs = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)),
+                this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of));
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
     }
@@ -58,20 +64,37 @@ public final class Engine
         return (Runtime.getRuntime().maxMemory() * 7 / 10) + "B";
     }
 
+    /** An engine with its own metadata store ({@link MetadataStore#open}), closed with the engine. */
     public static Engine create(EngineConfig config)
     {
-        return new Engine(config, java.util.Optional.empty());
+        return new Engine(config, java.util.Optional.empty(), java.util.Optional.empty());
     }
 
     /** An engine whose CREATE/ALTER/DROP USER and SHOW USERS work on {@code userManagement}. */
     public static Engine create(EngineConfig config, io.ontul.engine.security.UserManagement userManagement)
     {
-        return new Engine(config, java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
+        return new Engine(config, java.util.Optional.empty(), java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
+    }
+
+    /**
+     * An engine over a metadata store its caller opened (and closes after the engine), with user
+     * management: the server's shape, where users live in the same store.
+     */
+    public static Engine create(EngineConfig config, MetadataStore metadata, io.ontul.engine.security.UserManagement userManagement)
+    {
+        return new Engine(config, java.util.Optional.of(requireNonNull(metadata, "metadata is null")),
+                java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
     }
 
     public static Engine createEmbedded()
     {
-        return new Engine(EngineConfig.embeddedDefaults(), java.util.Optional.empty());
+        return create(EngineConfig.embeddedDefaults());
+    }
+
+    /** Runtime catalogs, connector entries, users. */
+    public MetadataStore metadata()
+    {
+        return metadata;
     }
 
     public Session createSession(String user)
@@ -146,5 +169,8 @@ public final class Engine
         catalogs.close();
         exchange.close();
         rootAllocator.close();
+        if (ownsMetadata) {
+            metadata.close();
+        }
     }
 }

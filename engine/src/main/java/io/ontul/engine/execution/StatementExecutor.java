@@ -2,6 +2,7 @@ package io.ontul.engine.execution;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -26,6 +27,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
 import org.apache.calcite.sql.ddl.SqlCreateTable;
+import org.apache.calcite.sql.ddl.SqlDropSchema;
 import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
@@ -41,6 +43,11 @@ import io.ontul.engine.query.TrackedQuery;
 import io.ontul.engine.query.TrackedQueryResult;
 import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.engine.sql.parser.OntulParser;
+import io.ontul.engine.sql.tree.SqlProperties;
+import io.ontul.engine.sql.tree.SqlCreateCatalog;
+import io.ontul.engine.sql.tree.SqlCreateSchemaWithProperties;
+import io.ontul.engine.sql.tree.SqlCreateTableWithProperties;
+import io.ontul.engine.sql.tree.SqlDropCatalog;
 import io.ontul.engine.sql.tree.SqlExplainStatement;
 import io.ontul.engine.sql.tree.SqlResetSession;
 import io.ontul.engine.sql.tree.SqlSetSession;
@@ -231,6 +238,25 @@ public final class StatementExecutor
         }
         if (statement instanceof SqlCreateTable create) {
             return createTable(create);
+        }
+        if (statement instanceof SqlCreateCatalog create) {
+            requireAdmin("CREATE CATALOG", create.getParserPosition());
+            Map<String, String> properties = SqlProperties.text(create.properties());
+            engine.catalogs().create(create.name().getSimple(), create.connector().getSimple(), properties, session.user(), create.ifNotExists());
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        if (statement instanceof SqlDropCatalog drop) {
+            requireAdmin("DROP CATALOG", drop.getParserPosition());
+            if (!engine.catalogs().drop(drop.name().getSimple()) && !drop.ifExists()) {
+                throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name().getParserPosition()) + "Catalog '" + drop.name().getSimple() + "' does not exist");
+            }
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        if (statement instanceof SqlCreateSchemaWithProperties create) {
+            return createSchema(create);
+        }
+        if (statement instanceof SqlDropSchema drop) {
+            return dropSchema(drop);
         }
         if (statement instanceof SqlDropTable drop) {
             return dropTable(drop);
@@ -468,7 +494,7 @@ public final class StatementExecutor
                 type = planner.typeFactory().createTypeWithNullability(type, nullable);
                 fields.add(ArrowTypes.toField(declaration.name.getSimple(), type));
             }
-            connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields));
+            connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields), tableProperties(create));
             return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }
         PlannedQuery planned = plan(create.query);
@@ -476,7 +502,7 @@ public final class StatementExecutor
         for (Field field : planned.schema().getFields()) {
             fields.add(new Field(field.getName(), new FieldType(true, field.getType(), null, field.getMetadata()), null));
         }
-        TableHandle table = connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields));
+        TableHandle table = connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields), tableProperties(create));
         try {
             long rows = write(connector, table, planned);
             return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
@@ -490,6 +516,52 @@ public final class StatementExecutor
                 // the original failure is what matters
             }
             throw e;
+        }
+    }
+
+    private static Map<String, Object> tableProperties(SqlCreateTable create)
+    {
+        return create instanceof SqlCreateTableWithProperties withProperties ? SqlProperties.values(withProperties.properties()) : Map.of();
+    }
+
+    private QueryResult createSchema(SqlCreateSchemaWithProperties create)
+    {
+        List<String> names = create.name().names;
+        String catalog = names.size() >= 2 ? names.get(names.size() - 2) : defaultCatalog();
+        String schema = names.get(names.size() - 1);
+        Connector connector = connector(catalog, create.name().getParserPosition());
+        if (connector.metadata().listSchemas().contains(schema)) {
+            if (create.ifNotExists()) {
+                return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+            }
+            throw new OntulException(ErrorCode.ALREADY_EXISTS, position(create.name().getParserPosition()) + "Schema '" + catalog + "." + schema + "' already exists");
+        }
+        connector.metadata().createSchema(schema, SqlProperties.values(create.properties()));
+        return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+    }
+
+    private QueryResult dropSchema(SqlDropSchema drop)
+    {
+        List<String> names = drop.name.names;
+        String catalog = names.size() >= 2 ? names.get(names.size() - 2) : defaultCatalog();
+        String schema = names.get(names.size() - 1);
+        Connector connector = connector(catalog, drop.name.getParserPosition());
+        if (!connector.metadata().listSchemas().contains(schema)) {
+            if (drop.ifExists) {
+                return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+            }
+            throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name.getParserPosition()) + "Schema '" + catalog + "." + schema + "' does not exist");
+        }
+        connector.metadata().dropSchema(schema);
+        return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+    }
+
+    /** Catalog statements change what every user sees: administrators only, where there are users. */
+    private void requireAdmin(String statement, SqlParserPos pos)
+    {
+        if (!engine.userManagement().map(users -> users.isAdmin(session.user())).orElse(true)) {
+            throw new OntulException(ErrorCode.PERMISSION_DENIED, position(pos)
+                    + "Permission denied: " + statement + " needs an administrator; user '" + session.user() + "' is not one");
         }
     }
 

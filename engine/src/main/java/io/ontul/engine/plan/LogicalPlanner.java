@@ -34,6 +34,7 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
 
+import io.ontul.engine.sql.HiddenColumnValidator;
 import io.ontul.engine.type.OntulTypeSystem;
 
 /**
@@ -65,7 +66,7 @@ public final class LogicalPlanner
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
         this.catalogReader = new CalciteCatalogReader(CalciteSchema.from(rootSchema), defaultPath, typeFactory, config);
-        this.validator = SqlValidatorUtil.newValidator(
+        this.validator = new HiddenColumnValidator(
                 SqlStdOperatorTable.instance(),
                 catalogReader,
                 typeFactory,

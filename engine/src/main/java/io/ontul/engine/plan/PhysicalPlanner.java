@@ -2,6 +2,7 @@ package io.ontul.engine.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 
 import org.apache.calcite.plan.RelOptUtil;
@@ -36,7 +37,6 @@ import io.ontul.engine.operator.JoinType;
 import io.ontul.engine.operator.aggregate.Accumulators;
 import io.ontul.engine.operator.SortKey;
 import io.ontul.engine.sql.ConnectorTable;
-import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.ScanSpec;
@@ -68,26 +68,27 @@ public final class PhysicalPlanner
         return node.splittable() ? new GatherNode(node) : node;
     }
 
+    /** Plans {@code rel}, telling a scan right below (through filters and projections) that only {@code limit} rows are needed. */
+    private PlanNode planWithLimit(RelNode rel, OptionalLong limit)
+    {
+        ScanChain chain = ScanChain.of(rel);
+        if (chain != null) {
+            return scanFilterProject(chain.scan(), chain.filter(), chain.projects(), chain.rowType(), limit);
+        }
+        return plan(rel);
+    }
+
     PlanNode plan(RelNode rel)
     {
+        ScanChain chain = ScanChain.of(rel);
+        if (chain != null) {
+            return scanFilterProject(chain.scan(), chain.filter(), chain.projects(), chain.rowType(), OptionalLong.empty());
+        }
         if (rel instanceof Project project) {
-            RelNode input = project.getInput();
-            if (input instanceof Filter filter && filter.getInput() instanceof TableScan scan) {
-                return scanFilterProject(scan, filter.getCondition(), project.getProjects(), project.getRowType());
-            }
-            if (input instanceof TableScan scan) {
-                return scanFilterProject(scan, null, project.getProjects(), project.getRowType());
-            }
-            return new FilterProjectNode(project.getRowType(), plan(input), null, project.getProjects());
+            return new FilterProjectNode(project.getRowType(), plan(project.getInput()), null, project.getProjects());
         }
         if (rel instanceof Filter filter) {
-            if (filter.getInput() instanceof TableScan scan) {
-                return scanFilterProject(scan, filter.getCondition(), identity(scan.getRowType()), filter.getRowType());
-            }
             return new FilterProjectNode(filter.getRowType(), plan(filter.getInput()), filter.getCondition(), identity(filter.getInput().getRowType()));
-        }
-        if (rel instanceof TableScan scan) {
-            return scanFilterProject(scan, null, identity(scan.getRowType()), scan.getRowType());
         }
         if (rel instanceof Aggregate aggregate) {
             PlanNode input = plan(aggregate.getInput());
@@ -188,7 +189,8 @@ public final class PhysicalPlanner
         return refs;
     }
 
-    private PlanNode scanFilterProject(TableScan scan, RexNode filter, List<RexNode> projects, RelDataType outputType)
+    /** @param limit how many rows the query needs from the scan, if a LIMIT sits right above it */
+    private PlanNode scanFilterProject(TableScan scan, RexNode filter, List<RexNode> projects, RelDataType outputType, OptionalLong limit)
     {
         ConnectorTable table = scan.getTable().unwrap(ConnectorTable.class);
         if (table == null) {
@@ -232,8 +234,9 @@ public final class PhysicalPlanner
         };
         RexNode newFilter = filter == null ? null : filter.accept(remap);
         List<RexNode> newProjects = projects.stream().map(p -> p.accept(remap)).toList();
-        List<ColumnPredicate> predicates = filter == null ? List.of() : pushablePredicates(newFilter, columns);
-        ScanNode scanNode = new ScanNode(scanType.build(), table.connector(), table.handle(), new ScanSpec(columns, predicates));
+        ScanFilters pushed = ScanFilters.of(rexBuilder, newFilter, columns);
+        ScanSpec spec = new ScanSpec(columns, pushed.predicates(), pushed.disjunctions(), pushed.complete() ? limit : OptionalLong.empty());
+        ScanNode scanNode = new ScanNode(scanType.build(), table.connector(), table.handle(), spec);
         boolean identity = newFilter == null && newProjects.size() == columns.size();
         for (int i = 0; identity && i < newProjects.size(); i++) {
             identity = newProjects.get(i) instanceof RexInputRef ref && ref.getIndex() == i;
@@ -242,47 +245,6 @@ public final class PhysicalPlanner
             return scanNode;
         }
         return new FilterProjectNode(outputType, scanNode, newFilter, newProjects);
-    }
-
-    /** Conjuncts of the form column op literal, as connector hints. */
-    private List<ColumnPredicate> pushablePredicates(RexNode filter, List<String> columns)
-    {
-        List<ColumnPredicate> predicates = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(RexUtil.expandSearch(rexBuilder, null, filter))) {
-            if (!(conjunct instanceof RexCall call) || call.operands.size() != 2) {
-                continue;
-            }
-            if (!(call.operands.get(0) instanceof RexInputRef ref) || !(call.operands.get(1) instanceof RexLiteral literal) || literal.isNull()) {
-                continue;
-            }
-            ColumnPredicate.Operator operator = switch (call.getKind()) {
-                case EQUALS -> ColumnPredicate.Operator.EQUAL;
-                case NOT_EQUALS -> ColumnPredicate.Operator.NOT_EQUAL;
-                case LESS_THAN -> ColumnPredicate.Operator.LESS_THAN;
-                case LESS_THAN_OR_EQUAL -> ColumnPredicate.Operator.LESS_THAN_OR_EQUAL;
-                case GREATER_THAN -> ColumnPredicate.Operator.GREATER_THAN;
-                case GREATER_THAN_OR_EQUAL -> ColumnPredicate.Operator.GREATER_THAN_OR_EQUAL;
-                default -> null;
-            };
-            Object value = literalValue(literal);
-            if (operator != null && value != null && ref.getType().getSqlTypeName() == literal.getType().getSqlTypeName()) {
-                predicates.add(new ColumnPredicate(columns.get(ref.getIndex()), operator, List.of(value)));
-            }
-        }
-        return predicates;
-    }
-
-    private static Object literalValue(RexLiteral literal)
-    {
-        return switch (literal.getType().getSqlTypeName()) {
-            case BOOLEAN -> literal.getValueAs(Boolean.class);
-            case TINYINT, SMALLINT, INTEGER, BIGINT -> literal.getValueAs(Long.class);
-            case REAL, DOUBLE, FLOAT -> literal.getValueAs(Double.class);
-            case DECIMAL -> literal.getValueAs(java.math.BigDecimal.class);
-            case CHAR, VARCHAR -> literal.getValueAs(String.class);
-            case DATE -> java.time.LocalDate.ofEpochDay(literal.getValueAs(Integer.class));
-            default -> null;
-        };
     }
 
     private PlanNode join(Join join)
@@ -475,10 +437,11 @@ public final class PhysicalPlanner
     {
         long offset = sort.offset == null ? 0 : ((RexLiteral) sort.offset).getValueAs(Long.class);
         long limit = sort.fetch == null ? Long.MAX_VALUE : ((RexLiteral) sort.fetch).getValueAs(Long.class);
-        PlanNode input = gathered(plan(sort.getInput()));
         if (sort.getCollation().getFieldCollations().isEmpty()) {
-            return new LimitNode(input, offset, limit);
+            OptionalLong needed = limit == Long.MAX_VALUE || offset > Long.MAX_VALUE - limit ? OptionalLong.empty() : OptionalLong.of(offset + limit);
+            return new LimitNode(gathered(planWithLimit(sort.getInput(), needed)), offset, limit);
         }
+        PlanNode input = gathered(plan(sort.getInput()));
         List<SortKey> keys = new ArrayList<>();
         for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
             boolean descending = collation.getDirection().isDescending();

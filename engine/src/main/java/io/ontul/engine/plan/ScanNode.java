@@ -62,6 +62,9 @@ public final class ScanNode
     @Override
     public String describe()
     {
-        return "Scan " + table.qualifiedName() + " columns=" + scan.columns() + (scan.predicates().isEmpty() ? "" : " predicates=" + scan.predicates());
+        return "Scan " + table.qualifiedName() + " columns=" + scan.columns()
+                + (scan.predicates().isEmpty() ? "" : " predicates=" + scan.predicates())
+                + (scan.disjunctions().isEmpty() ? "" : " disjunctions=" + scan.disjunctions())
+                + (scan.limit().isEmpty() ? "" : " limit=" + scan.limit().getAsLong());
     }
 }

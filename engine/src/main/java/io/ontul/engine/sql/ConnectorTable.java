@@ -48,6 +48,21 @@ public final class ConnectorTable
         return builder.build();
     }
 
+    /** Hidden columns count as rolled up while a select list is expanded: see {@link HiddenColumnValidator}. */
+    @Override
+    public boolean isRolledUp(String column)
+    {
+        if (!HiddenColumnValidator.expandingSelectList()) {
+            return false;
+        }
+        for (Field field : handle.columns().getFields()) {
+            if (field.getName().equals(column)) {
+                return "true".equals(field.getMetadata().get(TableHandle.HIDDEN_COLUMN));
+            }
+        }
+        return false;
+    }
+
     @Override
     public Statistic getStatistic()
     {

@@ -11,7 +11,8 @@ import java.util.Locale;
  * error message). Works on text that does not parse, too.
  *
  * <p>Masked, as {@value #MASK}: every string literal of a user statement ({@code CREATE [OR
- * REPLACE] USER}, {@code ALTER USER}), and in any statement a string literal right after the
+ * REPLACE] USER}, {@code ALTER USER}) and of {@code CREATE CATALOG} (its properties may hold the
+ * password of a database), and in any statement a string literal right after the
  * word {@code PASSWORD} (optionally followed by {@code =}). An unterminated literal is masked to
  * the end of the text. Comments, quoted identifiers and the rest of the text are kept as written;
  * semicolons separate statements, so a script is redacted statement by statement.
@@ -44,7 +45,7 @@ public final class SqlRedaction
     }
 
     /**
-     * Whether the text is a user statement or mentions {@code PASSWORD}: then it may hold a
+     * Whether the text is a user or catalog statement or mentions {@code PASSWORD}: then it may hold a
      * password even where {@link #redact} finds no string literal to mask (a password written
      * without quotes, say), and error messages must not quote its tokens.
      */
@@ -112,7 +113,9 @@ public final class SqlRedaction
 
     private boolean isUserStatement()
     {
-        return startsWith("CREATE", "USER") || startsWith("CREATE", "OR", "REPLACE", "USER") || startsWith("ALTER", "USER");
+        // a catalog's properties may hold the password of the system it reads: all its literals are masked
+        return startsWith("CREATE", "USER") || startsWith("CREATE", "OR", "REPLACE", "USER") || startsWith("ALTER", "USER")
+                || startsWith("CREATE", "CATALOG");
     }
 
     private boolean startsWith(String... words)

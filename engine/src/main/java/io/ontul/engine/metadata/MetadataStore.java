@@ -1,0 +1,203 @@
+package io.ontul.engine.metadata;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import io.ontul.engine.EngineConfig;
+import io.ontul.spi.ConnectorStore;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Where Ontul keeps what users create: runtime catalogs ({@code CREATE CATALOG}), the entries
+ * connectors keep (Kafka table definitions), the server's users; later streaming jobs.
+ * <p>
+ * A transactional SQL database behind a HikariCP pool: by default an embedded H2 database under
+ * the data directory ({@code <data-dir>/metadata/}, owner-only), or the database named by
+ * {@value #URL} (PostgreSQL, so that the servers of a cluster share it); in memory when there is
+ * neither (an engine in a test). Its schema is versioned and brought up to date by
+ * {@link SchemaMigrations} when the store opens. Thread-safe.
+ */
+public final class MetadataStore
+        implements AutoCloseable
+{
+    public static final String URL = "ontul.metadata.url";
+    public static final String USER = "ontul.metadata.user";
+    public static final String PASSWORD = "ontul.metadata.password";
+    public static final String POOL_SIZE = "ontul.metadata.pool.max-size";
+    public static final String DATA_DIR = "ontul.data-dir";
+
+    private static final Logger log = LoggerFactory.getLogger(MetadataStore.class);
+
+    private final HikariDataSource dataSource;
+    private final String location;
+
+    private MetadataStore(HikariDataSource dataSource, String location)
+    {
+        this.dataSource = requireNonNull(dataSource, "dataSource is null");
+        this.location = requireNonNull(location, "location is null");
+    }
+
+    /**
+     * Opens the store the configuration names ({@value #URL}, else H2 under {@value #DATA_DIR},
+     * else in memory) and migrates its schema.
+     *
+     * @throws OntulException EXTERNAL_ERROR if the database cannot be reached or is in use by
+     *         another process
+     */
+    public static MetadataStore open(EngineConfig config)
+    {
+        String url = config.property(URL, null);
+        String dataDir = config.property(DATA_DIR, null);
+        if (url == null && dataDir != null) {
+            Path directory = Path.of(dataDir).resolve("metadata");
+            createOwnerOnly(directory);
+            url = "jdbc:h2:file:" + directory.toAbsolutePath().resolve("ontul") + ";DB_CLOSE_ON_EXIT=FALSE";
+        }
+        if (url == null) {
+            return inMemory();
+        }
+        int poolSize = Integer.parseInt(config.property(POOL_SIZE, "4"));
+        return open(url, config.property(USER, null), config.property(PASSWORD, null), poolSize);
+    }
+
+    /** A store that lives as long as this object: for engines without a data directory. */
+    public static MetadataStore inMemory()
+    {
+        return open("jdbc:h2:mem:ontul-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", null, null, 2);
+    }
+
+    private static MetadataStore open(String url, String user, String password, int poolSize)
+    {
+        HikariConfig hikari = new HikariConfig();
+        hikari.setPoolName("ontul-metadata");
+        hikari.setJdbcUrl(url);
+        hikari.setUsername(user);
+        hikari.setPassword(password);
+        hikari.setMaximumPoolSize(poolSize);
+        hikari.setMinimumIdle(1);
+        hikari.setConnectionTimeout(10_000);
+        hikari.setInitializationFailTimeout(1);
+        // options after ? or ; may hold a password: messages show the URL without them
+        String location = url.startsWith("jdbc:h2:mem:") ? "in memory" : url.replaceAll("[?;].*$", "");
+        HikariDataSource dataSource;
+        try {
+            dataSource = new HikariDataSource(hikari);
+        }
+        catch (RuntimeException e) {
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Cannot open the metadata store at " + location + ": " + rootMessage(e), e);
+        }
+        MetadataStore store = new MetadataStore(dataSource, location);
+        try {
+            int version = new SchemaMigrations(store).migrate();
+            log.info("Metadata store {} at schema version {}", location, version);
+            return store;
+        }
+        catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** Runtime catalogs. */
+    public StoredCatalogs catalogs()
+    {
+        return new StoredCatalogs(this);
+    }
+
+    /** The entries of one catalog's connector. */
+    public ConnectorStore connectorStore(String catalog)
+    {
+        return new StoredConnectorEntries(this, catalog);
+    }
+
+    /** The server's users and their password hashes. */
+    public StoredUsers users()
+    {
+        return new StoredUsers(this);
+    }
+
+    /** The version of the store's schema: the number of migrations applied. */
+    public int schemaVersion()
+    {
+        return new SchemaMigrations(this).currentVersion();
+    }
+
+    /** Where the store is, for messages: the JDBC URL or {@code in memory}. */
+    public String location()
+    {
+        return location;
+    }
+
+    /** Work done on one connection in one transaction. */
+    @FunctionalInterface
+    interface TransactionWork<T>
+    {
+        T run(Connection connection)
+                throws SQLException;
+    }
+
+    /** Runs {@code work} in one transaction: committed if it returns, rolled back if it throws. */
+    <T> T inTransaction(TransactionWork<T> work)
+    {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            }
+            catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            }
+        }
+        catch (SQLException e) {
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Metadata store " + location + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        dataSource.close();
+    }
+
+    private static void createOwnerOnly(Path directory)
+    {
+        try {
+            Files.createDirectories(directory);
+            try {
+                Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
+            }
+            catch (UnsupportedOperationException ignored) {
+                // not a POSIX file system: the directory keeps its default permissions
+            }
+        }
+        catch (IOException e) {
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Cannot create the metadata directory " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String rootMessage(Throwable e)
+    {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage();
+    }
+}

@@ -1,0 +1,63 @@
+package io.ontul.engine.sql;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
+import org.apache.calcite.sql.validate.SqlValidatorImpl;
+
+/**
+ * Calcite's validator, except that {@code SELECT *} leaves out hidden columns (Kafka's
+ * {@code _offset}, say: {@link io.ontul.spi.TableHandle#HIDDEN_COLUMN}), while naming them still
+ * selects them.
+ * <p>
+ * Calcite skips a column in star expansion when its table reports it "rolled up", and refuses a
+ * rolled-up column named outside an aggregate. So {@link ConnectorTable#isRolledUp} answers yes
+ * for a hidden column only while this validator expands a select list, which is where the star
+ * is expanded; the checks that refuse rolled-up columns run after it, and a nested SELECT (a
+ * subquery in the select list) resets the flag for its own checks.
+ */
+public final class HiddenColumnValidator
+        extends SqlValidatorImpl
+{
+    private static final ThreadLocal<Boolean> EXPANDING_SELECT_LIST = ThreadLocal.withInitial(() -> false);
+
+    public HiddenColumnValidator(SqlOperatorTable operatorTable, SqlValidatorCatalogReader catalogReader, RelDataTypeFactory typeFactory, Config config)
+    {
+        super(operatorTable, catalogReader, typeFactory, config);
+    }
+
+    /** Whether the current thread is expanding a select list, where hidden columns stay out of {@code *}. */
+    static boolean expandingSelectList()
+    {
+        return EXPANDING_SELECT_LIST.get();
+    }
+
+    @Override
+    protected void validateSelect(SqlSelect select, RelDataType targetRowType)
+    {
+        boolean outer = EXPANDING_SELECT_LIST.get();
+        EXPANDING_SELECT_LIST.set(false);
+        try {
+            super.validateSelect(select, targetRowType);
+        }
+        finally {
+            EXPANDING_SELECT_LIST.set(outer);
+        }
+    }
+
+    @Override
+    protected RelDataType validateSelectList(SqlNodeList selectItems, SqlSelect select, RelDataType targetRowType)
+    {
+        boolean outer = EXPANDING_SELECT_LIST.get();
+        EXPANDING_SELECT_LIST.set(true);
+        try {
+            return super.validateSelectList(selectItems, select, targetRowType);
+        }
+        finally {
+            EXPANDING_SELECT_LIST.set(outer);
+        }
+    }
+}
