@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.ontul.engine.Engine;
 import io.ontul.engine.EngineConfig;
 import io.ontul.engine.exchange.ExchangeManager;
+import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
 import io.ontul.server.auth.PasswordHasher;
 import io.ontul.server.auth.UserStore;
@@ -83,11 +84,21 @@ public final class OntulServer
         String host = config.property(FLIGHT_HOST, DEFAULT_HOST);
         int listenPort = port.orElseGet(() -> Integer.parseInt(config.property(FLIGHT_PORT, String.valueOf(DEFAULT_PORT))));
         Files.createDirectories(dataDirectory);
-        UserStore users = UserStore.open(dataDirectory, new PasswordHasher());
-        ensureAdmin(users, adminPassword, dataDirectory, console);
-
-        // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms
-        Engine engine = Engine.create(config.withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()), new io.ontul.server.auth.StoreUserManagement(users, ADMIN_USER));
+        // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms,
+        // the metadata store (users, runtime catalogs) to <data-dir>/metadata
+        EngineConfig engineConfig = config.withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString());
+        MetadataStore metadata = MetadataStore.open(engineConfig);
+        UserStore users;
+        Engine engine;
+        try {
+            users = UserStore.open(metadata, dataDirectory, new PasswordHasher());
+            ensureAdmin(users, adminPassword, metadata, console);
+            engine = Engine.create(engineConfig, metadata, new io.ontul.server.auth.StoreUserManagement(users, ADMIN_USER));
+        }
+        catch (RuntimeException e) {
+            metadata.close();
+            throw e;
+        }
         BufferAllocator allocator = null;
         OntulFlightSqlProducer producer = null;
         try {
@@ -121,11 +132,12 @@ public final class OntulServer
                 allocator.close();
             }
             engine.close();
+            metadata.close();
             throw e;
         }
     }
 
-    private static void ensureAdmin(UserStore users, Optional<String> adminPassword, Path dataDirectory, PrintStream console)
+    private static void ensureAdmin(UserStore users, Optional<String> adminPassword, MetadataStore metadata, PrintStream console)
     {
         if (adminPassword.isPresent()) {
             if (!users.verify(ADMIN_USER, adminPassword.get())) {
@@ -137,7 +149,7 @@ public final class OntulServer
             String generated = new PasswordHasher().generatePassword();
             users.setPassword(ADMIN_USER, generated);
             console.println("Generated password for user " + ADMIN_USER + ": " + generated);
-            console.println("(shown only this once; " + dataDirectory.resolve(UserStore.FILE_NAME) + " keeps only its hash; set "
+            console.println("(shown only this once; the metadata store " + metadata.location() + " keeps only its hash; set "
                     + ADMIN_PASSWORD_VARIABLE + " to choose the password)");
             console.flush();
         }
@@ -214,5 +226,6 @@ public final class OntulServer
         catch (RuntimeException e) {
             LOG.warn("Engine did not close cleanly: {}", e.getMessage());
         }
+        engine.metadata().close();
     }
 }

@@ -5,46 +5,52 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import java.util.TreeMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.engine.metadata.MetadataStore;
+import io.ontul.engine.metadata.StoredUsers;
 
 /**
- * The users and their password hashes, in {@code DATA_DIR/users.properties} (user = hash),
- * readable by the owner only. Writes replace the file atomically, so a crash never leaves it
- * half-written. Passwords themselves are never stored.
+ * The users and their password hashes, in the metadata store ({@code ontul_users}), so servers
+ * sharing a metadata store share their users. Passwords themselves are never stored: only salted
+ * PBKDF2 hashes ({@link PasswordHasher}). Each change is one transaction of the store.
+ * <p>
+ * Earlier versions kept the hashes in {@code DATA_DIR/users.properties}: that file is imported
+ * once (users the store does not know yet) and renamed {@code users.properties.imported}.
  */
 public final class UserStore
 {
-    public static final String FILE_NAME = "users.properties";
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    /** The file earlier versions kept the users in. */
+    public static final String LEGACY_FILE_NAME = "users.properties";
 
-    private final Path file;
+    private static final Logger log = LoggerFactory.getLogger(UserStore.class);
+
+    private final StoredUsers users;
     private final PasswordHasher hasher;
-    private final Map<String, String> hashes = new TreeMap<>();
 
-    private UserStore(Path file, PasswordHasher hasher)
+    private UserStore(StoredUsers users, PasswordHasher hasher)
     {
-        this.file = requireNonNull(file, "file is null");
+        this.users = requireNonNull(users, "users is null");
         this.hasher = requireNonNull(hasher, "hasher is null");
     }
 
-    public static UserStore open(Path dataDirectory, PasswordHasher hasher)
+    /** The users of {@code metadata}, after importing a legacy file of {@code dataDirectory}. */
+    public static UserStore open(MetadataStore metadata, Path dataDirectory, PasswordHasher hasher)
     {
-        UserStore store = new UserStore(dataDirectory.resolve(FILE_NAME), hasher);
-        store.load();
+        UserStore store = new UserStore(metadata.users(), hasher);
+        store.importLegacyFile(dataDirectory.resolve(LEGACY_FILE_NAME));
         return store;
     }
 
-    private void load()
+    private void importLegacyFile(Path file)
     {
         if (!Files.exists(file)) {
             return;
@@ -56,118 +62,62 @@ public final class UserStore
         catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file, e);
         }
-        properties.stringPropertyNames().forEach(user -> hashes.put(user, properties.getProperty(user)));
+        int imported = 0;
+        for (String user : properties.stringPropertyNames()) {
+            if (users.create(user, properties.getProperty(user))) {
+                imported++;
+            }
+        }
+        try {
+            Files.move(file, file.resolveSibling(LEGACY_FILE_NAME + ".imported"), StandardCopyOption.REPLACE_EXISTING);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("Cannot rename " + file + " after importing its users", e);
+        }
+        log.info("Imported {} users from {} into the metadata store", imported, file);
     }
 
-    public synchronized boolean exists(String user)
+    public boolean exists(String user)
     {
-        return hashes.containsKey(user);
+        return users.hash(user).isPresent();
     }
 
     public boolean verify(String user, String password)
     {
-        Optional<String> hash;
-        synchronized (this) {
-            hash = Optional.ofNullable(hashes.get(user));
-        }
+        Optional<String> hash = users.hash(user);
         return hash.isPresent() && hasher.verify(password, hash.get());
     }
 
-    public synchronized void setPassword(String user, String password)
+    /** Sets the password of {@code user}, creating the user if needed. */
+    public void setPassword(String user, String password)
     {
-        hashes.put(user, hasher.hash(password));
-        save();
+        String hash = hasher.hash(password);
+        if (!users.replace(user, hash)) {
+            users.create(user, hash);
+        }
     }
 
     /** Adds {@code user}; returns false, changing nothing, when the user exists. */
     public boolean create(String user, String password)
     {
-        String hash = hasher.hash(password);
-        synchronized (this) {
-            if (hashes.putIfAbsent(user, hash) != null) {
-                return false;
-            }
-            saveOrRestore(user, null);
-            return true;
-        }
+        return users.create(user, hasher.hash(password));
     }
 
     /** Replaces the password of {@code user}; returns false, changing nothing, when there is no such user. */
     public boolean replacePassword(String user, String password)
     {
-        String hash = hasher.hash(password);
-        synchronized (this) {
-            String previous = hashes.get(user);
-            if (previous == null) {
-                return false;
-            }
-            hashes.put(user, hash);
-            saveOrRestore(user, previous);
-            return true;
-        }
+        return users.replace(user, hasher.hash(password));
     }
 
     /** Removes {@code user}; returns false when there is no such user. */
-    public synchronized boolean drop(String user)
+    public boolean drop(String user)
     {
-        String previous = hashes.remove(user);
-        if (previous == null) {
-            return false;
-        }
-        saveOrRestore(user, previous);
-        return true;
+        return users.delete(user);
     }
 
     /** The user names, sorted. */
-    public synchronized java.util.List<String> users()
+    public List<String> users()
     {
-        return java.util.List.copyOf(hashes.keySet());
+        return List.copyOf(users.hashes().keySet());
     }
-
-    /** Saves; when that fails, puts back the user's previous hash (null: no user) and rethrows. */
-    private void saveOrRestore(String user, String previousHash)
-    {
-        try {
-            save();
-        }
-        catch (RuntimeException e) {
-            if (previousHash == null) {
-                hashes.remove(user);
-            }
-            else {
-                hashes.put(user, previousHash);
-            }
-            throw e;
-        }
-    }
-
-    private void save()
-    {
-        Properties properties = new Properties();
-        properties.putAll(hashes);
-        try {
-            Files.createDirectories(file.getParent());
-            Path temporary = file.resolveSibling(FILE_NAME + ".tmp");
-            Files.deleteIfExists(temporary);
-            createOwnerOnly(temporary);
-            try (Writer writer = Files.newBufferedWriter(temporary)) {
-                properties.store(writer, "Ontul users: PBKDF2 password hashes, never passwords");
-            }
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + file, e);
-        }
-    }
-
-    private static void createOwnerOnly(Path path)
-            throws IOException
-    {
-        try {
-            Files.createFile(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-        }
-        catch (UnsupportedOperationException e) {
-            // not a POSIX file system (Windows): the directory's access rules apply
-            Files.createFile(path);
-        }    }
 }

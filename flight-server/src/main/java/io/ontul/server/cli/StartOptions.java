@@ -18,7 +18,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
 
               --conf DIR      configuration directory with ontul.properties and catalogs/
                               (default: the conf directory of the installation)
-              --data-dir DIR  directory for the server's own files, such as users.properties
+              --data-dir DIR  directory for the server's own files (metadata store, keys, spill)
                               (default: the data directory of the installation)
               --port N        Flight SQL port (default: ontul.flight.port, else 47470)
 

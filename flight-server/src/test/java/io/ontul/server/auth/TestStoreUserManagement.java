@@ -2,12 +2,12 @@ package io.ontul.server.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.metadata.MetadataStore;
 
 class TestStoreUserManagement
 {
@@ -15,10 +15,10 @@ class TestStoreUserManagement
     Path dataDirectory;
 
     @Test
-    void changesReachTheUserStoreAndItsFile()
-            throws IOException
+    void changesReachTheUserStoreAndItsDatabase()
     {
-        UserStore store = UserStore.open(dataDirectory, new PasswordHasher());
+        MetadataStore metadata = MetadataStore.inMemory();
+        UserStore store = UserStore.open(metadata, dataDirectory, new PasswordHasher());
         store.setPassword("admin", "admin-password");
         StoreUserManagement users = new StoreUserManagement(store, "admin");
 
@@ -41,12 +41,13 @@ class TestStoreUserManagement
         assertThat(users.dropUser("carol")).isTrue();
         assertThat(users.dropUser("carol")).isFalse();
 
-        String file = Files.readString(dataDirectory.resolve(UserStore.FILE_NAME));
-        assertThat(file).doesNotContain("password-").doesNotContain("carol");
+        assertThat(metadata.users().hashes()).containsOnlyKeys("admin", "bob")
+                .allSatisfy((user, hash) -> assertThat(hash).startsWith("pbkdf2-sha256$").doesNotContain("password-"));
 
-        UserStore reopened = UserStore.open(dataDirectory, new PasswordHasher());
+        UserStore reopened = UserStore.open(metadata, dataDirectory, new PasswordHasher());
         assertThat(reopened.users()).containsExactly("admin", "bob");
         assertThat(reopened.verify("bob", "bob-password-3")).isTrue();
         assertThat(reopened.verify("admin", "admin-password")).isTrue();
+        metadata.close();
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.engine.EngineConfig;
 import io.ontul.server.OntulServer;
-import io.ontul.server.auth.UserStore;
 
 /**
  * CREATE USER, ALTER USER, DROP USER and SHOW USERS over real sockets: the users the statements
@@ -138,8 +136,8 @@ class TestUserManagement
             }
             assertThat(filtered).containsExactly("dave");
 
-            String file = Files.readString(dataDirectory.resolve(UserStore.FILE_NAME));
-            assertThat(file).contains("dave=pbkdf2-sha256$").doesNotContain("dave-password-1").doesNotContain("ignored-password");
+            assertThat(server.engine().metadata().users().hashes().get("dave")).startsWith("pbkdf2-sha256$").doesNotContain("dave-password-1");
+            assertThat(String.join(" ", server.engine().metadata().users().hashes().values())).doesNotContain("ignored-password");
         }
         try (Connection dave = connect(server, "dave", "dave-password-1")) {
             assertThat(dave.isValid(5)).isTrue();

@@ -18,7 +18,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
-import org.apache.calcite.sql.ddl.SqlCreateSchema;
 import org.apache.calcite.sql.ddl.SqlCreateTable;
 import org.apache.calcite.sql.ddl.SqlDropSchema;
 import org.apache.calcite.sql.ddl.SqlDropTable;
@@ -31,6 +30,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.ontul.engine.sql.tree.SqlCreateCatalog;
+import io.ontul.engine.sql.tree.SqlCreateSchemaWithProperties;
+import io.ontul.engine.sql.tree.SqlCreateTableWithProperties;
+import io.ontul.engine.sql.tree.SqlDropCatalog;
+import io.ontul.engine.sql.tree.SqlProperties;
 import io.ontul.engine.sql.tree.SqlExplainStatement;
 import io.ontul.engine.sql.tree.SqlResetSession;
 import io.ontul.engine.sql.tree.SqlSetSession;
@@ -196,15 +200,46 @@ class TestOntulParser
     @Test
     void createAndDropSchema()
     {
-        SqlCreateSchema create = parse("CREATE SCHEMA IF NOT EXISTS memory.analytics", SqlCreateSchema.class);
-        assertThat(create.name.names).containsExactly("memory", "analytics");
-        assertThat(create.ifNotExists).isTrue();
-        assertThat(parse("create schema analytics", SqlCreateSchema.class).ifNotExists).isFalse();
+        SqlCreateSchemaWithProperties create = parse("CREATE SCHEMA IF NOT EXISTS memory.analytics", SqlCreateSchemaWithProperties.class);
+        assertThat(create.name().names).containsExactly("memory", "analytics");
+        assertThat(create.ifNotExists()).isTrue();
+        assertThat(parse("create schema analytics", SqlCreateSchemaWithProperties.class).ifNotExists()).isFalse();
+        SqlCreateSchemaWithProperties located = parse("CREATE SCHEMA lake.db WITH (location = 's3://b/db')", SqlCreateSchemaWithProperties.class);
+        assertThat(SqlProperties.values(located.properties())).containsExactly(java.util.Map.entry("location", "s3://b/db"));
 
         SqlDropSchema drop = parse("DROP SCHEMA IF EXISTS memory.analytics", SqlDropSchema.class);
         assertThat(drop.name.names).containsExactly("memory", "analytics");
         assertThat(drop.ifExists).isTrue();
         assertThat(parse("drop schema analytics", SqlDropSchema.class).ifExists).isFalse();
+    }
+
+    @Test
+    void catalogStatementsAndProperties()
+    {
+        SqlCreateCatalog create = parse("CREATE CATALOG IF NOT EXISTS pg USING jdbc WITH ('connection-url' = 'jdbc:postgresql://h/db', "
+                + "kafka.bootstrap.servers = 'b:9092', \"Mixed\" = TRUE, n = -3, x = 1.5, p = ARRAY['day(ts)', 'bucket(16, id)'])", SqlCreateCatalog.class);
+        assertThat(create.name().getSimple()).isEqualTo("pg");
+        assertThat(create.connector().getSimple()).isEqualTo("jdbc");
+        assertThat(create.ifNotExists()).isTrue();
+        assertThat(SqlProperties.values(create.properties())).containsExactly(
+                java.util.Map.entry("connection-url", "jdbc:postgresql://h/db"),
+                java.util.Map.entry("kafka.bootstrap.servers", "b:9092"),
+                java.util.Map.entry("Mixed", true),
+                java.util.Map.entry("n", -3L),
+                java.util.Map.entry("x", new java.math.BigDecimal("1.5")),
+                java.util.Map.entry("p", java.util.List.of("day(ts)", "bucket(16, id)")));
+        assertThat(parse("create catalog k using kafka", SqlCreateCatalog.class).properties()).isEmpty();
+
+        SqlDropCatalog drop = parse("DROP CATALOG IF EXISTS pg", SqlDropCatalog.class);
+        assertThat(drop.name().getSimple()).isEqualTo("pg");
+        assertThat(drop.ifExists()).isTrue();
+
+        SqlCreateTableWithProperties table = parse("CREATE TABLE kafka.default.events (id BIGINT) WITH ('topic' = 'events', 'format' = 'json')",
+                SqlCreateTableWithProperties.class);
+        assertThat(SqlProperties.values(table.properties())).containsOnlyKeys("topic", "format");
+        SqlCreateTableWithProperties ctas = parse("CREATE TABLE t WITH (partitioning = ARRAY['x']) AS SELECT 1 AS x", SqlCreateTableWithProperties.class);
+        assertThat(ctas.query).isNotNull();
+        assertThat(SqlProperties.values(ctas.properties())).containsOnlyKeys("partitioning");
     }
 
     @Test
