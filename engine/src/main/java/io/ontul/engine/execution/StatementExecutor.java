@@ -579,11 +579,46 @@ public final class StatementExecutor
         return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
     }
 
+    /**
+     * Hidden columns (Kafka's {@code _offset}, say) are never written: an INSERT without a column
+     * list targets the visible columns (the hidden ones reach the sink as NULL), and one that
+     * names a hidden column fails.
+     */
+    private static SqlInsert withoutHiddenColumns(SqlInsert insert, TableHandle table)
+    {
+        List<Field> hidden = table.columns().getFields().stream()
+                .filter(field -> "true".equals(field.getMetadata().get(TableHandle.HIDDEN_COLUMN)))
+                .toList();
+        if (hidden.isEmpty()) {
+            return insert;
+        }
+        SqlNodeList columns = insert.getTargetColumnList();
+        if (columns != null) {
+            for (SqlNode column : columns) {
+                String name = ((SqlIdentifier) column).getSimple();
+                if (hidden.stream().anyMatch(field -> field.getName().equals(name))) {
+                    throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(column.getParserPosition())
+                            + "Column '" + name + "' of table '" + table.qualifiedName() + "' is hidden and cannot be written");
+                }
+            }
+            return insert;
+        }
+        List<SqlNode> visible = new ArrayList<>();
+        for (Field field : table.columns().getFields()) {
+            if (!hidden.contains(field)) {
+                visible.add(new SqlIdentifier(field.getName(), SqlParserPos.ZERO));
+            }
+        }
+        return new SqlInsert(insert.getParserPosition(), (SqlNodeList) insert.getOperandList().get(0), insert.getTargetTable(), insert.getSource(),
+                new SqlNodeList(visible, SqlParserPos.ZERO));
+    }
+
     private QueryResult insert(SqlInsert insert)
     {
         SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
         TableHandle table = table(target);
         Connector connector = connector(table.catalog(), target.getParserPosition());
+        insert = withoutHiddenColumns(insert, table);
         LogicalPlanner planner = planner();
         SqlNode validated;
         try {

@@ -14,6 +14,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import io.ontul.spi.BatchSink;
 import io.ontul.spi.BatchSource;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ConnectorContext;
@@ -36,6 +37,8 @@ public final class RecordingConnectorFactory
         implements ConnectorFactory
 {
     public static final List<ScanSpec> SCANS = new CopyOnWriteArrayList<>();
+    /** Rows INSERTed into the table, as text {@code n,twice,_row}, in the order they came. */
+    public static final List<String> WRITTEN = new CopyOnWriteArrayList<>();
 
     private static final Schema SCHEMA = new Schema(List.of(
             Field.nullable("n", new ArrowType.Int(64, true)),
@@ -91,6 +94,39 @@ public final class RecordingConnectorFactory
             {
                 SCANS.add(scan);
                 return List.of(new Split() {});
+            }
+
+            @Override
+            public BatchSink createSink(TableHandle table)
+            {
+                List<String> pending = new CopyOnWriteArrayList<>();
+                return new BatchSink()
+                {
+                    @Override
+                    public void append(VectorSchemaRoot batch)
+                    {
+                        for (int row = 0; row < batch.getRowCount(); row++) {
+                            List<String> values = new java.util.ArrayList<>();
+                            for (FieldVector vector : batch.getFieldVectors()) {
+                                values.add(String.valueOf(vector.getObject(row)));
+                            }
+                            pending.add(String.join(",", values));
+                        }
+                    }
+
+                    @Override
+                    public long commit()
+                    {
+                        WRITTEN.addAll(pending);
+                        return pending.size();
+                    }
+
+                    @Override
+                    public void abort()
+                    {
+                        pending.clear();
+                    }
+                };
             }
 
             @Override

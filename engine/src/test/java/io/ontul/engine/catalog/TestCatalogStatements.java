@@ -125,6 +125,15 @@ class TestCatalogStatements
             assertThat(rows(session, "SELECT count(*) FROM (SELECT * FROM numbers.\"default\".numbers) WHERE n IN (SELECT max(_row) FROM numbers.\"default\".numbers)"))
                     .containsExactly(List.of(1L));
             assertThat(rows(session, "DESCRIBE numbers.\"default\".numbers")).extracting(row -> row.get(0)).contains("_row");
+
+            RecordingConnectorFactory.WRITTEN.clear();
+            run(session, "INSERT INTO numbers.\"default\".numbers VALUES (7, 14)");
+            run(session, "INSERT INTO numbers.\"default\".numbers (twice, n) SELECT twice, n FROM numbers.\"default\".numbers WHERE n = 1");
+            assertThat(RecordingConnectorFactory.WRITTEN).containsExactly("7,14,null", "1,2,null");
+            assertFails(session, "INSERT INTO numbers.\"default\".numbers (n, _row) VALUES (1, 2)", ErrorCode.INVALID_ARGUMENT,
+                    "line 1:43: Column '_row' of table 'numbers.default.numbers' is hidden and cannot be written");
+            assertFails(session, "INSERT INTO numbers.\"default\".numbers VALUES (1, 2, 3)", ErrorCode.INVALID_ARGUMENT,
+                    "Number of INSERT target columns (2) does not equal number of source items (3)");
         }
     }
 
