@@ -95,7 +95,7 @@ public final class SortOperator
             if (total > compactAt) {
                 total = compact((int) keep);
             }
-            else if (heldBytes > context.memoryLimit() / 8 && context.shouldSpill()) {
+            else if (heldBytes > context.memoryLimit() / 8 && (context.shouldSpill() || holdsHalfTheBudget())) {
                 spill((int) total);
                 total = 0;
             }
@@ -125,6 +125,16 @@ public final class SortOperator
         stats.recordMemory(bytes);
         position = (int) Math.min(offset, rows);
         end = (int) Math.min(rows, keep);
+    }
+
+    /**
+     * Whether the rows held alone are over half the query's budget. The query's allocator does not
+     * see batches that share a memory table's buffers, so without this a sort over a memory table
+     * would keep the whole table whatever the budget.
+     */
+    private boolean holdsHalfTheBudget()
+    {
+        return context.canSpill() && heldBytes > context.memoryLimit() / 2;
     }
 
     /** Sorts the rows held and writes them out as one spill run, freeing their memory. */

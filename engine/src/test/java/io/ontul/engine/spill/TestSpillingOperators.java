@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 import org.duckdb.DuckDBConnection;
@@ -70,6 +71,30 @@ public class TestSpillingOperators
             throws SQLException, IOException
     {
         assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_linenumber, l_comment, l_extendedprice FROM tpch.sf0_1.lineitem ORDER BY l_comment, l_orderkey, l_linenumber");
+    }
+
+    @Test
+    public void sortOfAMemoryTableSpillsAlthoughItsBatchesAreShared()
+            throws SQLException, IOException
+    {
+        // the sort holds batches that share the memory table's buffers: the query's allocator
+        // does not see them, so the sort has to count what it holds against the budget itself
+        String copy = "CREATE TABLE memory.\"default\".lineitem_to_sort AS SELECT l_orderkey, l_linenumber, l_comment FROM tpch.sf0_1.lineitem";
+        try (QueryResult result = engine.createSession("test").execute(copy)) {
+            ResultRows.drain(result);
+        }
+        try (Statement statement = duckDb.createStatement()) {
+            statement.execute("CREATE SCHEMA IF NOT EXISTS memory.\"default\"");
+            statement.execute(copy);
+        }
+        try {
+            assertSpillsAndMatchesDuckDb("SELECT * FROM memory.\"default\".lineitem_to_sort ORDER BY l_comment, l_orderkey, l_linenumber");
+        }
+        finally {
+            try (QueryResult result = engine.createSession("test").execute("DROP TABLE memory.\"default\".lineitem_to_sort")) {
+                ResultRows.drain(result);
+            }
+        }
     }
 
     @Test
