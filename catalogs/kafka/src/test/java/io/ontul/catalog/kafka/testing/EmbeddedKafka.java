@@ -1,0 +1,267 @@
+package io.ontul.catalog.kafka.testing;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Time;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+
+/**
+ * A single-node Kafka broker (KRaft, broker and controller in one) running in this JVM, listening
+ * on 127.0.0.1 only, on free ports, with its logs in a temporary directory deleted by
+ * {@link #close()}. Start one per test class: it takes a few seconds.
+ * <pre>
+ * try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+ *     kafka.createTopic("events", 4);
+ *     ... kafka.bootstrapServers() ...
+ * }
+ * </pre>
+ */
+public final class EmbeddedKafka
+        implements AutoCloseable
+{
+    private final Path directory;
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final Admin admin;
+
+    private EmbeddedKafka(Path directory, KafkaRaftServer server, String bootstrapServers)
+    {
+        this.directory = requireNonNull(directory, "directory is null");
+        this.server = requireNonNull(server, "server is null");
+        this.bootstrapServers = requireNonNull(bootstrapServers, "bootstrapServers is null");
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+    }
+
+    public static EmbeddedKafka start()
+    {
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("ontul-kafka-");
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            int brokerPort = freePort();
+            int controllerPort = freePort();
+            Properties properties = new Properties();
+            properties.setProperty("process.roles", "broker,controller");
+            properties.setProperty("node.id", "1");
+            properties.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+            properties.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            properties.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+            properties.setProperty("controller.listener.names", "CONTROLLER");
+            properties.setProperty("inter.broker.listener.name", "PLAINTEXT");
+            properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            properties.setProperty("log.dirs", directory.resolve("logs").toString());
+            properties.setProperty("num.partitions", "1");
+            properties.setProperty("auto.create.topics.enable", "false");
+            properties.setProperty("offsets.topic.replication.factor", "1");
+            properties.setProperty("offsets.topic.num.partitions", "1");
+            properties.setProperty("transaction.state.log.replication.factor", "1");
+            properties.setProperty("transaction.state.log.min.isr", "1");
+            properties.setProperty("transaction.state.log.num.partitions", "1");
+            properties.setProperty("share.coordinator.state.topic.replication.factor", "1");
+            properties.setProperty("share.coordinator.state.topic.min.isr", "1");
+            properties.setProperty("group.initial.rebalance.delay.ms", "0");
+
+            Path configFile = directory.resolve("server.properties");
+            try (Writer writer = Files.newBufferedWriter(configFile)) {
+                properties.store(writer, "embedded Kafka for tests");
+            }
+            ByteArrayOutputStream formatOutput = new ByteArrayOutputStream();
+            int exitCode = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", configFile.toString()}, new PrintStream(formatOutput, true));
+            if (exitCode != 0) {
+                throw new IllegalStateException("Formatting the Kafka log directory failed: " + formatOutput);
+            }
+            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(properties, false), Time.SYSTEM);
+            server.startup();
+            return new EmbeddedKafka(directory, server, "127.0.0.1:" + brokerPort);
+        }
+        catch (IOException | RuntimeException e) {
+            deleteRecursively(directory);
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+    }
+
+    /** {@code host:port} for {@code bootstrap.servers}. */
+    public String bootstrapServers()
+    {
+        return bootstrapServers;
+    }
+
+    /** Creates a topic and waits until the broker serves it (has a leader for every partition). */
+    public void createTopic(String name, int partitions)
+    {
+        try {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+            // the controller acknowledges before the broker's metadata cache knows the topic
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!isServed(name, partitions)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Topic " + name + " was created but is not served after 30 s");
+                }
+                Thread.sleep(20);
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        catch (ExecutionException e) {
+            throw new IllegalStateException("Creating topic " + name + " failed", e.getCause());
+        }
+    }
+
+    private boolean isServed(String name, int partitions)
+            throws InterruptedException
+    {
+        TopicDescription description = describe(name);
+        return description != null && description.partitions().size() == partitions && description.partitions().stream().allMatch(partition -> partition.leader() != null);
+    }
+
+    private boolean isKnown(String name)
+            throws InterruptedException
+    {
+        return describe(name) != null;
+    }
+
+    /** The topic's description, or null if the broker does not know it. */
+    private TopicDescription describe(String name)
+            throws InterruptedException
+    {
+        try {
+            return admin.describeTopics(List.of(name)).topicNameValues().get(name).get();
+        }
+        catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return null;
+            }
+            throw new IllegalStateException("Describing topic " + name + " failed", e.getCause());
+        }
+    }
+
+    /** Deletes a topic and waits until it is gone. */
+    public void deleteTopic(String name)
+    {
+        try {
+            admin.deleteTopics(List.of(name)).all().get();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (isKnown(name)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Topic " + name + " was deleted but is still served after 30 s");
+                }
+                Thread.sleep(20);
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        catch (ExecutionException e) {
+            throw new IllegalStateException("Deleting topic " + name + " failed", e.getCause());
+        }
+    }
+
+    /** An admin client of this broker; owned by this object, do not close it. */
+    public Admin admin()
+    {
+        return admin;
+    }
+
+    /** A producer of string keys and values; the caller closes it. */
+    public KafkaProducer<String, String> createProducer()
+    {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(), new StringSerializer());
+    }
+
+    /** Sends the records and waits until every one is acknowledged. */
+    public void produce(List<ProducerRecord<String, String>> records)
+    {
+        try (KafkaProducer<String, String> producer = createProducer()) {
+            List<Future<?>> sent = records.stream().<Future<?>>map(producer::send).toList();
+            producer.flush();
+            for (Future<?> future : sent) {
+                future.get();
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        catch (ExecutionException e) {
+            throw new IllegalStateException("Producing failed", e.getCause());
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            admin.close(Duration.ofSeconds(2));
+            server.shutdown();
+            server.awaitShutdown();
+        }
+        finally {
+            deleteRecursively(directory);
+        }
+    }
+
+    private static int freePort()
+            throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void deleteRecursively(Path directory)
+    {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
