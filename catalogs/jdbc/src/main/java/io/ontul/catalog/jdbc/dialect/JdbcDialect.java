@@ -1,0 +1,116 @@
+package io.ontul.catalog.jdbc.dialect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import org.apache.arrow.vector.types.pojo.Field;
+
+import io.ontul.catalog.jdbc.type.ColumnMapping;
+import io.ontul.catalog.jdbc.type.RemoteColumn;
+
+/**
+ * What differs between databases behind the same JDBC code: identifier quoting, the LIMIT
+ * syntax, the type mapping in both directions, how to stream a large result, and where a row
+ * count estimate comes from. Stateless and thread-safe; chosen once per catalog from the URL
+ * ({@link JdbcDialects#forSubprotocol}).
+ */
+public interface JdbcDialect
+{
+    /** The database's name for messages ({@code PostgreSQL}). */
+    String name();
+
+    /** The port a URL without one means; 0 if unknown. */
+    int defaultPort();
+
+    /** The driver class to load, when the connector knows it. */
+    default Optional<String> driverClassName()
+    {
+        return Optional.empty();
+    }
+
+    /** Driver properties the connector sets unless the URL sets them. */
+    default Map<String, String> driverProperties()
+    {
+        return Map.of();
+    }
+
+    String quote(String identifier);
+
+    default String qualifiedName(String schema, String table)
+    {
+        return quote(schema) + "." + quote(table);
+    }
+
+    /**
+     * Whether the database's namespaces are JDBC catalogs rather than schemas (MySQL: databases
+     * are catalogs); metadata calls then pass the schema name as the catalog.
+     */
+    default boolean schemasAreCatalogs()
+    {
+        return false;
+    }
+
+    /** Whether a namespace is the database's own (catalog tables, temporary schemas), never listed. */
+    boolean isSystemSchema(String schema);
+
+    /** Table types listed as tables ({@link java.sql.DatabaseMetaData#getTables}'s TABLE_TYPE). */
+    default Set<String> tableTypes()
+    {
+        return Set.of("TABLE", "VIEW");
+    }
+
+    /** How the column appears to the engine, or empty if its type is not supported (the column is left out). */
+    Optional<ColumnMapping> columnMapping(RemoteColumn column);
+
+    /**
+     * The column type for CREATE TABLE of an engine field.
+     *
+     * @throws io.ontul.spi.OntulException NOT_SUPPORTED for a type the database cannot hold
+     */
+    String columnType(Field field);
+
+    /** A clause that ends a SELECT after {@code limit} rows, or empty: then the statement's max rows is set. */
+    default Optional<String> limitClause(long limit)
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * Prepares a statement that reads a large result so that the driver streams it in pieces of
+     * about {@code fetchSize} rows instead of holding it all in memory.
+     */
+    default void prepareForStreaming(Connection connection, PreparedStatement statement, int fetchSize)
+            throws SQLException
+    {
+        statement.setFetchSize(fetchSize);
+    }
+
+    /**
+     * Whether a streamed result must be cancelled before it is closed early; otherwise closing
+     * it reads the remaining rows (MySQL) or the statement keeps running.
+     */
+    default boolean cancelBeforeEarlyClose()
+    {
+        return false;
+    }
+
+    /** The database's estimate of the table's row count, or empty if it has none. */
+    default OptionalLong estimateRowCount(Connection connection, String schema, String table)
+            throws SQLException
+    {
+        return OptionalLong.empty();
+    }
+
+    /** The database's own message of a failure, on one line, without the driver's decoration. */
+    default String errorMessage(SQLException exception)
+    {
+        String message = exception.getMessage() == null ? exception.getClass().getSimpleName() : exception.getMessage();
+        int newline = message.indexOf('\n');
+        return (newline < 0 ? message : message.substring(0, newline)).strip();
+    }
+}

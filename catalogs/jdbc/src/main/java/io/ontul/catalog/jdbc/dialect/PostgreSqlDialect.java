@@ -1,0 +1,161 @@
+package io.ontul.catalog.jdbc.dialect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import org.apache.arrow.vector.types.pojo.Field;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+import io.ontul.catalog.jdbc.type.ColumnMapping;
+import io.ontul.catalog.jdbc.type.PredicatePushdown;
+import io.ontul.catalog.jdbc.type.RemoteColumn;
+import io.ontul.catalog.jdbc.type.StandardColumnMappings;
+import io.ontul.catalog.jdbc.type.ValueBinders;
+import io.ontul.spi.ColumnPredicate.Operator;
+
+/**
+ * PostgreSQL ({@code jdbc:postgresql:}). Results are streamed with a cursor, which needs a
+ * transaction (autocommit off). Text columns ({@code text}, {@code varchar}, {@code name}) take
+ * every predicate; ranges compare in the {@code "C"} collation (code point order, as the engine).
+ */
+public final class PostgreSqlDialect
+        implements JdbcDialect
+{
+    private static final ColumnTypeNames TYPE_NAMES = new ColumnTypeNames("boolean", "smallint", "smallint", "integer", "bigint", "real", "double precision",
+            "text", "date", "time(3)", "timestamp(3)", "timestamp(6)");
+    private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "name");
+    private static final Set<String> UNSUPPORTED_TYPES = Set.of("bit", "varbit", "money", "timetz", "interval", "json", "jsonb", "xml", "bytea");
+    private static final PredicatePushdown TEXT_PUSHDOWN = new PredicatePushdown(EnumSet.allOf(Operator.class), true, Optional.of("C"));
+
+    @Override
+    public String name()
+    {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public int defaultPort()
+    {
+        return 5432;
+    }
+
+    @Override
+    public Optional<String> driverClassName()
+    {
+        return Optional.of("org.postgresql.Driver");
+    }
+
+    @Override
+    public Map<String, String> driverProperties()
+    {
+        // multi-row INSERTs from batches: several times faster for INSERT INTO ... SELECT
+        return Map.of("ApplicationName", "ontul", "reWriteBatchedInserts", "true");
+    }
+
+    @Override
+    public String quote(String identifier)
+    {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    @Override
+    public boolean isSystemSchema(String schema)
+    {
+        return schema.equals("pg_catalog") || schema.equals("information_schema") || schema.startsWith("pg_toast") || schema.startsWith("pg_temp_");
+    }
+
+    @Override
+    public Set<String> tableTypes()
+    {
+        return Set.of("TABLE", "VIEW", "MATERIALIZED VIEW", "FOREIGN TABLE", "PARTITIONED TABLE");
+    }
+
+    @Override
+    public Optional<ColumnMapping> columnMapping(RemoteColumn column)
+    {
+        String typeName = column.typeName().toLowerCase(Locale.ROOT);
+        if (UNSUPPORTED_TYPES.contains(typeName) || typeName.startsWith("_")) {
+            return Optional.empty();
+        }
+        return switch (typeName) {
+            case "bool" -> Optional.of(StandardColumnMappings.bool());
+            case "timestamptz" -> Optional.of(StandardColumnMappings.timestampWithTimeZone(column.decimalDigits()));
+            // as text; comparing with text would need a cast in the database, so only null checks go there
+            case "uuid" -> Optional.of(StandardColumnMappings.text().withBinder(ValueBinders.UNTYPED_TEXT));
+            case "text", "varchar", "name" -> StandardColumnMappings.forColumn(column).map(mapping -> mapping.withPushdown(TEXT_PUSHDOWN));
+            default -> StandardColumnMappings.forColumn(column).map(mapping -> isUserDefinedText(column, typeName)
+                    // enums and domains over text: written as untyped text the database converts
+                    ? mapping.withBinder(ValueBinders.UNTYPED_TEXT)
+                    : mapping);
+        };
+    }
+
+    private static boolean isUserDefinedText(RemoteColumn column, String typeName)
+    {
+        return (column.jdbcType() == Types.VARCHAR || column.jdbcType() == Types.CHAR) && !TEXT_TYPES.contains(typeName) && !typeName.equals("bpchar");
+    }
+
+    @Override
+    public String columnType(Field field)
+    {
+        return TYPE_NAMES.columnType(name(), field);
+    }
+
+    @Override
+    public Optional<String> limitClause(long limit)
+    {
+        return Optional.of("LIMIT " + limit);
+    }
+
+    @Override
+    public void prepareForStreaming(Connection connection, PreparedStatement statement, int fetchSize)
+            throws SQLException
+    {
+        // the driver fetches through a cursor only inside a transaction
+        connection.setAutoCommit(false);
+        statement.setFetchSize(fetchSize);
+    }
+
+    @Override
+    public OptionalLong estimateRowCount(Connection connection, String schema, String table)
+            throws SQLException
+    {
+        // reltuples is -1 for a table never vacuumed or analyzed (PostgreSQL 14+); views have none
+        String sql = "SELECT c.reltuples FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                + "WHERE n.nspname = ? AND c.relname = ? AND c.relkind IN ('r', 'p', 'm', 'f')";
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, schema);
+            statement.setString(2, table);
+            try (ResultSet resultSet = statement.executeQuery()) {
+                if (resultSet.next()) {
+                    double rows = resultSet.getDouble(1);
+                    if (rows >= 0) {
+                        return OptionalLong.of(Math.round(rows));
+                    }
+                }
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    @Override
+    public String errorMessage(SQLException exception)
+    {
+        if (exception instanceof PSQLException psqlException && psqlException.getServerErrorMessage() != null) {
+            ServerErrorMessage server = psqlException.getServerErrorMessage();
+            String message = server.getMessage() == null ? JdbcDialect.super.errorMessage(exception) : server.getMessage();
+            return server.getDetail() == null ? message : message + " (" + server.getDetail() + ")";
+        }
+        return JdbcDialect.super.errorMessage(exception);
+    }
+}

@@ -1,0 +1,102 @@
+package io.ontul.catalog.jdbc;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.catalog.jdbc.testing.TestingPostgres;
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.spi.BatchSource;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ScanSpec;
+import io.ontul.spi.Split;
+import io.ontul.spi.TableHandle;
+
+/**
+ * Shared steps of the connector's tests: a connector on the test server, reading a table through
+ * the SPI, and an engine with a {@code pg} catalog.
+ */
+final class JdbcTesting
+{
+    static final String CATALOG = "pg";
+
+    private JdbcTesting() {}
+
+    /** The catalog properties of the test server without connector.name, changed by {@code changes}. */
+    static Map<String, String> connectorProperties(TestingPostgres postgres, Consumer<Map<String, String>> changes)
+    {
+        Map<String, String> properties = new HashMap<>(postgres.catalogProperties());
+        properties.remove("connector.name");
+        changes.accept(properties);
+        return properties;
+    }
+
+    static Connector createConnector(TestingPostgres postgres, BufferAllocator allocator)
+    {
+        return createConnector(connectorProperties(postgres, properties -> { }), allocator);
+    }
+
+    static Connector createConnector(Map<String, String> properties, BufferAllocator allocator)
+    {
+        return new JdbcConnectorFactory().create(CATALOG, properties, new TestingConnectorContext(allocator));
+    }
+
+    static Engine createEngine(TestingPostgres postgres)
+    {
+        return createEngine(postgres.catalogProperties());
+    }
+
+    static Engine createEngine(Map<String, String> catalogProperties)
+    {
+        return Engine.create(new EngineConfig(Map.of(), Map.of(CATALOG, catalogProperties)));
+    }
+
+    static List<List<Object>> execute(Session session, String sql)
+    {
+        try (QueryResult result = session.execute(sql)) {
+            return ResultRows.drain(result);
+        }
+    }
+
+    /** Reads every split of a scan through the SPI, as rows of plain values. */
+    static List<List<Object>> read(Connector connector, TableHandle table, ScanSpec scan, int desiredSplits, BufferAllocator allocator)
+    {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Split split : connector.splits(table, scan, desiredSplits)) {
+            rows.addAll(read(connector, split, scan, allocator));
+        }
+        return rows;
+    }
+
+    static List<List<Object>> read(Connector connector, Split split, ScanSpec scan, BufferAllocator allocator)
+    {
+        List<List<Object>> rows = new ArrayList<>();
+        try (BatchSource source = connector.createSource(split, scan, allocator)) {
+            VectorSchemaRoot batch;
+            while ((batch = source.next()) != null) {
+                try (VectorSchemaRoot owned = batch) {
+                    List<FieldVector> vectors = owned.getFieldVectors();
+                    for (int row = 0; row < owned.getRowCount(); row++) {
+                        Object[] values = new Object[vectors.size()];
+                        for (int column = 0; column < values.length; column++) {
+                            values[column] = ResultRows.value(vectors.get(column), row);
+                        }
+                        rows.add(Arrays.asList(values));
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+}
