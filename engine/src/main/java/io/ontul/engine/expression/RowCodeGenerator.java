@@ -166,7 +166,9 @@ final class RowCodeGenerator
     {
         RelDataType type = literal.getType();
         if (literal.isNull()) {
-            return new Value("true", JavaKind.of(type).zero, type);
+            JavaKind kind = JavaKind.of(type);
+            // a typed null, so that code calling a method on the (never used) value still compiles
+            return new Value("true", kind.zero.equals("null") ? "((" + kind.javaType + ") null)" : kind.zero, type);
         }
         String value = switch (type.getSqlTypeName()) {
             case BOOLEAN -> String.valueOf(literal.getValueAs(Boolean.class));
