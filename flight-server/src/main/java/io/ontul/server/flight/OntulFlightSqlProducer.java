@@ -66,11 +66,15 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.ontul.engine.Engine;
 import io.ontul.engine.QueryResult;
 import io.ontul.engine.Session;
 import io.ontul.engine.expression.LikeMatcher;
 import io.ontul.spi.Connector;
+import io.ontul.spi.ErrorCategory;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.TableHandle;
@@ -93,6 +97,8 @@ import io.ontul.spi.TableHandle;
 public final class OntulFlightSqlProducer
         extends BasicFlightSqlProducer
 {
+    private static final Logger LOG = LoggerFactory.getLogger(OntulFlightSqlProducer.class);
+
     public static final String TABLE_TYPE = "TABLE";
     private static final String SEARCH_ESCAPE = "\\";
     private static final Schema EMPTY_SCHEMA = new Schema(List.of());
@@ -451,10 +457,13 @@ public final class OntulFlightSqlProducer
     public void getStreamSchemas(CommandGetDbSchemas command, CallContext context, ServerStreamListener listener)
     {
         rows(listener, Schemas.GET_SCHEMAS_SCHEMA, rows -> {
-            for (String catalog : catalogs(command.hasCatalog() ? command.getCatalog() : null)) {
-                for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
-                    rows.accept(List.of(catalog, schema));
-                }
+            String requested = command.hasCatalog() ? command.getCatalog() : null;
+            for (String catalog : catalogs(requested)) {
+                listCatalog(requested, catalog, rows, catalogRows -> {
+                    for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
+                        catalogRows.accept(List.of(catalog, schema));
+                    }
+                });
             }
         });
     }
@@ -469,22 +478,25 @@ public final class OntulFlightSqlProducer
                 return;
             }
             String tablePattern = command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null;
-            for (String catalog : catalogs(command.hasCatalog() ? command.getCatalog() : null)) {
+            String requested = command.hasCatalog() ? command.getCatalog() : null;
+            for (String catalog : catalogs(requested)) {
                 Connector connector = connector(catalog);
-                for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
-                    for (String table : sorted(connector.metadata().listTables(schema))) {
-                        if (!matches(tablePattern, table)) {
-                            continue;
+                listCatalog(requested, catalog, rows, catalogRows -> {
+                    for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
+                        for (String table : sorted(connector.metadata().listTables(schema))) {
+                            if (!matches(tablePattern, table)) {
+                                continue;
+                            }
+                            List<Object> row = new ArrayList<>(List.of(catalog, schema, table, TABLE_TYPE));
+                            if (includeSchema) {
+                                TableHandle handle = connector.metadata().getTable(schema, table)
+                                        .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Table '" + catalog + "." + schema + "." + table + "' does not exist"));
+                                row.add(serialize(ColumnTypes.describe(catalog, schema, table, handle.columns())).toByteArray());
+                            }
+                            catalogRows.accept(row);
                         }
-                        List<Object> row = new ArrayList<>(List.of(catalog, schema, table, TABLE_TYPE));
-                        if (includeSchema) {
-                            TableHandle handle = connector.metadata().getTable(schema, table)
-                                    .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Table '" + catalog + "." + schema + "." + table + "' does not exist"));
-                            row.add(serialize(ColumnTypes.describe(catalog, schema, table, handle.columns())).toByteArray());
-                        }
-                        rows.accept(row);
                     }
-                }
+                });
             }
         });
     }
@@ -563,6 +575,27 @@ public final class OntulFlightSqlProducer
             return;
         }
         MetadataBatches.send(allocator, schema, rows, listener);
+    }
+
+    /**
+     * Lists one catalog into {@code rows}. A catalog whose system cannot be reached (a database that
+     * is down) is left out of a listing over all catalogs, with a warning, so that one dead system
+     * does not empty a client's whole tree; asked for by name, its error is the answer.
+     */
+    private static void listCatalog(String requested, String catalog, Consumer<List<Object>> rows, Consumer<Consumer<List<Object>>> listing)
+    {
+        List<List<Object>> catalogRows = new ArrayList<>();
+        try {
+            listing.accept(catalogRows::add);
+        }
+        catch (OntulException e) {
+            if (requested != null || e.category() != ErrorCategory.EXTERNAL) {
+                throw e;
+            }
+            LOG.warn("Catalog '{}' left out of a metadata listing: {}", catalog, e.getMessage());
+            return;
+        }
+        catalogRows.forEach(rows);
     }
 
     private List<String> catalogs(String catalog)

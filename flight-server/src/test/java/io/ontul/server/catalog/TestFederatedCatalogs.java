@@ -1,0 +1,249 @@
+package io.ontul.server.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.catalog.jdbc.testing.TestingPostgres;
+import io.ontul.catalog.kafka.testing.EmbeddedKafka;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultComparison;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.server.OntulServer;
+import io.trino.tpch.TpchTable;
+
+/**
+ * The three outside systems behind one server, over real sockets: PostgreSQL (embedded), a Kafka
+ * broker (in-process KRaft) and Iceberg tables on local disk, each a catalog created with
+ * CREATE CATALOG through Arrow's JDBC driver, joined with each other and with tpch in one query
+ * whose result equals DuckDB's over the same data. The catalogs and the Kafka table survive a
+ * restart; JDBC metadata lists the tables with their columns and keys, as DBeaver asks for them.
+ */
+class TestFederatedCatalogs
+{
+    private static final String ADMIN_PASSWORD = "federation-admin";
+    private static final int EVENTS = 600;
+
+    @TempDir
+    static Path dataDirectory;
+
+    private static TestingPostgres postgres;
+    private static EmbeddedKafka kafka;
+    private static OntulServer server;
+
+    @BeforeAll
+    static void setUp()
+            throws Exception
+    {
+        postgres = TestingPostgres.shared();
+        postgres.execute(
+                "DROP TABLE IF EXISTS public.customers",
+                "DROP TABLE IF EXISTS public.regions",
+                "CREATE TABLE public.regions (id INTEGER PRIMARY KEY, name TEXT NOT NULL)",
+                "INSERT INTO public.regions VALUES (0, 'AFRICA'), (1, 'AMERICA')");
+        kafka = EmbeddedKafka.start();
+        kafka.createTopic("clicks", 3);
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < EVENTS; i++) {
+            records.add(new ProducerRecord<>("clicks", i % 3, null, event(i)));
+        }
+        records.add(new ProducerRecord<>("clicks", 0, null, "not json at all"));
+        kafka.produce(records);
+
+        server = start();
+        try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE CATALOG pg USING jdbc WITH ('connection-url' = '" + postgres.jdbcUrl() + "', 'connection-user' = '"
+                    + postgres.user() + "', 'connection-password' = '" + postgres.password() + "')");
+            statement.execute("CREATE CATALOG events USING kafka WITH (\"kafka.bootstrap-servers\" = '" + kafka.bootstrapServers() + "')");
+            statement.execute("CREATE CATALOG lake USING iceberg");
+            statement.execute("CREATE TABLE pg.public.customers AS SELECT c_custkey, c_name, c_nationkey, c_mktsegment FROM tpch.tiny.customer");
+            statement.execute("CREATE SCHEMA lake.history");
+            statement.execute("CREATE TABLE lake.history.orders AS SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate FROM tpch.tiny.orders");
+            statement.execute("CREATE TABLE events.\"default\".clicks (event_id BIGINT, custkey BIGINT, amount DOUBLE, event_time TIMESTAMP(3)) "
+                    + "WITH ('topic' = 'clicks', 'format' = 'json')");
+        }
+    }
+
+    @AfterAll
+    static void tearDown()
+    {
+        if (server != null) {
+            server.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static String event(int i)
+    {
+        return "{\"event_id\": %d, \"custkey\": %d, \"amount\": %s, \"event_time\": \"2026-01-01T00:%02d:%02d.%03d\"}"
+                .formatted(i, (i * 7) % 1500 + 1, (i % 50) * 1.25, i / 60 % 60, i % 60, i % 1000);
+    }
+
+    @Test
+    void oneQueryJoinsKafkaPostgresIcebergAndTpch()
+            throws Exception
+    {
+        String sql = """
+                SELECT n.n_name, count(*) AS clicks, sum(e.amount) AS amount, count(DISTINCT o.o_orderkey) AS orders, max(e.event_time) AS latest
+                FROM events."default".clicks e
+                JOIN pg.public.customers c ON c.c_custkey = e.custkey
+                JOIN tpch.tiny.nation n ON n.n_nationkey = c.c_nationkey
+                JOIN lake.history.orders o ON o.o_custkey = c.c_custkey
+                WHERE c.c_mktsegment = 'BUILDING' AND o.o_orderdate >= DATE '1995-01-01'
+                GROUP BY n.n_name""";
+        List<List<Object>> actual;
+        List<String> columns;
+        try (Connection connection = connect(server); Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+            columns = ResultRows.columnNames(result.getMetaData());
+            actual = ResultRows.drain(result);
+        }
+        List<List<Object>> expected;
+        try (DuckDBConnection duckdb = DuckDbTpch.openInMemory()) {
+            loadReference(duckdb);
+            try (Statement statement = duckdb.createStatement(); ResultSet result = statement.executeQuery(sql
+                    .replace("events.\"default\".clicks", "clicks")
+                    .replace("pg.public.customers", "tiny.customer")
+                    .replace("tpch.tiny.nation", "tiny.nation")
+                    .replace("lake.history.orders", "tiny.orders"))) {
+                expected = ResultRows.drain(result);
+            }
+        }
+        assertThat(expected).hasSizeGreaterThan(10);
+        assertThat(ResultComparison.compare(sql, columns, expected, actual)).isEmpty();
+    }
+
+    @Test
+    void jdbcMetadataListsTablesColumnsAndKeysOfEveryCatalog()
+            throws SQLException
+    {
+        try (Connection connection = connect(server)) {
+            DatabaseMetaData metadata = connection.getMetaData();
+            List<String> catalogs = strings(metadata.getCatalogs(), "TABLE_CAT");
+            assertThat(catalogs).contains("pg", "events", "lake", "tpch");
+            assertThat(strings(metadata.getTables("pg", "public", "%", null), "TABLE_NAME")).contains("customers", "regions");
+            assertThat(strings(metadata.getTables("lake", "history", "%", null), "TABLE_NAME")).containsExactly("orders");
+            assertThat(strings(metadata.getColumns("lake", "history", "orders", "%"), "COLUMN_NAME"))
+                    .containsExactly("o_orderkey", "o_custkey", "o_totalprice", "o_orderdate");
+            assertThat(strings(metadata.getColumns("pg", "public", "regions", "%"), "COLUMN_NAME")).containsExactly("id", "name");
+            assertThat(strings(metadata.getPrimaryKeys("pg", "public", "regions"), "COLUMN_NAME")).containsExactly("id");
+        }
+    }
+
+    @Test
+    void catalogsAndKafkaTablesSurviveARestart()
+            throws Exception
+    {
+        server.close();
+        server = start();
+        try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
+            try (ResultSet result = statement.executeQuery("SELECT count(*), count(DISTINCT _partition), min(event_id), max(event_id) FROM events.\"default\".clicks")) {
+                assertThat(ResultRows.drain(result)).containsExactly(List.of((long) EVENTS, 3L, 0L, EVENTS - 1L));
+            }
+            try (ResultSet result = statement.executeQuery("SELECT count(*) FROM lake.history.orders")) {
+                assertThat(ResultRows.drain(result)).containsExactly(List.of(15000L));
+            }
+            try (ResultSet result = statement.executeQuery("SELECT name FROM pg.public.regions ORDER BY id")) {
+                assertThat(ResultRows.drain(result)).containsExactly(List.of("AFRICA"), List.of("AMERICA"));
+            }
+        }
+    }
+
+    @Test
+    void unreachableDatabaseIsAClearErrorAndTheServerCarriesOn()
+            throws Exception
+    {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE CATALOG broken USING jdbc WITH ('connection-url' = 'jdbc:postgresql://127.0.0.1:" + closedPort
+                    + "/db', 'connection-user' = 'x', 'connection-password' = 'do-not-show-me')");
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM broken.public.t"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("127.0.0.1:" + closedPort)
+                    .hasMessageNotContaining("do-not-show-me");
+            // a listing over all catalogs leaves the dead one out instead of failing (DBeaver's tree)
+            assertThat(strings(connection.getMetaData().getTables(null, null, "%", null), "TABLE_NAME")).contains("customers", "orders");
+            assertThat(strings(connection.getMetaData().getSchemas(), "TABLE_SCHEM")).contains("public", "history");
+            try (ResultSet result = statement.executeQuery("SELECT query FROM system.runtime.queries WHERE query LIKE 'CREATE CATALOG broken%'")) {
+                assertThat(ResultRows.drain(result)).singleElement().asString().doesNotContain("do-not-show-me");
+            }
+            statement.execute("DROP CATALOG broken");
+            try (ResultSet result = statement.executeQuery("SELECT count(*) FROM pg.public.customers")) {
+                assertThat(ResultRows.drain(result)).containsExactly(List.of(1500L));
+            }
+        }
+    }
+
+    private static void loadReference(DuckDBConnection duckdb)
+            throws SQLException
+    {
+        try (Statement statement = duckdb.createStatement()) {
+            statement.execute("CREATE SCHEMA tiny");
+            statement.execute("CREATE TABLE clicks (event_id BIGINT, custkey BIGINT, amount DOUBLE, event_time TIMESTAMP)");
+        }
+        for (TpchTable<?> table : List.of(TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.ORDERS)) {
+            DuckDbTpch.loadTable(duckdb, "memory", "tiny", table, 0.01);
+        }
+        try (PreparedStatement insert = duckdb.prepareStatement("INSERT INTO clicks VALUES (?, ?, ?, CAST(? AS TIMESTAMP))")) {
+            for (int i = 0; i < EVENTS; i++) {
+                insert.setLong(1, i);
+                insert.setLong(2, (i * 7L) % 1500 + 1);
+                insert.setDouble(3, (i % 50) * 1.25);
+                insert.setString(4, "2026-01-01 00:%02d:%02d.%03d".formatted(i / 60 % 60, i % 60, i % 1000));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    private static List<String> strings(ResultSet result, String column)
+            throws SQLException
+    {
+        List<String> values = new ArrayList<>();
+        try (result) {
+            while (result.next()) {
+                values.add(result.getString(column));
+            }
+        }
+        return values;
+    }
+
+    private static OntulServer start()
+            throws IOException
+    {
+        return OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of(ADMIN_PASSWORD), new PrintStream(OutputStream.nullOutputStream()));
+    }
+
+    private static Connection connect(OntulServer target)
+            throws SQLException
+    {
+        return DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + target.port() + "/?useEncryption=false&user=admin&password=" + ADMIN_PASSWORD);
+    }
+}
