@@ -644,8 +644,17 @@ public final class StatementExecutor
 
     private long write(Connector connector, TableHandle table, PlannedQuery planned)
     {
-        BatchSink sink = connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table));
+        // admitted first: a sink may hold resources (a Kafka transaction, a database connection)
+        // that must not wait in the queue, nor leak when the query is refused there
         QueryContext context = newContext(false);
+        BatchSink sink;
+        try {
+            sink = connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table));
+        }
+        catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
         boolean committed = false;
         try {
             Operator root;

@@ -41,6 +41,8 @@ public final class MetadataStore
     public static final String DATA_DIR = "ontul.data-dir";
 
     private static final Logger log = LoggerFactory.getLogger(MetadataStore.class);
+    /** SQLSTATE of a unique-key violation, in H2 and PostgreSQL alike. */
+    private static final String UNIQUE_VIOLATION = "23505";
 
     private final HikariDataSource dataSource;
     private final String location;
@@ -167,6 +169,24 @@ public final class MetadataStore
         }
         catch (SQLException e) {
             throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Metadata store " + location + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs an insert-unless-present in one transaction; when another server sharing the store
+     * inserted the same key between the check and the insert (a unique-key violation), the answer
+     * is false, as if the check had seen it.
+     */
+    boolean insertUnlessPresent(TransactionWork<Boolean> work)
+    {
+        try {
+            return inTransaction(work);
+        }
+        catch (OntulException e) {
+            if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
+                return false;
+            }
+            throw e;
         }
     }
 

@@ -52,7 +52,15 @@ final class SchemaMigrations
                     + ", newer than this server knows (" + SCRIPTS.size() + "): upgrade the server");
         }
         for (int version = current + 1; version <= SCRIPTS.size(); version++) {
-            apply(version, SCRIPTS.get(version - 1));
+            try {
+                apply(version, SCRIPTS.get(version - 1));
+            }
+            catch (OntulException e) {
+                // another server sharing the store may have applied it meanwhile: then carry on
+                if (currentVersion() < version) {
+                    throw e;
+                }
+            }
         }
         return SCRIPTS.size();
     }

@@ -46,7 +46,7 @@ public final class StoredCatalogs
     /** Records the catalog unless one of that name exists; returns whether it did. */
     public boolean create(StoredCatalog catalog, String createdBy)
     {
-        return store.inTransaction(connection -> {
+        return store.insertUnlessPresent(connection -> {
             try (PreparedStatement select = connection.prepareStatement("SELECT 1 FROM ontul_catalogs WHERE name = ?")) {
                 select.setString(1, catalog.name());
                 try (ResultSet rows = select.executeQuery()) {

@@ -55,26 +55,34 @@ final class StoredConnectorEntries
     @Override
     public void put(String kind, String key, String value)
     {
-        store.inTransaction(connection -> {
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE ontul_connector_entries SET entry_value = ?, updated_at = ? WHERE catalog_name = ? AND kind = ? AND entry_key = ?")) {
-                update.setString(1, requireNonNull(value, "value is null"));
-                update.setTimestamp(2, Timestamp.from(Instant.now()));
-                update.setString(3, catalog);
-                update.setString(4, kind);
-                update.setString(5, key);
-                if (update.executeUpdate() == 0) {
-                    insert(connection, kind, key, value);
-                }
+        // a concurrent first put of the same key makes the insert fail: then the update applies
+        if (!store.insertUnlessPresent(connection -> update(connection, kind, key, value))) {
+            store.inTransaction(connection -> update(connection, kind, key, value));
+        }
+    }
+
+    /** Updates the entry, or inserts it if there is none. */
+    private boolean update(Connection connection, String kind, String key, String value)
+            throws SQLException
+    {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE ontul_connector_entries SET entry_value = ?, updated_at = ? WHERE catalog_name = ? AND kind = ? AND entry_key = ?")) {
+            update.setString(1, requireNonNull(value, "value is null"));
+            update.setTimestamp(2, Timestamp.from(Instant.now()));
+            update.setString(3, catalog);
+            update.setString(4, kind);
+            update.setString(5, key);
+            if (update.executeUpdate() == 0) {
+                insert(connection, kind, key, value);
             }
-            return null;
-        });
+        }
+        return true;
     }
 
     @Override
     public boolean putIfAbsent(String kind, String key, String value)
     {
-        return store.inTransaction(connection -> {
+        return store.insertUnlessPresent(connection -> {
             if (read(connection, kind, key).isPresent()) {
                 return false;
             }

@@ -50,7 +50,7 @@ public final class StoredUsers
     /** Adds the user unless it exists; returns whether it did. */
     public boolean create(String user, String hash)
     {
-        return store.inTransaction(connection -> {
+        return store.insertUnlessPresent(connection -> {
             try (PreparedStatement select = connection.prepareStatement("SELECT 1 FROM ontul_users WHERE name = ?")) {
                 select.setString(1, user);
                 try (ResultSet rows = select.executeQuery()) {

@@ -126,7 +126,8 @@ record ScanFilters(List<ColumnPredicate> predicates, List<List<ColumnPredicate>>
             default -> null;
         };
         Object value = literalValue(literal);
-        if (operator == null || value == null || !comparable(ref.getType().getSqlTypeName(), literal.getType().getSqlTypeName())) {
+        if (operator == null || value == null || !comparable(ref.getType().getSqlTypeName(), literal.getType().getSqlTypeName())
+                || !fitsColumnPrecision(ref, value)) {
             return Optional.empty();
         }
         return Optional.of(new ColumnPredicate(columns.get(ref.getIndex()), operator, List.of(value)));
@@ -138,6 +139,9 @@ record ScanFilters(List<ColumnPredicate> predicates, List<List<ColumnPredicate>>
      */
     private static boolean comparable(SqlTypeName column, SqlTypeName literal)
     {
+        if (column == SqlTypeName.CHAR) {
+            return false;
+        }
         if (column == literal) {
             return true;
         }
@@ -145,6 +149,20 @@ record ScanFilters(List<ColumnPredicate> predicates, List<List<ColumnPredicate>>
             return true;
         }
         return column == SqlTypeName.VARCHAR && literal == SqlTypeName.CHAR;
+    }
+
+    /**
+     * The engine compares a timestamp column with a literal cut to the column's precision; a
+     * connector would compare with the literal as written and could drop rows the engine keeps.
+     */
+    private static boolean fitsColumnPrecision(RexInputRef column, Object value)
+    {
+        if (!(value instanceof LocalDateTime timestamp)) {
+            return true;
+        }
+        int digits = column.getType().getPrecision();
+        int unit = digits >= 9 ? 1 : (int) Math.pow(10, 9 - Math.max(0, digits));
+        return timestamp.getNano() % unit == 0;
     }
 
     static Object literalValue(RexLiteral literal)

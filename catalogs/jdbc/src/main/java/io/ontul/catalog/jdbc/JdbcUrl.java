@@ -70,6 +70,14 @@ public record JdbcUrl(String url, String subprotocol, Optional<String> authority
                 url.append('?').append(String.join("&", kept));
             }
         }
+        // the URL is shown in messages: any other secret in it (;password=, sslpassword=, Oracle's
+        // user/password@host) would be shown too
+        String shown = url.toString().toLowerCase(Locale.ROOT);
+        boolean oracleCredentials = subprotocol.equals("oracle") && rest.contains("@") && rest.substring(0, rest.indexOf('@')).contains("/");
+        if (shown.contains("password") || shown.contains("passwd") || oracleCredentials) {
+            throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
+                    "Catalog '%s': property '%s' must not hold a password or other secret: put the password in 'connection-password'", catalogName, property);
+        }
         return new JdbcUrl(url.toString(), subprotocol, authority, password);
     }
 

@@ -141,11 +141,25 @@ final class KafkaBatchSink
         try {
             producer.flush();
             rethrowFailure();
-            producer.commitTransaction();
         }
         catch (KafkaException | OntulException e) {
             abortTransaction();
-            throw e instanceof OntulException ontulException ? ontulException : failed("committing", e);
+            throw e instanceof OntulException ontulException ? ontulException : failed("writing", e);
+        }
+        try {
+            producer.commitTransaction();
+        }
+        catch (org.apache.kafka.common.errors.TimeoutException e) {
+            // the commit may or may not have been applied, and the client refuses to abort now:
+            // say so rather than invite a retry that could write every row twice
+            producer.close(Duration.ZERO);
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format(
+                    "Kafka at %s did not confirm the commit to topic '%s' of table '%s' in time: the rows may or may not have been written; check the topic before running the statement again",
+                    config.bootstrapServers(), table.topic(), qualifiedName), e);
+        }
+        catch (KafkaException e) {
+            abortTransaction();
+            throw failed("committing", e);
         }
         producer.close(Duration.ofSeconds(5));
         awaitReadable();
@@ -200,8 +214,9 @@ final class KafkaBatchSink
         try {
             producer.abortTransaction();
         }
-        catch (KafkaException e) {
-            // the broker aborts a transaction that is never committed when it times out
+        catch (RuntimeException e) {
+            // KafkaException or the client's IllegalStateException: the broker aborts a
+            // transaction that is never committed when it times out
         }
         finally {
             producer.close(Duration.ZERO);
