@@ -16,6 +16,14 @@ public interface BatchSource
      */
     VectorSchemaRoot next();
 
+    /**
+     * Asks a {@link #next()} that may be blocked in an outside system (a database statement, a
+     * Kafka poll) to give up soon, because the query was cancelled or killed. The one method
+     * called from another thread, possibly while {@code next} runs, and possibly more than once;
+     * {@code next} may then fail. The reading thread still calls {@link #close()}.
+     */
+    default void cancel() {}
+
     @Override
     void close();
 }

@@ -39,6 +39,7 @@ public final class QueryContext
     private final int parallelism;
     private final RexBuilder rexBuilder;
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final java.util.Set<Runnable> cancelHooks = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicReference<OntulException> cancellation = new AtomicReference<>();
     private final AtomicLong heapReserved = new AtomicLong();
     private final AtomicLong peakMemory = new AtomicLong();
@@ -196,6 +197,38 @@ public final class QueryContext
     public void cancel()
     {
         cancelled.set(true);
+        runCancelHooks();
+    }
+
+    /**
+     * Runs {@code hook} when the query is cancelled (at once if it already is), until the returned
+     * handle is closed: how a scan interrupts a source blocked in an outside system.
+     */
+    public AutoCloseable onCancel(Runnable hook)
+    {
+        requireNonNull(hook, "hook is null");
+        cancelHooks.add(hook);
+        if (cancelled.get()) {
+            runCancelHook(hook);
+        }
+        return () -> cancelHooks.remove(hook);
+    }
+
+    private void runCancelHooks()
+    {
+        for (Runnable hook : cancelHooks) {
+            runCancelHook(hook);
+        }
+    }
+
+    private static void runCancelHook(Runnable hook)
+    {
+        try {
+            hook.run();
+        }
+        catch (RuntimeException ignored) {
+            // best effort: the reading thread notices the cancellation at its next batch anyway
+        }
     }
 
     /**
@@ -206,6 +239,7 @@ public final class QueryContext
     {
         cancellation.compareAndSet(null, requireNonNull(reason, "reason is null"));
         cancelled.set(true);
+        runCancelHooks();
     }
 
     /** The reason given to {@link #cancel(OntulException)}, if any. */

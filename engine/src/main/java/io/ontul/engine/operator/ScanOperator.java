@@ -22,6 +22,7 @@ public final class ScanOperator
     private final Iterator<Split> splits;
     private final BufferAllocator allocator;
     private BatchSource current;
+    private AutoCloseable cancelHook;
 
     public ScanOperator(QueryContext context, Connector connector, ScanSpec scan, List<Split> splits)
     {
@@ -42,11 +43,20 @@ public final class ScanOperator
                     return null;
                 }
                 current = connector.createSource(splits.next(), scan, allocator);
+                BatchSource source = current;
+                cancelHook = context.onCancel(source::cancel);
             }
-            VectorSchemaRoot batch = current.next();
+            VectorSchemaRoot batch;
+            try {
+                batch = current.next();
+            }
+            catch (RuntimeException e) {
+                // a source interrupted by cancel(): the user sees why the query stopped, not the interruption
+                context.checkCancelled();
+                throw e;
+            }
             if (batch == null) {
-                current.close();
-                current = null;
+                closeCurrent();
                 continue;
             }
             if (batch.getRowCount() == 0) {
@@ -61,8 +71,19 @@ public final class ScanOperator
     public void close()
     {
         if (current != null) {
-            current.close();
-            current = null;
+            closeCurrent();
         }
+    }
+
+    private void closeCurrent()
+    {
+        try {
+            cancelHook.close();
+        }
+        catch (Exception ignored) {
+            // removing a hook from a set does not fail
+        }
+        current.close();
+        current = null;
     }
 }

@@ -205,6 +205,17 @@ final class KafkaBatchSource
         }
     }
 
+    /** Wakes a poll in progress; the reading thread then ends the split and notices the cancellation. */
+    @Override
+    public void cancel()
+    {
+        synchronized (lock) {
+            if (reading && consumer != null) {
+                consumer.wakeup();
+            }
+        }
+    }
+
     @Override
     public void close()
     {
