@@ -1,0 +1,105 @@
+package io.ontul.catalog.iceberg;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.util.PropertyUtil;
+
+import io.ontul.catalog.iceberg.metadata.IcebergMetadataBatchSource;
+import io.ontul.catalog.iceberg.read.IcebergParquetBatchSource;
+import io.ontul.catalog.iceberg.read.IcebergSplit;
+import io.ontul.catalog.iceberg.read.IcebergSplitPlanner;
+import io.ontul.catalog.iceberg.write.IcebergBatchSink;
+import io.ontul.spi.BatchSink;
+import io.ontul.spi.BatchSource;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ConnectorContext;
+import io.ontul.spi.ConnectorMetadata;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.ScanSpec;
+import io.ontul.spi.Split;
+import io.ontul.spi.TableHandle;
+
+/**
+ * Iceberg tables of one catalog: Parquet data files read into Arrow with file and row-group
+ * pruning, writes committed as one append per statement, metadata tables and time travel.
+ */
+public final class IcebergConnector
+        implements Connector
+{
+    private final IcebergConfig config;
+    private final ConnectorContext context;
+    private final IcebergCatalogSupplier catalog;
+    private final IcebergMetadata metadata;
+
+    IcebergConnector(IcebergConfig config, ConnectorContext context)
+    {
+        this.config = requireNonNull(config, "config is null");
+        this.context = requireNonNull(context, "context is null");
+        this.catalog = new IcebergCatalogSupplier(config);
+        this.metadata = new IcebergMetadata(config, catalog);
+    }
+
+    @Override
+    public ConnectorMetadata metadata()
+    {
+        return metadata;
+    }
+
+    @Override
+    public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
+    {
+        Object handle = table.connectorHandle();
+        if (handle instanceof IcebergMetadataTableHandle metadataTable) {
+            return List.of(new IcebergMetadataSplit(metadataTable));
+        }
+        return IcebergSplitPlanner.splits((IcebergTableHandle) handle, scan, desiredSplits);
+    }
+
+    @Override
+    public BatchSource createSource(Split split, ScanSpec scan, BufferAllocator allocator)
+    {
+        if (split instanceof IcebergMetadataSplit metadataSplit) {
+            return new IcebergMetadataBatchSource(metadataSplit.table(), scan.columns(), allocator);
+        }
+        IcebergSplit icebergSplit = (IcebergSplit) split;
+        return new IcebergParquetBatchSource(icebergSplit.table(), icebergSplit.task(), scan.columns(), allocator);
+    }
+
+    @Override
+    public BatchSink createSink(TableHandle table)
+    {
+        if (!(table.connectorHandle() instanceof IcebergTableHandle handle)) {
+            throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Table '%s' is a metadata table and read-only", table.qualifiedName());
+        }
+        long targetFileSize = PropertyUtil.propertyAsLong(handle.table().properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+                config.targetFileSize().orElse(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
+        return new IcebergBatchSink(handle, targetFileSize, context.allocator(), context.parallelism());
+    }
+
+    @Override
+    public void close()
+    {
+        catalog.close();
+    }
+
+    /** The one split of a metadata table: Iceberg builds its rows from metadata in one go. */
+    record IcebergMetadataSplit(IcebergMetadataTableHandle table)
+            implements Split
+    {
+        IcebergMetadataSplit
+        {
+            requireNonNull(table, "table is null");
+        }
+
+        @Override
+        public String describe()
+        {
+            return "iceberg metadata " + table.qualifiedName();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.ontul.catalog.iceberg.type;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Maps Iceberg types to the Arrow types the engine understands and back.
+ * <p>
+ * Reading: boolean, int, long, float, double, decimal, string, date map to their Arrow equals;
+ * time to Time(MILLISECOND) (microseconds are truncated); timestamp and timestamp_ns to
+ * Timestamp(MICROSECOND) without zone; timestamptz likewise, holding the UTC wall-clock time;
+ * uuid to Utf8 text. binary, fixed, nested and variant columns have no Ontul type: they are left
+ * out of the table (and logged).
+ * <p>
+ * Writing (CREATE TABLE): Int(8/16/32) become int, Int(64) long, timestamps of any unit
+ * timestamp (with a zone: timestamptz), Time time, Date date, Utf8 string.
+ */
+public final class IcebergTypes
+{
+    public static final ArrowType TIMESTAMP = new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+
+    private IcebergTypes() {}
+
+    /** The Arrow type Ontul reads an Iceberg type as, or empty if Ontul cannot read it. */
+    public static Optional<ArrowType> toArrow(Type type)
+    {
+        return Optional.ofNullable(switch (type.typeId()) {
+            case BOOLEAN -> ArrowType.Bool.INSTANCE;
+            case INTEGER -> new ArrowType.Int(32, true);
+            case LONG -> new ArrowType.Int(64, true);
+            case FLOAT -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+            case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case DECIMAL -> {
+                Types.DecimalType decimal = (Types.DecimalType) type;
+                yield new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
+            }
+            case STRING, UUID -> ArrowType.Utf8.INSTANCE;
+            case DATE -> new ArrowType.Date(DateUnit.DAY);
+            case TIME -> new ArrowType.Time(TimeUnit.MILLISECOND, 32);
+            case TIMESTAMP, TIMESTAMP_NANO -> TIMESTAMP;
+            default -> null;
+        });
+    }
+
+    /** The readable top-level columns of a schema, in order; unreadable ones go to {@code skipped}. */
+    public static List<IcebergColumn> columns(Schema schema, List<Types.NestedField> skipped)
+    {
+        List<IcebergColumn> columns = new ArrayList<>();
+        for (Types.NestedField field : schema.columns()) {
+            Optional<ArrowType> arrowType = toArrow(field.type());
+            if (arrowType.isEmpty()) {
+                skipped.add(field);
+                continue;
+            }
+            columns.add(new IcebergColumn(field.name(), field.fieldId(), field.type(), field.isRequired(),
+                    new Field(field.name(), new FieldType(field.isOptional(), arrowType.get(), null), null)));
+        }
+        return List.copyOf(columns);
+    }
+
+    /**
+     * The Iceberg schema of a new table with the engine's columns; field ids are assigned in order.
+     *
+     * @throws OntulException NOT_SUPPORTED naming a column whose type has no Iceberg equivalent
+     */
+    public static Schema toIcebergSchema(String tableName, org.apache.arrow.vector.types.pojo.Schema columns)
+    {
+        List<Types.NestedField> fields = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        int id = 1;
+        for (Field field : columns.getFields()) {
+            if (!names.add(field.getName())) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Column '%s' specified more than once in table '%s'", field.getName(), tableName);
+            }
+            Type type = toIceberg(tableName, field);
+            fields.add(field.isNullable() ? Types.NestedField.optional(id, field.getName(), type) : Types.NestedField.required(id, field.getName(), type));
+            id++;
+        }
+        return new Schema(fields);
+    }
+
+    private static Type toIceberg(String tableName, Field field)
+    {
+        ArrowType type = field.getType();
+        Type converted = switch (type.getTypeID()) {
+            case Bool -> Types.BooleanType.get();
+            case Int -> {
+                ArrowType.Int integer = (ArrowType.Int) type;
+                if (!integer.getIsSigned()) {
+                    yield null;
+                }
+                yield integer.getBitWidth() <= 32 ? Types.IntegerType.get() : Types.LongType.get();
+            }
+            case FloatingPoint -> ((ArrowType.FloatingPoint) type).getPrecision() == FloatingPointPrecision.DOUBLE ? Types.DoubleType.get() : Types.FloatType.get();
+            case Decimal -> {
+                ArrowType.Decimal decimal = (ArrowType.Decimal) type;
+                yield decimal.getPrecision() <= 38 ? Types.DecimalType.of(decimal.getPrecision(), decimal.getScale()) : null;
+            }
+            case Utf8, LargeUtf8 -> Types.StringType.get();
+            case Date -> Types.DateType.get();
+            case Time -> Types.TimeType.get();
+            case Timestamp -> ((ArrowType.Timestamp) type).getTimezone() == null ? Types.TimestampType.withoutZone() : Types.TimestampType.withZone();
+            default -> null;
+        };
+        if (converted == null) {
+            throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' of table '%s' has type %s, which Iceberg tables written by Ontul do not support", field.getName(), tableName, type);
+        }
+        return converted;
+    }
+}

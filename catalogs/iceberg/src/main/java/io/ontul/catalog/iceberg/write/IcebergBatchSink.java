@@ -1,0 +1,227 @@
+package io.ontul.catalog.iceberg.write;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.catalog.iceberg.IcebergErrors;
+import io.ontul.catalog.iceberg.IcebergTableHandle;
+import io.ontul.catalog.iceberg.type.IcebergColumn;
+import io.ontul.spi.BatchSink;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Writes the rows of one statement into Parquet data files (with the column metrics Iceberg's
+ * writers collect) and commits them as ONE Iceberg append, so a statement adds exactly one
+ * snapshot. {@code append} copies the batch and hands it to an {@link IcebergWriterPool}, whose
+ * threads encode Parquet in parallel whichever threads append.
+ * <p>
+ * Commit conflicts with concurrent writers are retried by Iceberg ({@code commit.retry.*}). If the
+ * commit fails, or on abort, every data file of the statement is deleted: no snapshot, no orphan
+ * file. The one exception is a commit whose outcome is unknown (the catalog did not answer): its
+ * files may already be part of the table, so they are kept and the error says so.
+ */
+public final class IcebergBatchSink
+        implements BatchSink
+{
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergBatchSink.class);
+    /** Snapshot summary property naming the statement's write; files carry it in their names too. */
+    public static final String OPERATION_ID = "ontul.operation-id";
+
+    private enum State
+    {
+        OPEN, COMMITTED, ABORTED
+    }
+
+    private final IcebergTableHandle table;
+    private final long targetFileSize;
+    private final BufferAllocator parentAllocator;
+    private final int writerThreads;
+    private final String operationId = UUID.randomUUID().toString();
+    private final FileWriterFactory<Record> writerFactory;
+    private final AtomicInteger writerIds = new AtomicInteger();
+    private BufferAllocator allocator;
+    private IcebergWriterPool pool;
+    private volatile State state = State.OPEN;
+
+    /**
+     * @param allocator where copies of the appended batches are held until written (a child
+     * allocator is made and closed at the end)
+     * @param writerThreads how many threads encode Parquet
+     */
+    public IcebergBatchSink(IcebergTableHandle table, long targetFileSize, BufferAllocator allocator, int writerThreads)
+    {
+        this.table = requireNonNull(table, "table is null");
+        this.targetFileSize = targetFileSize;
+        this.parentAllocator = requireNonNull(allocator, "allocator is null");
+        this.writerThreads = Math.max(1, writerThreads);
+        if (table.timeTravel()) {
+            throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Cannot write to a snapshot of a table: '%s'", table.qualifiedName());
+        }
+        for (var field : table.schema().columns()) {
+            if (field.isRequired() && table.column(field.name()).isEmpty()) {
+                throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Cannot write to table '%s': its NOT NULL column '%s' has type %s, which Ontul cannot write",
+                        table.qualifiedName(), field.name(), field.type());
+            }
+        }
+        this.writerFactory = new GenericFileWriterFactory.Builder(table.table())
+                .dataFileFormat(FileFormat.PARQUET)
+                .dataSchema(table.schema())
+                .build();
+    }
+
+    @Override
+    public void append(VectorSchemaRoot batch)
+    {
+        if (state != State.OPEN) {
+            throw OntulException.internal("append to the sink of table '" + table.qualifiedName() + "' after " + state.name().toLowerCase(), null);
+        }
+        checkColumns(batch);
+        if (batch.getRowCount() == 0) {
+            return;
+        }
+        IcebergWriterPool writers = pool();
+        try {
+            writers.write(ArrowBatchCopier.copy(batch, allocator));
+        }
+        catch (OntulException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw IcebergErrors.table(table.qualifiedName(), "writing a data file failed", e);
+        }
+    }
+
+    private synchronized IcebergWriterPool pool()
+    {
+        if (pool == null) {
+            allocator = parentAllocator.newChildAllocator("iceberg-sink-" + table.qualifiedName() + "-" + operationId, 0, Long.MAX_VALUE);
+            pool = new IcebergWriterPool(table.qualifiedName(), writerThreads, this::newWriters);
+        }
+        return pool;
+    }
+
+    private IcebergFileWriters newWriters()
+    {
+        Table icebergTable = table.table();
+        OutputFileFactory files = OutputFileFactory.builderFor(icebergTable, writerIds.incrementAndGet(), 0)
+                .format(FileFormat.PARQUET)
+                .operationId(operationId)
+                .build();
+        return new IcebergFileWriters(table.qualifiedName(), table.schema(), icebergTable.spec(), table.columns(), writerFactory, files, icebergTable.io(), targetFileSize);
+    }
+
+    private void checkColumns(VectorSchemaRoot batch)
+    {
+        List<IcebergColumn> columns = table.columns();
+        List<FieldVector> vectors = batch.getFieldVectors();
+        if (vectors.size() != columns.size()) {
+            throw OntulException.internal("batch for table '%s' has %d columns, the table %d".formatted(table.qualifiedName(), vectors.size(), columns.size()), null);
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).required() && vectors.get(i).getNullCount() > 0) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "NULL value not allowed for NOT NULL column '%s' of table '%s'", columns.get(i).name(), table.qualifiedName());
+            }
+        }
+    }
+
+    @Override
+    public synchronized long commit()
+    {
+        if (state != State.OPEN) {
+            throw OntulException.internal("commit of the sink of table '" + table.qualifiedName() + "' after " + state.name().toLowerCase(), null);
+        }
+        List<DataFile> files;
+        try {
+            files = pool == null ? List.of() : pool.finish();
+        }
+        catch (RuntimeException e) {
+            abort();
+            throw e instanceof OntulException ? e : IcebergErrors.table(table.qualifiedName(), "writing a data file failed", e);
+        }
+        finally {
+            closeAllocator();
+        }
+        if (files.isEmpty()) {
+            state = State.COMMITTED;
+            return 0;
+        }
+        try {
+            AppendFiles append = table.table().newAppend();
+            files.forEach(append::appendFile);
+            append.set(OPERATION_ID, operationId);
+            append.commit();
+        }
+        catch (CommitStateUnknownException e) {
+            state = State.COMMITTED;
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Iceberg table '%s': the catalog did not confirm the commit of %d data files (operation %s), which may or may not be part of the table now: %s"
+                    .formatted(table.qualifiedName(), files.size(), operationId, IcebergErrors.describe(e)), e);
+        }
+        catch (RuntimeException e) {
+            state = State.ABORTED;
+            delete(files.stream().map(DataFile::location).toList());
+            if (e instanceof NoSuchTableException) {
+                throw new OntulException(ErrorCode.NOT_FOUND, "Table '%s' was dropped while the statement was writing to it".formatted(table.qualifiedName()), e);
+            }
+            if (e instanceof CommitFailedException) {
+                throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Iceberg table '%s': the commit failed after retries (concurrent writers?): %s".formatted(table.qualifiedName(), IcebergErrors.describe(e)), e);
+            }
+            throw IcebergErrors.table(table.qualifiedName(), "the commit failed", e);
+        }
+        state = State.COMMITTED;
+        return files.stream().mapToLong(DataFile::recordCount).sum();
+    }
+
+    @Override
+    public synchronized void abort()
+    {
+        if (state != State.OPEN) {
+            return;
+        }
+        state = State.ABORTED;
+        if (pool != null) {
+            delete(pool.abandon());
+        }
+        closeAllocator();
+    }
+
+    private void closeAllocator()
+    {
+        if (allocator != null) {
+            allocator.close();
+            allocator = null;
+        }
+    }
+
+    private void delete(List<String> locations)
+    {
+        for (String location : locations) {
+            try {
+                table.table().io().deleteFile(location);
+            }
+            catch (RuntimeException e) {
+                LOG.warn("Could not delete data file {} of the failed write to table '{}'; it is an orphan file now", location, table.qualifiedName(), e);
+            }
+        }
+    }
+}

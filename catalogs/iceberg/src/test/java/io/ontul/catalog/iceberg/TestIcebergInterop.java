@@ -1,0 +1,277 @@
+package io.ontul.catalog.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.catalog.iceberg.read.IcebergParquetBatchSource;
+import io.ontul.spi.BatchSource;
+import io.ontul.spi.ColumnPredicate;
+import io.ontul.spi.ColumnPredicate.Operator;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.ScanSpec;
+import io.ontul.spi.Split;
+import io.ontul.spi.TableHandle;
+
+/**
+ * Tables written with Iceberg's own Java API (as other engines write them) read through the
+ * connector: partitioned tables of several files, file pruning and row-group skipping, delete
+ * files, schema evolution, and types Ontul shows differently or not at all.
+ */
+class TestIcebergInterop
+{
+    private static final Schema EVENTS = new Schema(
+            Types.NestedField.required(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "category", Types.StringType.get()),
+            Types.NestedField.optional(3, "ts", Types.TimestampType.withoutZone()),
+            Types.NestedField.optional(4, "amount", Types.DecimalType.of(10, 2)));
+
+    @TempDir
+    Path warehouse;
+
+    private BufferAllocator allocator;
+    private HadoopCatalog catalog;
+    private Connector connector;
+
+    @BeforeEach
+    void setUp()
+    {
+        allocator = new RootAllocator();
+        catalog = IcebergTesting.hadoopCatalog(warehouse);
+        catalog.createNamespace(Namespace.of("db"));
+        connector = IcebergTesting.hadoopConnector("lake", warehouse, allocator);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        connector.close();
+        allocator.close();
+    }
+
+    @Test
+    void readsPartitionedTableWrittenByIceberg()
+    {
+        Table table = catalog.createTable(TableIdentifier.of("db", "events"), EVENTS, PartitionSpec.builderFor(EVENTS).day("ts").identity("category").build());
+        List<List<Record>> files = new ArrayList<>();
+        for (int day = 1; day <= 3; day++) {
+            for (String category : List.of("a", "b")) {
+                List<Record> records = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    long id = day * 1000L + (category.equals("a") ? 0 : 500) + i;
+                    records.add(event(id, category, LocalDateTime.of(2026, 1, day, i % 24, i % 60, 1, 250_000), i % 7 == 0 ? null : new BigDecimal(id).movePointLeft(2)));
+                }
+                files.add(records);
+            }
+        }
+        new IcebergApiWriter(table).append(files);
+        new IcebergApiWriter(table).append(List.of(List.of(event(9999, null, null, null))));
+
+        TableHandle handle = connector.metadata().getTable("db", "events").orElseThrow();
+        assertThat(handle.statistics().rowCount()).isEqualTo(601);
+        List<String> columns = List.of("id", "category", "ts", "amount");
+        ScanSpec all = new ScanSpec(columns, List.of());
+        assertThat(sorted(IcebergTesting.read(connector, handle, all, allocator))).isEqualTo(sorted(IcebergTesting.icebergRows(table, columns)));
+        assertThat(connector.splits(handle, all, 1)).hasSize(7);
+
+        // partition pruning: one day and one category
+        ScanSpec oneDay = new ScanSpec(columns, List.of(
+                new ColumnPredicate("ts", Operator.GREATER_THAN_OR_EQUAL, List.of(LocalDateTime.of(2026, 1, 2, 0, 0))),
+                new ColumnPredicate("ts", Operator.LESS_THAN, List.of(LocalDateTime.of(2026, 1, 3, 0, 0))),
+                new ColumnPredicate("category", Operator.EQUAL, List.of("b"))));
+        assertThat(connector.splits(handle, oneDay, 1)).hasSize(1);
+        List<List<Object>> rows = IcebergTesting.read(connector, handle, oneDay, allocator);
+        assertThat(rows).hasSize(100).allSatisfy(row -> assertThat(row.get(1)).isEqualTo("b"));
+
+        // file pruning by column metrics (id is not a partition column), IN and OR
+        assertThat(connector.splits(handle, new ScanSpec(columns, List.of(new ColumnPredicate("id", Operator.LESS_THAN, List.of(1_100L)))), 1)).hasSize(1);
+        assertThat(connector.splits(handle, new ScanSpec(columns, List.of(new ColumnPredicate("id", Operator.IN, List.of(1_010L, 3_510L)))), 1)).hasSize(2);
+        assertThat(connector.splits(handle, new ScanSpec(columns, List.of(), List.of(List.of(
+                new ColumnPredicate("id", Operator.EQUAL, List.of(2_001L)),
+                new ColumnPredicate("category", Operator.IS_NULL, List.of()))), OptionalLong.empty()), 1)).hasSize(2);
+        assertThat(connector.splits(handle, new ScanSpec(columns, List.of(new ColumnPredicate("id", Operator.GREATER_THAN, List.of(100_000L)))), 1)).isEmpty();
+    }
+
+    @Test
+    void skipsRowGroupsByStatistics()
+    {
+        Table table = catalog.createTable(TableIdentifier.of("db", "many_groups"), EVENTS, PartitionSpec.unpartitioned(), Map.of(
+                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, "1",
+                TableProperties.PARQUET_ROW_GROUP_CHECK_MIN_RECORD_COUNT, "100",
+                TableProperties.PARQUET_ROW_GROUP_CHECK_MAX_RECORD_COUNT, "100"));
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            records.add(event(i, "c" + (i / 100), LocalDateTime.of(2026, 1, 1, 0, 0).plusMinutes(i), BigDecimal.valueOf(i, 2)));
+        }
+        new IcebergApiWriter(table).append(List.of(records));
+        TableHandle handle = connector.metadata().getTable("db", "many_groups").orElseThrow();
+
+        ScanSpec scan = new ScanSpec(List.of("id", "category"), List.of(new ColumnPredicate("id", Operator.EQUAL, List.of(1_234L))));
+        List<Split> splits = connector.splits(handle, scan, 1);
+        assertThat(splits).hasSize(1);
+        List<List<Object>> rows = new ArrayList<>();
+        try (BatchSource source = connector.createSource(splits.get(0), scan, allocator)) {
+            var batch = source.next();
+            while (batch != null) {
+                rows.addAll(IcebergTesting.rows(batch));
+                batch.close();
+                batch = source.next();
+            }
+            assertThat(((IcebergParquetBatchSource) source).skippedRowGroups()).isGreaterThan(10);
+        }
+        // only the row group holding 1234 was read
+        assertThat(rows).contains(List.of(1_234L, "c12")).hasSizeLessThanOrEqualTo(100);
+
+        // LIKE 'c1%' prunes by prefix: c1, c10..c19 hold 1,100 of the rows
+        ScanSpec like = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("category", Operator.LIKE, List.of("c1%"))));
+        assertThat(IcebergTesting.read(connector, handle, like, allocator)).hasSize(1_100);
+    }
+
+    @Test
+    void decodesManyPagesNullsAndDictionaryFallback()
+    {
+        // tiny pages and dictionaries: chunks of many pages, dictionary pages followed by plain ones
+        Table table = catalog.createTable(TableIdentifier.of("db", "pages"), EVENTS, PartitionSpec.unpartitioned(), Map.of(
+                TableProperties.PARQUET_PAGE_SIZE_BYTES, "2048",
+                TableProperties.PARQUET_DICT_SIZE_BYTES, "4096",
+                TableProperties.PARQUET_PAGE_ROW_LIMIT, "1000"));
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            String category = i % 7 == 0 ? null : i < 50_000 ? "c" + (i % 10) : "unique-" + i;
+            LocalDateTime ts = i % 11 == 0 ? null : LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(i * 37L);
+            records.add(event(i, category, ts, i % 13 == 0 ? null : BigDecimal.valueOf(i % 1000 - 500, 2)));
+        }
+        new IcebergApiWriter(table).append(List.of(records));
+        TableHandle handle = connector.metadata().getTable("db", "pages").orElseThrow();
+        List<String> columns = List.of("id", "category", "ts", "amount");
+        assertThat(sorted(IcebergTesting.read(connector, handle, new ScanSpec(columns, List.of()), allocator)))
+                .isEqualTo(sorted(IcebergTesting.icebergRows(table, columns)));
+    }
+
+    @Test
+    void honoursPositionDeletesAndRefusesEqualityDeletes()
+    {
+        Table table = catalog.createTable(TableIdentifier.of("db", "deleted"), EVENTS, PartitionSpec.unpartitioned(), Map.of(TableProperties.FORMAT_VERSION, "2"));
+        IcebergApiWriter writer = new IcebergApiWriter(table);
+        List<Record> records = new ArrayList<>();
+        for (int i = 0; i < 50_000; i++) {
+            records.add(event(i, "x", null, null));
+        }
+        DataFile file = writer.dataFile(records);
+        table.newAppend().appendFile(file).commit();
+        table.newRowDelta().addDeletes(writer.positionDeletes(file, 0, 7, 40_000, 49_999)).commit();
+
+        TableHandle handle = connector.metadata().getTable("db", "deleted").orElseThrow();
+        List<List<Object>> rows = IcebergTesting.read(connector, handle, new ScanSpec(List.of("id"), List.of()), allocator);
+        assertThat(rows).hasSize(49_996).doesNotContain(List.of(0L), List.of(7L), List.of(40_000L), List.of(49_999L)).contains(List.of(1L), List.of(49_998L));
+        assertThat(sorted(rows)).isEqualTo(sorted(IcebergTesting.icebergRows(table, List.of("id"))));
+        // count(*) reads no column but still leaves deleted rows out
+        assertThat(IcebergTesting.read(connector, handle, new ScanSpec(List.of(), List.of()), allocator)).hasSize(49_996);
+
+        Schema idOnly = EVENTS.select("id");
+        table.newRowDelta().addDeletes(writer.equalityDeletes(idOnly, List.of(GenericRecord.create(idOnly).copy(Map.of("id", 5L))))).commit();
+        TableHandle withEqualityDeletes = connector.metadata().getTable("db", "deleted").orElseThrow();
+        assertThatThrownBy(() -> connector.splits(withEqualityDeletes, new ScanSpec(List.of("id"), List.of()), 1))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_SUPPORTED))
+                .hasMessageContaining("Table 'lake.db.deleted' has equality delete files");
+    }
+
+    @Test
+    void readsFilesWrittenBeforeSchemaChanges()
+    {
+        Table table = catalog.createTable(TableIdentifier.of("db", "evolving"), EVENTS, PartitionSpec.builderFor(EVENTS).identity("category").build());
+        new IcebergApiWriter(table).append(List.of(List.of(event(1, "a", null, BigDecimal.ONE.setScale(2)))));
+        table.updateSchema()
+                .renameColumn("amount", "price")
+                .addColumn("note", Types.StringType.get())
+                .updateColumn("amount", Types.DecimalType.of(12, 2))
+                .commit();
+        Record late = GenericRecord.create(table.schema()).copy(Map.of("id", 2L, "category", "b", "price", new BigDecimal("2.50"), "note", "new"));
+        new IcebergApiWriter(table).append(List.of(List.of(late)));
+
+        TableHandle handle = connector.metadata().getTable("db", "evolving").orElseThrow();
+        assertThat(handle.columns().getFields()).extracting(Field::getName).containsExactly("id", "category", "ts", "price", "note");
+        List<List<Object>> rows = sorted(IcebergTesting.read(connector, handle, new ScanSpec(List.of("id", "price", "note", "category"), List.of()), allocator));
+        assertThat(rows).containsExactly(
+                Arrays.asList(1L, new BigDecimal("1.00"), null, "a"),
+                Arrays.asList(2L, new BigDecimal("2.50"), "new", "b"));
+    }
+
+    @Test
+    void showsUuidsAsTextAndLeavesOutTypesWithoutAnOntulType()
+    {
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "u", Types.UUIDType.get()),
+                Types.NestedField.optional(3, "payload", Types.BinaryType.get()),
+                Types.NestedField.optional(4, "tags", Types.ListType.ofOptional(5, Types.StringType.get())),
+                Types.NestedField.optional(6, "t", Types.TimeType.get()),
+                Types.NestedField.optional(7, "tstz", Types.TimestampType.withZone()));
+        Table table = catalog.createTable(TableIdentifier.of("db", "odd"), schema);
+        UUID uuid = UUID.fromString("123e4567-e89b-12d3-a456-426614174000");
+        Record record = GenericRecord.create(schema).copy(Map.of(
+                "id", 1L,
+                "u", uuid,
+                "payload", ByteBuffer.wrap(new byte[] {1, 2}),
+                "tags", List.of("x"),
+                "t", java.time.LocalTime.of(12, 30, 15, 123_456_000),
+                "tstz", java.time.OffsetDateTime.parse("2026-03-01T10:00:00.000001+02:00")));
+        new IcebergApiWriter(table).append(List.of(List.of(record)));
+
+        TableHandle handle = connector.metadata().getTable("db", "odd").orElseThrow();
+        assertThat(handle.columns().getFields()).extracting(Field::getName).containsExactly("id", "u", "t", "tstz");
+        assertThat(IcebergTesting.read(connector, handle, new ScanSpec(List.of("u", "t", "tstz"), List.of()), allocator))
+                .containsExactly(List.of(uuid.toString(), java.time.LocalTime.of(12, 30, 15, 123_000_000), LocalDateTime.of(2026, 3, 1, 8, 0, 0, 1_000)));
+        ScanSpec byUuid = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("u", Operator.EQUAL, List.of(uuid.toString()))));
+        assertThat(IcebergTesting.read(connector, handle, byUuid, allocator)).containsExactly(List.of(1L));
+        ScanSpec otherUuid = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("u", Operator.EQUAL, List.of(UUID.randomUUID().toString()))));
+        assertThat(connector.splits(handle, otherUuid, 1)).isEmpty();
+    }
+
+    private static Record event(long id, String category, LocalDateTime ts, BigDecimal amount)
+    {
+        Record record = GenericRecord.create(EVENTS);
+        record.setField("id", id);
+        record.setField("category", category);
+        record.setField("ts", ts);
+        record.setField("amount", amount);
+        return record;
+    }
+
+    private static List<List<Object>> sorted(List<List<Object>> rows)
+    {
+        return rows.stream().sorted(Comparator.comparing(row -> (Long) row.get(0))).toList();
+    }
+}

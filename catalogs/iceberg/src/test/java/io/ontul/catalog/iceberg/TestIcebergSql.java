@@ -1,0 +1,244 @@
+package io.ontul.catalog.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.engine.testing.SqlValues;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * The Iceberg catalog through the engine's SQL, on a Hadoop (directory) catalog on local disk:
+ * CREATE TABLE AS from tpch, INSERT, metadata tables and time travel; results compared with
+ * DuckDB over the same TPC-H data, and with Iceberg's own reader.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TestIcebergSql
+{
+    @TempDir
+    static Path directory;
+
+    private Engine engine;
+    private Session session;
+    private DuckDBConnection duckDb;
+    private HadoopCatalog catalog;
+
+    @BeforeAll
+    void setUp()
+            throws Exception
+    {
+        Path warehouse = directory.resolve("warehouse");
+        engine = Engine.create(new EngineConfig(Map.of(), Map.of("iceberg", Map.of("connector.name", "iceberg", IcebergConfig.WAREHOUSE, warehouse.toString()))));
+        session = engine.createSession("test");
+        duckDb = DuckDbTpch.openInMemory();
+        DuckDbTpch.load(duckDb, "tpch", "tiny", 0.01);
+        catalog = IcebergTesting.hadoopCatalog(warehouse);
+        execute("CREATE SCHEMA iceberg.tpch");
+    }
+
+    @AfterAll
+    void tearDown()
+            throws Exception
+    {
+        if (duckDb != null) {
+            duckDb.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    @Test
+    void createTableAsSelectMatchesDuckDb()
+            throws Exception
+    {
+        List<List<Object>> created = execute("CREATE TABLE iceberg.tpch.lineitem AS SELECT * FROM tpch.tiny.lineitem");
+        assertThat(created).containsExactly(List.of(60_175L));
+        String query = "SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice), min(l_shipdate), max(l_comment), count(*) FROM %s GROUP BY l_returnflag, l_linestatus ORDER BY 1, 2";
+        assertSameRows(execute(query.formatted("iceberg.tpch.lineitem")), duckDb(query.formatted("tpch.tiny.lineitem")));
+        assertSameRows(execute("SELECT * FROM iceberg.tpch.lineitem WHERE l_orderkey < 100"), duckDb("SELECT * FROM tpch.tiny.lineitem WHERE l_orderkey < 100"));
+
+        Table table = catalog.loadTable(TableIdentifier.of("tpch", "lineitem"));
+        assertThat(table.snapshots()).hasSize(1);
+        List<String> columns = List.of("l_orderkey", "l_linenumber", "l_quantity", "l_shipdate", "l_comment");
+        assertSameRows(IcebergTesting.icebergRows(table, columns), duckDb("SELECT " + String.join(", ", columns) + " FROM tpch.tiny.lineitem"));
+    }
+
+    @Test
+    void insertAddsOneSnapshotPerStatement()
+            throws Exception
+    {
+        execute("CREATE TABLE iceberg.tpch.orders_log (o_orderkey BIGINT NOT NULL, o_custkey BIGINT, o_totalprice DECIMAL(12, 2), o_orderdate DATE, o_comment VARCHAR)");
+        Table table = catalog.loadTable(TableIdentifier.of("tpch", "orders_log"));
+        assertThat(table.snapshots()).isEmpty();
+
+        assertThat(execute("INSERT INTO iceberg.tpch.orders_log SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate, o_comment FROM tpch.tiny.orders WHERE o_orderkey < 10000"))
+                .isEqualTo(duckDb("SELECT count(*) FROM tpch.tiny.orders WHERE o_orderkey < 10000"));
+        assertThat(execute("INSERT INTO iceberg.tpch.orders_log SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate, o_comment FROM tpch.tiny.orders WHERE o_orderkey >= 10000"))
+                .isEqualTo(duckDb("SELECT count(*) FROM tpch.tiny.orders WHERE o_orderkey >= 10000"));
+        assertThat(execute("INSERT INTO iceberg.tpch.orders_log VALUES (1000000, NULL, 12.5, DATE '2026-01-02', 'by hand')")).containsExactly(List.of(1L));
+        table.refresh();
+        assertThat(table.snapshots()).hasSize(3);
+        assertThat(table.currentSnapshot().summary()).containsEntry("total-records", "15001").containsEntry("added-records", "1");
+
+        assertSameRows(execute("SELECT count(*), sum(o_totalprice), min(o_orderdate), max(o_orderkey), count(o_custkey) FROM iceberg.tpch.orders_log"),
+                duckDb("SELECT count(*) + 1, sum(o_totalprice) + 12.5, min(o_orderdate), 1000000, count(o_custkey) FROM tpch.tiny.orders"));
+        assertThat(execute("SELECT o_custkey, o_comment FROM iceberg.tpch.orders_log WHERE o_orderkey = 1000000")).containsExactly(java.util.Arrays.asList(null, "by hand"));
+        assertThat(catalog.loadTable(TableIdentifier.of("tpch", "orders_log")).newScan().planFiles()).isNotEmpty();
+    }
+
+    @Test
+    void metadataTablesAndTimeTravel()
+    {
+        execute("CREATE TABLE iceberg.tpch.nations AS SELECT * FROM tpch.tiny.nation WHERE n_regionkey = 0");
+        execute("INSERT INTO iceberg.tpch.nations SELECT * FROM tpch.tiny.nation WHERE n_regionkey <> 0");
+        Table table = catalog.loadTable(TableIdentifier.of("tpch", "nations"));
+        long first = table.currentSnapshot().parentId();
+        long second = table.currentSnapshot().snapshotId();
+
+        List<List<Object>> snapshots = execute("SELECT snapshot_id, parent_id, operation, summary FROM iceberg.tpch.\"nations$snapshots\" ORDER BY committed_at");
+        assertThat(snapshots).hasSize(2);
+        assertThat(snapshots.get(0).subList(0, 3)).containsExactly(first, null, "append");
+        assertThat(snapshots.get(1).subList(0, 3)).containsExactly(second, first, "append");
+        assertThat((String) snapshots.get(1).get(3)).contains("added-records=20").contains("total-records=25");
+
+        List<List<Object>> files = execute("SELECT file_path, file_format, record_count, file_size_in_bytes FROM iceberg.tpch.\"nations$files\"");
+        assertThat(files).isNotEmpty();
+        assertThat(files.stream().mapToLong(row -> (Long) row.get(2)).sum()).isEqualTo(25);
+        assertThat(files).allSatisfy(row -> {
+            assertThat((String) row.get(0)).endsWith(".parquet");
+            assertThat(row.get(1)).isEqualTo("PARQUET");
+            assertThat((Long) row.get(3)).isPositive();
+        });
+        assertThat(execute("SELECT snapshot_id, is_current_ancestor FROM iceberg.tpch.\"nations$history\" ORDER BY made_current_at"))
+                .containsExactly(List.of(first, true), List.of(second, true));
+
+        // every metadata table reads, nested columns as text
+        assertThat(execute("SELECT * FROM iceberg.tpch.\"nations$files\"")).hasSameSizeAs(files);
+        assertThat(execute("SELECT name, type, snapshot_id FROM iceberg.tpch.\"nations$refs\"")).containsExactly(List.of("main", "BRANCH", second));
+        assertThat(execute("SELECT added_data_files_count FROM iceberg.tpch.\"nations$manifests\"")).hasSize(2);
+        assertThat(execute("SELECT * FROM iceberg.tpch.\"nations$entries\"")).hasSameSizeAs(files);
+        assertThat(execute("SELECT record_count, file_count FROM iceberg.tpch.\"nations$partitions\"")).containsExactly(List.of(25L, (long) files.size()));
+
+        assertThat(execute("SELECT count(*) FROM iceberg.tpch.\"nations@%d\"".formatted(first))).containsExactly(List.of(5L));
+        assertThat(execute("SELECT count(*) FROM iceberg.tpch.\"nations@%d\"".formatted(second))).containsExactly(List.of(25L));
+        assertThat(execute("SELECT n_name FROM iceberg.tpch.\"nations@%d\" WHERE n_nationkey = 0".formatted(first))).containsExactly(List.of("ALGERIA"));
+
+        assertThatThrownBy(() -> execute("SELECT count(*) FROM iceberg.tpch.\"nations@42\""))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND))
+                .hasMessageContaining("Snapshot 42 of table 'iceberg.tpch.nations' does not exist");
+        assertThatThrownBy(() -> execute("SELECT * FROM iceberg.tpch.\"nations$bogus\""))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND))
+                .hasMessageContaining("Metadata table 'bogus' of table 'iceberg.tpch.nations' does not exist");
+        assertThatThrownBy(() -> execute("INSERT INTO iceberg.tpch.\"nations@%d\" SELECT * FROM tpch.tiny.nation".formatted(first)))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_SUPPORTED));
+    }
+
+    @Test
+    void partitionedTable()
+            throws Exception
+    {
+        execute("CREATE TABLE iceberg.tpch.orders_by_month (o_orderkey BIGINT, o_custkey BIGINT, o_orderstatus VARCHAR, o_totalprice DECIMAL(12, 2), o_orderdate DATE) "
+                + "WITH (partitioning = ARRAY['year(o_orderdate)', 'bucket(4, o_custkey)', 'o_orderstatus'])");
+        execute("INSERT INTO iceberg.tpch.orders_by_month SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate FROM tpch.tiny.orders");
+        Table table = catalog.loadTable(TableIdentifier.of("tpch", "orders_by_month"));
+        assertThat(table.spec().fields()).extracting(field -> field.transform().toString()).containsExactly("year", "bucket[4]", "identity");
+        assertThat(table.snapshots()).hasSize(1);
+        // every file holds one partition: many more files than writer threads
+        assertThat(execute("SELECT count(*) FROM iceberg.tpch.\"orders_by_month$files\"").get(0).get(0)).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LONG).isGreaterThan(20);
+        assertThat(execute("SELECT \"partition\" FROM iceberg.tpch.\"orders_by_month$files\" WHERE record_count > 0"))
+                .allSatisfy(row -> assertThat((String) row.get(0)).matches("\\{o_orderdate_year=\\d+, o_custkey_bucket=[0-3], o_orderstatus=[FOP]}"));
+        String query = "SELECT o_orderstatus, count(*), sum(o_totalprice) FROM %s WHERE o_orderdate BETWEEN DATE '1995-03-01' AND DATE '1995-03-31' AND o_custkey IN (10, 11, 12, 370) GROUP BY o_orderstatus";
+        assertSameRows(execute(query.formatted("iceberg.tpch.orders_by_month")), duckDb(query.formatted("tpch.tiny.orders")));
+        assertSameRows(IcebergTesting.icebergRows(table, List.of("o_orderkey", "o_orderdate")), duckDb("SELECT o_orderkey, o_orderdate FROM tpch.tiny.orders"));
+    }
+
+    @Test
+    void schemasAndDrops()
+    {
+        execute("CREATE SCHEMA iceberg.scratch");
+        assertThat(execute("SHOW SCHEMAS FROM iceberg")).contains(List.of("scratch"), List.of("tpch"));
+        execute("CREATE TABLE iceberg.scratch.t AS SELECT * FROM tpch.tiny.region");
+        Path tableLocation = IcebergTesting.localPath(catalog.loadTable(TableIdentifier.of("scratch", "t")).location());
+        assertThat(IcebergTesting.dataFiles(tableLocation)).isNotEmpty();
+        assertThatThrownBy(() -> execute("DROP SCHEMA iceberg.scratch"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining("Schema 'iceberg.scratch' is not empty");
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.scratch.t AS SELECT * FROM tpch.tiny.region"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ALREADY_EXISTS));
+        execute("DROP TABLE iceberg.scratch.t");
+        assertThat(IcebergTesting.dataFiles(tableLocation)).isEmpty();
+        execute("DROP SCHEMA iceberg.scratch");
+        assertThat(execute("SHOW SCHEMAS FROM iceberg")).doesNotContain(List.of("scratch"));
+    }
+
+    @Test
+    void badInput()
+    {
+        assertThatThrownBy(() -> execute("SELECT * FROM iceberg.tpch.missing"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.nowhere.t (x BIGINT)"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND))
+                .hasMessageContaining("nowhere");
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.tpch.bad (x BIGINT, s VARCHAR) WITH (partitioning = ARRAY['day(s)'])"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining("Invalid partitioning")
+                .hasMessageContaining("day(s)");
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.tpch.bad (x BIGINT) WITH (partitioning = ARRAY['y'])"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining("'y'");
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.tpch.bad (x BIGINT) WITH (colour = 'blue')"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessageContaining("unknown property 'colour'");
+        assertThat(catalog.tableExists(TableIdentifier.of("tpch", "bad"))).isFalse();
+    }
+
+    private List<List<Object>> execute(String sql)
+    {
+        try (QueryResult result = session.execute(sql)) {
+            return ResultRows.drain(result);
+        }
+    }
+
+    private List<List<Object>> duckDb(String sql)
+            throws Exception
+    {
+        try (Statement statement = duckDb.createStatement(); ResultSet resultSet = statement.executeQuery(sql)) {
+            return ResultRows.drain(resultSet);
+        }
+    }
+
+    private static void assertSameRows(List<List<Object>> actual, List<List<Object>> expected)
+    {
+        List<List<Object>> sortedActual = actual.stream().sorted(SqlValues.ROW_ORDER).toList();
+        List<List<Object>> sortedExpected = expected.stream().sorted(SqlValues.ROW_ORDER).toList();
+        assertThat(sortedActual).hasSameSizeAs(sortedExpected);
+        for (int i = 0; i < sortedExpected.size(); i++) {
+            List<Object> expectedRow = sortedExpected.get(i);
+            List<Object> actualRow = sortedActual.get(i);
+            assertThat(SqlValues.rowsMatch(expectedRow, actualRow)).as("row %d: expected %s but was %s", i, expectedRow, actualRow).isTrue();
+        }
+    }
+}
