@@ -24,8 +24,27 @@ public interface Connector
     List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits);
 
     /**
+     * Whether the source can compute {@code scan.aggregation()} itself. The engine asks while
+     * planning, with the whole scan (columns, filters and aggregation), and sends the aggregation
+     * to {@link #splits} and {@link #createSource} only if the answer is true; otherwise it reads
+     * the rows and aggregates them itself.
+     * <p>
+     * Answer true only if the source applies every filter of the scan exactly and computes
+     * every aggregate exactly as {@link AggregateFunction} describes, for every value the table
+     * may hold: the engine trusts the rows it gets. The one tolerance is the order in which
+     * floating point values are added (SUM, AVG), which may change the last bits, as it does in
+     * the engine between runs. For such a scan, {@link #splits} must return splits whose groups
+     * do not overlap (one split, say): the engine concatenates their rows.
+     */
+    default boolean supportsAggregation(TableHandle table, ScanSpec scan)
+    {
+        return false;
+    }
+
+    /**
      * Reads one split. Batches hold exactly the columns of {@code scan.columns()}, in that order,
-     * with the types of the table's schema. Vectors are allocated from {@code allocator}, which
+     * with the types of the table's schema, or, for a scan with an aggregation, the groups
+     * ({@link Aggregation#outputSchema}). Vectors are allocated from {@code allocator}, which
      * belongs to the query.
      */
     BatchSource createSource(Split split, ScanSpec scan, BufferAllocator allocator);

@@ -3,6 +3,7 @@ package io.ontul.spi;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -18,8 +19,17 @@ import java.util.OptionalLong;
  * engine sets it only when the pushed filters are the whole filter of the scan. A source that
  * applies every pushed filter exactly may stop after {@code limit} rows (across all its splits,
  * or per split); one that does not must ignore it. The engine applies the limit again.
+ * <p>
+ * {@code aggregation}, when present, changes what the scan returns: the source computes the
+ * {@link Aggregation} over the rows that pass the filters and returns one row per group (see
+ * {@link Aggregation#outputSchema}) instead of {@code columns}, which then lists the grouping
+ * columns followed by the other columns the aggregates read, for information. Here the filters
+ * are no hints: the engine sends an aggregation only after {@link Connector#supportsAggregation}
+ * accepted this very scan, and it does not filter or aggregate the rows again. {@code limit} is
+ * then empty.
  */
-public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit)
+public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit,
+        Optional<Aggregation> aggregation)
 {
     public ScanSpec
     {
@@ -27,6 +37,15 @@ public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, L
         predicates = List.copyOf(requireNonNull(predicates, "predicates is null"));
         disjunctions = requireNonNull(disjunctions, "disjunctions is null").stream().map(List::copyOf).toList();
         requireNonNull(limit, "limit is null");
+        requireNonNull(aggregation, "aggregation is null");
+        if (aggregation.isPresent() && limit.isPresent()) {
+            throw new IllegalArgumentException("a scan with an aggregation has no limit");
+        }
+    }
+
+    public ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit)
+    {
+        this(columns, predicates, disjunctions, limit, Optional.empty());
     }
 
     public ScanSpec(List<String> columns, List<ColumnPredicate> predicates)

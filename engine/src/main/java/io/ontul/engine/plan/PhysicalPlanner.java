@@ -90,7 +90,12 @@ public final class PhysicalPlanner
         if (rel instanceof Filter filter) {
             return new FilterProjectNode(filter.getRowType(), plan(filter.getInput()), filter.getCondition(), identity(filter.getInput().getRowType()));
         }
-        if (rel instanceof Aggregate aggregate) {
+        if (rel instanceof Aggregate original) {
+            Aggregate aggregate = AggregateInputTrimmer.trimmed(original);
+            PlanNode pushed = AggregationPushdown.plan(aggregate, rexBuilder);
+            if (pushed != null) {
+                return pushed;
+            }
             PlanNode input = plan(aggregate.getInput());
             if (input.splittable() && aggregate.getGroupSets().size() == 1 && aggregate.getAggCallList().stream().allMatch(Accumulators::supportsPartial)) {
                 return partialAndFinal(aggregate, input);

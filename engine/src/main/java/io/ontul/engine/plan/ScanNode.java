@@ -65,6 +65,7 @@ public final class ScanNode
         return "Scan " + table.qualifiedName() + " columns=" + scan.columns()
                 + (scan.predicates().isEmpty() ? "" : " predicates=" + scan.predicates())
                 + (scan.disjunctions().isEmpty() ? "" : " disjunctions=" + scan.disjunctions())
-                + (scan.limit().isEmpty() ? "" : " limit=" + scan.limit().getAsLong());
+                + (scan.limit().isEmpty() ? "" : " limit=" + scan.limit().getAsLong())
+                + scan.aggregation().map(aggregation -> " aggregation=[" + aggregation + "]").orElse("");
     }
 }

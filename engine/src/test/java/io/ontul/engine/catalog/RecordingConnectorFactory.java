@@ -31,7 +31,9 @@ import io.ontul.spi.TableStatistics;
  * A test connector ({@code connector.name=recording}) with one table {@code default.numbers}:
  * columns {@code n} and {@code twice} holding 1..10 and 2..20, and a hidden column {@code _row}
  * holding 0..9. It records every {@link ScanSpec} it is given, so tests see what the engine
- * pushed down, and its one property {@code row_count} sets how many rows there are.
+ * pushed down. Property {@code row_count} sets how many rows there are; with {@code aggregation =
+ * true} it accepts every aggregation the engine offers ({@link Connector#supportsAggregation}) and
+ * computes it over the rows that pass the scan's filters.
  */
 public final class RecordingConnectorFactory
         implements ConnectorFactory
@@ -39,6 +41,8 @@ public final class RecordingConnectorFactory
     public static final List<ScanSpec> SCANS = new CopyOnWriteArrayList<>();
     /** Rows INSERTed into the table, as text {@code n,twice,_row}, in the order they came. */
     public static final List<String> WRITTEN = new CopyOnWriteArrayList<>();
+    /** The scans the engine offered an aggregation of, whatever the answer. */
+    public static final List<ScanSpec> AGGREGATIONS_OFFERED = new CopyOnWriteArrayList<>();
 
     private static final Schema SCHEMA = new Schema(List.of(
             Field.nullable("n", new ArrowType.Int(64, true)),
@@ -55,11 +59,12 @@ public final class RecordingConnectorFactory
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
     {
         for (String key : config.keySet()) {
-            if (!key.equals("row_count")) {
+            if (!key.equals("row_count") && !key.equals("aggregation")) {
                 throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Catalog '%s': unknown property '%s'", catalogName, key);
             }
         }
         int rows = Integer.parseInt(config.getOrDefault("row_count", "10"));
+        boolean aggregation = Boolean.parseBoolean(config.getOrDefault("aggregation", "false"));
         return new Connector()
         {
             @Override
@@ -94,6 +99,13 @@ public final class RecordingConnectorFactory
             {
                 SCANS.add(scan);
                 return List.of(new Split() {});
+            }
+
+            @Override
+            public boolean supportsAggregation(TableHandle table, ScanSpec scan)
+            {
+                AGGREGATIONS_OFFERED.add(scan);
+                return aggregation;
             }
 
             @Override
@@ -143,6 +155,9 @@ public final class RecordingConnectorFactory
                             return null;
                         }
                         done = true;
+                        if (scan.aggregation().isPresent()) {
+                            return RecordingAggregation.compute(SCHEMA, rows, scan, allocator);
+                        }
                         VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(scan.columns().stream().map(name -> SCHEMA.findField(name)).toList()), allocator);
                         for (FieldVector vector : root.getFieldVectors()) {
                             BigIntVector numbers = (BigIntVector) vector;

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import io.ontul.catalog.jdbc.dialect.JdbcDialect;
 import io.ontul.catalog.jdbc.query.JdbcQuery;
+import io.ontul.catalog.jdbc.query.ResultColumn;
 import io.ontul.spi.BatchSource;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -30,7 +31,8 @@ import io.ontul.spi.OntulException;
  * otherwise read the rest of the result.
  * <p>
  * A scan without columns runs {@code SELECT count(*)} and returns batches of that many rows
- * without vectors.
+ * without vectors. For an aggregation the database computes, a value out of its type's range is a
+ * NUMERIC_OVERFLOW, as it would be in the engine.
  */
 public final class JdbcBatchSource
         implements BatchSource
@@ -43,7 +45,7 @@ public final class JdbcBatchSource
     private final JdbcDialect dialect;
     private final JdbcErrors errors;
     private final JdbcTableHandle table;
-    private final List<JdbcColumn> columns;
+    private final List<ResultColumn> columns;
     private final JdbcQuery query;
     private final boolean countOnly;
     private final OptionalLong limit;
@@ -59,7 +61,7 @@ public final class JdbcBatchSource
     private long rowsReturned;
     private long countedRows = -1;
 
-    JdbcBatchSource(JdbcConnectionPool pool, JdbcDialect dialect, JdbcErrors errors, JdbcTableHandle table, List<JdbcColumn> columns, JdbcQuery query,
+    JdbcBatchSource(JdbcConnectionPool pool, JdbcDialect dialect, JdbcErrors errors, JdbcTableHandle table, List<ResultColumn> columns, JdbcQuery query,
             OptionalLong limit, int fetchSize, BufferAllocator allocator)
     {
         this.pool = requireNonNull(pool, "pool is null");
@@ -72,7 +74,7 @@ public final class JdbcBatchSource
         this.limit = requireNonNull(limit, "limit is null");
         this.fetchSize = fetchSize;
         this.allocator = requireNonNull(allocator, "allocator is null");
-        this.schema = new Schema(columns.stream().map(JdbcColumn::field).toList());
+        this.schema = new Schema(columns.stream().map(ResultColumn::field).toList());
     }
 
     /** The statement this source runs (or ran): SQL text with {@code ?} and the bound values. */
@@ -95,6 +97,11 @@ public final class JdbcBatchSource
         }
         catch (SQLException e) {
             close();
+            if ("22003".equals(e.getSQLState())) {
+                // numeric_value_out_of_range: only computed values (sums) leave their type's range
+                throw new OntulException(ErrorCode.NUMERIC_OVERFLOW, errors.scrub("Numeric overflow reading table '%s': %s (%s)".formatted(
+                        table.qualifiedName(), dialect.errorMessage(e), errors.server())), e);
+            }
             throw errors.failure("Cannot read table '" + table.qualifiedName() + "'", e);
         }
         catch (RuntimeException e) {
@@ -195,18 +202,18 @@ public final class JdbcBatchSource
     private void readValue(int column, FieldVector vector, int row)
             throws SQLException
     {
-        JdbcColumn jdbcColumn = columns.get(column);
+        ResultColumn resultColumn = columns.get(column);
         try {
-            jdbcColumn.mapping().reader().read(resultSet, column + 1, vector, row);
+            resultColumn.reader().read(resultSet, resultColumn.index(), vector, row);
         }
         catch (ArithmeticException e) {
-            throw new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Cannot read column '%s' of table '%s': %s".formatted(jdbcColumn.name(), table.qualifiedName(), e.getMessage()), e);
+            throw new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Cannot read column '%s' of table '%s': %s".formatted(resultColumn.name(), table.qualifiedName(), e.getMessage()), e);
         }
         catch (SQLException e) {
             // a value the driver cannot convert (PostgreSQL's NaN numeric, say) is not a connection problem
             if (e.getSQLState() == null || !e.getSQLState().startsWith("08")) {
                 throw new OntulException(ErrorCode.EXTERNAL_ERROR, errors.scrub("Cannot read column '%s' of table '%s': %s".formatted(
-                        jdbcColumn.name(), table.qualifiedName(), dialect.errorMessage(e))), e);
+                        resultColumn.name(), table.qualifiedName(), dialect.errorMessage(e))), e);
             }
             throw e;
         }

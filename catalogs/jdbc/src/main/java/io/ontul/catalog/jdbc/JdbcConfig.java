@@ -28,6 +28,8 @@ import io.ontul.spi.OntulException;
  * <li>{@code read.fetch-size} (default 10000): rows the driver fetches per round trip</li>
  * <li>{@code read.split-column.<schema>.<table>}: a numeric column to cut scans of the table
  * into ranges; {@code read.splits}: how many (default: the engine's hint, at most half the pool)</li>
+ * <li>{@code read.aggregate-pushdown} (default true): let the database compute the GROUP BY of
+ * aggregations it computes exactly as the engine (PostgreSQL)</li>
  * <li>{@code write.batch-size} (default 1000): rows per batched INSERT</li>
  * </ul>
  */
@@ -41,10 +43,11 @@ public final class JdbcConfig
     public static final String FETCH_SIZE = "read.fetch-size";
     public static final String SPLITS = "read.splits";
     public static final String SPLIT_COLUMN_PREFIX = "read.split-column.";
+    public static final String AGGREGATE_PUSHDOWN = "read.aggregate-pushdown";
     public static final String WRITE_BATCH_SIZE = "write.batch-size";
 
     private static final Set<String> PROPERTIES = Set.of(CONNECTION_URL, CONNECTION_USER, CONNECTION_PASSWORD, POOL_MAX_SIZE, POOL_CONNECTION_TIMEOUT,
-            FETCH_SIZE, SPLITS, WRITE_BATCH_SIZE);
+            FETCH_SIZE, SPLITS, AGGREGATE_PUSHDOWN, WRITE_BATCH_SIZE);
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)?");
 
     private final String catalogName;
@@ -56,10 +59,11 @@ public final class JdbcConfig
     private final int fetchSize;
     private final OptionalInt splits;
     private final Map<String, String> splitColumns;
+    private final boolean aggregatePushdown;
     private final int writeBatchSize;
 
     private JdbcConfig(String catalogName, JdbcUrl url, Optional<String> user, Optional<String> password, int poolMaxSize, Duration connectionTimeout, int fetchSize,
-            OptionalInt splits, Map<String, String> splitColumns, int writeBatchSize)
+            OptionalInt splits, Map<String, String> splitColumns, boolean aggregatePushdown, int writeBatchSize)
     {
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
         this.url = requireNonNull(url, "url is null");
@@ -70,6 +74,7 @@ public final class JdbcConfig
         this.fetchSize = fetchSize;
         this.splits = requireNonNull(splits, "splits is null");
         this.splitColumns = Map.copyOf(requireNonNull(splitColumns, "splitColumns is null"));
+        this.aggregatePushdown = aggregatePushdown;
         this.writeBatchSize = writeBatchSize;
     }
 
@@ -114,6 +119,7 @@ public final class JdbcConfig
                 integer(catalogName, properties, FETCH_SIZE, 10_000, 1, 1_000_000),
                 properties.containsKey(SPLITS) ? OptionalInt.of(integer(catalogName, properties, SPLITS, 1, 1, 1024)) : OptionalInt.empty(),
                 splitColumns,
+                bool(catalogName, properties, AGGREGATE_PUSHDOWN, true),
                 integer(catalogName, properties, WRITE_BATCH_SIZE, 1000, 1, 1_000_000));
     }
 
@@ -133,6 +139,19 @@ public final class JdbcConfig
             // reported below
         }
         throw invalid(catalogName, name, "must be a whole number from " + min + " to " + max + ", not '" + text + "'");
+    }
+
+    private static boolean bool(String catalogName, Map<String, String> properties, String name, boolean defaultValue)
+    {
+        String text = properties.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(catalogName, name, "must be true or false, not '" + text + "'");
+        };
     }
 
     private static Duration duration(String catalogName, Map<String, String> properties, String name, Duration defaultValue)
@@ -196,6 +215,12 @@ public final class JdbcConfig
     public int fetchSize()
     {
         return fetchSize;
+    }
+
+    /** Whether aggregations may be offered to the database ({@code read.aggregate-pushdown}). */
+    public boolean aggregatePushdown()
+    {
+        return aggregatePushdown;
     }
 
     public int writeBatchSize()

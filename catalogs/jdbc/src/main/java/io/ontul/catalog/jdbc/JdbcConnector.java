@@ -4,13 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import org.apache.arrow.memory.BufferAllocator;
 
 import io.ontul.catalog.jdbc.dialect.JdbcDialect;
+import io.ontul.catalog.jdbc.query.AggregateSelect;
+import io.ontul.catalog.jdbc.query.JdbcAggregations;
 import io.ontul.catalog.jdbc.query.JdbcQuery;
 import io.ontul.catalog.jdbc.query.JdbcQueryBuilder;
+import io.ontul.catalog.jdbc.query.ResultColumn;
+import io.ontul.spi.Aggregation;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.BatchSource;
 import io.ontul.spi.Connector;
@@ -24,7 +29,8 @@ import io.ontul.spi.TableHandle;
 /**
  * A database reached through JDBC. Scans send the needed columns, the filters the database
  * evaluates like the engine, and LIMIT (when every filter went along) as one SELECT per split;
- * writes INSERT in one transaction per statement.
+ * an aggregation the database computes as the engine would (see {@link JdbcAggregations}) goes
+ * as one SELECT ... GROUP BY in one split. Writes INSERT in one transaction per statement.
  */
 public final class JdbcConnector
         implements Connector
@@ -35,6 +41,7 @@ public final class JdbcConnector
     private final JdbcConnectionPool pool;
     private final JdbcMetadata metadata;
     private final JdbcQueryBuilder queries;
+    private final JdbcAggregations aggregations;
     private final JdbcSplitPlanner splitPlanner;
 
     public JdbcConnector(JdbcConfig config, JdbcDialect dialect)
@@ -45,6 +52,7 @@ public final class JdbcConnector
         this.pool = new JdbcConnectionPool(config, dialect, errors);
         this.metadata = new JdbcMetadata(config.catalogName(), dialect, pool, errors);
         this.queries = new JdbcQueryBuilder(dialect);
+        this.aggregations = new JdbcAggregations(dialect);
         this.splitPlanner = new JdbcSplitPlanner(config, queries, pool, errors);
     }
 
@@ -62,7 +70,21 @@ public final class JdbcConnector
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
     {
+        if (scan.aggregation().isPresent()) {
+            // groups must not repeat across splits: the database aggregates the whole table at once
+            return List.of(new JdbcSplit(jdbcTable(table), Optional.empty(), 1, 1));
+        }
         return List.copyOf(splitPlanner.splits(jdbcTable(table), scan, desiredSplits));
+    }
+
+    @Override
+    public boolean supportsAggregation(TableHandle table, ScanSpec scan)
+    {
+        if (!config.aggregatePushdown() || scan.aggregation().isEmpty()) {
+            return false;
+        }
+        JdbcTableHandle jdbcTable = jdbcTable(table);
+        return queries.filter(jdbcTable, scan).complete() && aggregations.plan(jdbcTable, scan.aggregation().get()).isPresent();
     }
 
     @Override
@@ -70,18 +92,35 @@ public final class JdbcConnector
     {
         JdbcSplit jdbcSplit = (JdbcSplit) split;
         JdbcTableHandle table = jdbcSplit.table();
+        JdbcQueryBuilder.Filter filter = queries.filter(table, scan);
+        if (scan.aggregation().isPresent()) {
+            return aggregateSource(table, scan.aggregation().get(), filter, allocator);
+        }
         List<JdbcColumn> columns = new ArrayList<>();
         for (String name : scan.columns()) {
             columns.add(table.column(name).orElseThrow(() -> OntulException.userError(ErrorCode.NOT_FOUND, "Column '%s' does not exist in table '%s'", name, table.qualifiedName())));
         }
-        JdbcQueryBuilder.Filter filter = queries.filter(table, scan);
         // the engine sets a limit only when the pushed filters are the whole filter; it holds here
         // only if the database applies every one of them exactly
         OptionalLong limit = filter.complete() ? scan.limit() : OptionalLong.empty();
         JdbcQuery query = columns.isEmpty()
                 ? queries.count(table, filter, jdbcSplit.range())
                 : queries.select(table, columns, filter, jdbcSplit.range(), limit);
-        return new JdbcBatchSource(pool, dialect, errors, table, columns, query, limit, config.fetchSize(), allocator);
+        List<ResultColumn> resultColumns = new ArrayList<>();
+        for (JdbcColumn column : columns) {
+            resultColumns.add(ResultColumn.of(column, resultColumns.size() + 1));
+        }
+        return new JdbcBatchSource(pool, dialect, errors, table, resultColumns, query, limit, config.fetchSize(), allocator);
+    }
+
+    private BatchSource aggregateSource(JdbcTableHandle table, Aggregation aggregation, JdbcQueryBuilder.Filter filter, BufferAllocator allocator)
+    {
+        Optional<AggregateSelect> select = aggregations.plan(table, aggregation);
+        if (select.isEmpty() || !filter.complete()) {
+            throw OntulException.internal("the aggregation " + aggregation + " of table '" + table.qualifiedName() + "' was not accepted by the connector", null);
+        }
+        JdbcQuery query = queries.aggregate(table, select.get(), filter);
+        return new JdbcBatchSource(pool, dialect, errors, table, select.get().columns(), query, OptionalLong.empty(), config.fetchSize(), allocator);
     }
 
     @Override

@@ -38,16 +38,19 @@ class TestJdbcConfig
         assertThat(config.fetchSize()).isEqualTo(10_000);
         assertThat(config.splitCount(16)).isEqualTo(4);
         assertThat(config.splitColumn("public", "orders")).isEmpty();
+        assertThat(config.aggregatePushdown()).isTrue();
         assertThat(config.toString()).contains("password=****").doesNotContain("s3cret-value");
 
         JdbcConfig tuned = JdbcConfig.parse("pg", Map.of("connection-url", URL, "connection-pool.max-size", "20", "connection-pool.connection-timeout", "1500ms",
-                "read.splits", "6", "read.split-column.Public.Orders", "o_orderkey", "read.fetch-size", "500", "write.batch-size", "200"));
+                "read.splits", "6", "read.split-column.Public.Orders", "o_orderkey", "read.fetch-size", "500", "write.batch-size", "200",
+                "read.aggregate-pushdown", "False"));
         assertThat(tuned.poolMaxSize()).isEqualTo(20);
         assertThat(tuned.connectionTimeout()).isEqualTo(Duration.ofMillis(1500));
         assertThat(tuned.splitCount(2)).isEqualTo(6);
         assertThat(tuned.splitColumn("public", "orders")).contains("o_orderkey");
         assertThat(tuned.fetchSize()).isEqualTo(500);
         assertThat(tuned.writeBatchSize()).isEqualTo(200);
+        assertThat(tuned.aggregatePushdown()).isFalse();
     }
 
     @Test
@@ -55,12 +58,14 @@ class TestJdbcConfig
     {
         assertInvalid(Map.of("connection-url", URL, "connection-pasword", "x"),
                 "Catalog 'pg': unknown property 'connection-pasword' (the jdbc connector takes connection-password, connection-pool.connection-timeout, "
-                        + "connection-pool.max-size, connection-url, connection-user, read.fetch-size, read.splits, write.batch-size, read.split-column.<schema>.<table>)");
+                        + "connection-pool.max-size, connection-url, connection-user, read.aggregate-pushdown, read.fetch-size, read.splits, write.batch-size, "
+                        + "read.split-column.<schema>.<table>)");
         assertInvalid(Map.of("connection-user", "bob"), "Catalog 'pg': property 'connection-url' is required");
         assertInvalid(Map.of("connection-url", "postgresql://host/db"), "Catalog 'pg': property 'connection-url' must be a JDBC URL such as jdbc:postgresql://host:5432/database");
         assertInvalid(Map.of("connection-url", URL, "connection-pool.max-size", "0"), "Catalog 'pg': property 'connection-pool.max-size' must be a whole number from 1 to 1000, not '0'");
         assertInvalid(Map.of("connection-url", URL, "connection-pool.connection-timeout", "soon"),
                 "Catalog 'pg': property 'connection-pool.connection-timeout' must be a duration of at least 250ms such as 10s or 500ms, not 'soon'");
+        assertInvalid(Map.of("connection-url", URL, "read.aggregate-pushdown", "yes"), "Catalog 'pg': property 'read.aggregate-pushdown' must be true or false, not 'yes'");
         assertInvalid(Map.of("connection-url", URL, "read.split-column.orders", "id"),
                 "Catalog 'pg': property 'read.split-column.orders' must be written read.split-column.<schema>.<table>=<numeric column>");
         assertInvalid(Map.of("connection-url", "jdbc:mysql://bob:pw@host/db"), "Catalog 'pg': property 'connection-url' must not hold a password: put it in 'connection-password'");

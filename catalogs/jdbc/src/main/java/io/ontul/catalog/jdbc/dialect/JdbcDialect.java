@@ -99,6 +99,16 @@ public interface JdbcDialect
         return false;
     }
 
+    /**
+     * Whether GROUP BY with COUNT, SUM, MIN, MAX and AVG may run in the database: only when its
+     * arithmetic, NULL handling, empty groups and text comparison in the mappings' range collations
+     * are known to match the engine's ({@link io.ontul.catalog.jdbc.query.JdbcAggregations}).
+     */
+    default boolean supportsAggregatePushdown()
+    {
+        return false;
+    }
+
     /** The database's estimate of the table's row count, or empty if it has none. */
     default OptionalLong estimateRowCount(Connection connection, String schema, String table)
             throws SQLException

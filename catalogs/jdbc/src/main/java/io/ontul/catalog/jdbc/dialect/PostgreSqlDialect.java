@@ -27,6 +27,8 @@ import io.ontul.spi.ColumnPredicate.Operator;
  * PostgreSQL ({@code jdbc:postgresql:}). Results are streamed with a cursor, which needs a
  * transaction (autocommit off). Text columns ({@code text}, {@code varchar}, {@code name}) take
  * every predicate; ranges compare in the {@code "C"} collation (code point order, as the engine).
+ * Aggregates run in the database (sum of bigint is numeric there: exact, checked against the
+ * engine's range when read).
  */
 public final class PostgreSqlDialect
         implements JdbcDialect
@@ -109,6 +111,12 @@ public final class PostgreSqlDialect
     public String columnType(Field field)
     {
         return TYPE_NAMES.columnType(name(), field);
+    }
+
+    @Override
+    public boolean supportsAggregatePushdown()
+    {
+        return true;
     }
 
     @Override

@@ -23,7 +23,7 @@ import io.ontul.spi.ScanSpec;
 /**
  * Generates the statements of a scan: SELECT of the needed columns with the pushed filters as a
  * WHERE clause of bind parameters, a split's range, and LIMIT; the count of rows for a scan
- * without columns; MIN/MAX of a split column.
+ * without columns; the GROUP BY of an aggregation; MIN/MAX of a split column.
  */
 public final class JdbcQueryBuilder
 {
@@ -116,6 +116,18 @@ public final class JdbcQueryBuilder
         StringBuilder sql = new StringBuilder("SELECT count(*)");
         List<QueryParameter> parameters = new ArrayList<>();
         appendFromWhere(sql, parameters, table, filter, range);
+        return new JdbcQuery(sql.toString(), parameters);
+    }
+
+    /** The aggregating SELECT over the rows that pass the filter (the caller checked that it is complete). */
+    public JdbcQuery aggregate(JdbcTableHandle table, AggregateSelect select, Filter filter)
+    {
+        StringBuilder sql = new StringBuilder("SELECT ").append(String.join(", ", select.selectItems()));
+        List<QueryParameter> parameters = new ArrayList<>();
+        appendFromWhere(sql, parameters, table, filter, Optional.empty());
+        if (!select.groupBy().isEmpty()) {
+            sql.append(" GROUP BY ").append(String.join(", ", select.groupBy()));
+        }
         return new JdbcQuery(sql.toString(), parameters);
     }
 
