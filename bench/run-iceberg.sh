@@ -18,32 +18,6 @@ case "${1:-}" in
 esac
 
 MAIN=io.ontul.bench.iceberg.IcebergBenchmark
-JAR="bench/target/ontul-bench-0.1.0-SNAPSHOT.jar"
-LIB="bench/target/lib"
-
-needs_build() {
-    [ "${SKIP_BUILD:-0}" = 1 ] && return 1
-    [ "${REBUILD:-0}" = 1 ] && return 0
-    [ -f "$JAR" ] && [ -d "$LIB" ] || return 0
-    [ -n "$(find pom.xml spi exchange engine catalogs flight-server bench \( -name target -prune \) -o \( -type f \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' -o -path '*/codegen/*' \) -newer "$JAR" -print \) | head -1)" ]
-}
-
-if needs_build; then
-    echo "Building bench (mvn -q -B -pl bench -am package -DskipTests)..." >&2
-    # copy-dependencies never removes a jar: a version left from an older build would share the
-    # class path with its successor
-    rm -rf "$LIB"
-    mvn -q -B -pl bench -am package -DskipTests ${MVN_ARGS:-}
-fi
-
-COMMAND="bench/run-iceberg.sh $*"
-exec java \
-    -Xmx12g -XX:MaxDirectMemorySize=12g -XX:+UseParallelGC \
-    --add-opens=java.base/java.nio=ALL-UNNAMED \
-    -Darrow.enable_unsafe_memory_access=true \
-    -Darrow.enable_null_check_for_get=false \
-    -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-    "-Dontul.bench.command=${COMMAND% }" \
-    ${JAVA_OPTS:-} \
-    -cp "$JAR:$LIB/*" \
-    "$MAIN" "$@"
+. bench/bench-common.sh
+bench_build_if_needed
+bench_run 12g "bench/run-iceberg.sh $*" "$MAIN" "$@"

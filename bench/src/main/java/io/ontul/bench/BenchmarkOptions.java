@@ -138,10 +138,7 @@ public final class BenchmarkOptions
         if (text.equals("tiny")) {
             return "tiny";
         }
-        if (scale == Math.rint(scale)) {
-            return "sf" + (long) scale;
-        }
-        return "sf" + scale;
+        return TpchSchemaNames.of(scale);
     }
 
     private static double parseScale(String text)

@@ -136,7 +136,7 @@ public final class CheckpointStoreBenchmark
         String started = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         Path root = directory.isPresent() ? Files.createDirectories(directory.get()) : Files.createTempDirectory("ontul-checkpoint-bench-");
         Path work = Files.createTempDirectory(root, "run-");
-        String schemaName = scale == Math.rint(scale) ? "sf" + (long) scale : "sf" + String.valueOf(scale).replace('.', '_');
+        String schemaName = TpchSchemaNames.of(scale);
         try (Engine engine = Engine.createEmbedded()) {
             Session session = engine.createSession("bench");
             session.execute("SET SESSION query_max_memory = '16GB'").close();

@@ -90,7 +90,7 @@ public final class FlightStreamOptions
         try {
             double scale = Double.parseDouble(text);
             if (scale > 0) {
-                return scale == Math.rint(scale) ? "sf" + (long) scale : "sf" + scale;
+                return TpchSchemaNames.of(scale);
             }
         }
         catch (NumberFormatException ignored) {

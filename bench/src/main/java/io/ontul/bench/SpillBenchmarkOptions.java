@@ -92,10 +92,7 @@ public final class SpillBenchmarkOptions
     /** The schema of Ontul's tpch catalog for this scale: sf1, sf0_1, ... */
     public String tpchSchema()
     {
-        if (scale == Math.rint(scale)) {
-            return "sf" + (long) scale;
-        }
-        return "sf" + String.valueOf(scale).replace('.', '_');
+        return TpchSchemaNames.of(scale);
     }
 
     public int runs()

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import io.ontul.bench.TpchSchemaNames;
+
 /**
  * Command line of {@link IcebergBenchmark}.
  */
@@ -62,6 +64,6 @@ record IcebergBenchmarkOptions(double scale, int runs, int warmups, Optional<Pat
         if (scale == 0.01) {
             return "tiny";
         }
-        return scale == Math.rint(scale) ? "sf" + (long) scale : "sf" + Double.toString(scale).replace('.', '_');
+        return TpchSchemaNames.of(scale);
     }
 }
