@@ -451,3 +451,100 @@ SqlNode SqlShowUsers() :
         return new SqlShowUsers(s.end(this), like);
     }
 }
+
+/**
+ * CREATE STREAMING JOB [IF NOT EXISTS] name [WITH (...)] AS INSERT INTO table query
+ */
+SqlCreate SqlCreateStreamingJob(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    SqlNodeList jobOptions = null;
+    final SqlNode insert;
+}
+{
+    <STREAMING> <JOB> ifNotExists = IfNotExistsOpt() name = SimpleIdentifier()
+    [ jobOptions = PropertyList() ]
+    <AS> insert = SqlInsert()
+    {
+        if (!(insert instanceof SqlInsert)) {
+            throw SqlUtil.newContextException(insert.getParserPosition(),
+                RESOURCE.illegalQueryExpression());
+        }
+        return new SqlCreateStreamingJob(s.end(this), ifNotExists, name, jobOptions, (SqlInsert) insert);
+    }
+}
+
+/**
+ * DROP STREAMING JOB [IF EXISTS] name
+ */
+SqlDrop SqlDropStreamingJob(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <STREAMING> <JOB> ifExists = IfExistsOpt() name = SimpleIdentifier()
+    {
+        return new SqlDropStreamingJob(s.end(this), ifExists, name);
+    }
+}
+
+/**
+ * SHOW STREAMING JOBS
+ */
+SqlNode SqlShowStreamingJobs() :
+{
+    final Span s;
+}
+{
+    <SHOW> { s = span(); } <STREAMING> <JOBS>
+    {
+        return new SqlShowStreamingJobs(s.end(this));
+    }
+}
+
+/**
+ * DESCRIBE STREAMING JOB name
+ */
+SqlNode SqlDescribeStreamingJob() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <DESCRIBE> { s = span(); } <STREAMING> <JOB> name = SimpleIdentifier()
+    {
+        return new SqlStreamingJobCommand(s.end(this), SqlStreamingJobCommand.Action.DESCRIBE, name);
+    }
+}
+
+/**
+ * STOP STREAMING JOB name
+ */
+SqlNode SqlStopStreamingJob() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <STOP> { s = span(); } <STREAMING> <JOB> name = SimpleIdentifier()
+    {
+        return new SqlStreamingJobCommand(s.end(this), SqlStreamingJobCommand.Action.STOP, name);
+    }
+}
+
+/**
+ * START STREAMING JOB name
+ */
+SqlNode SqlStartStreamingJob() :
+{
+    final Span s;
+    final SqlIdentifier name;
+}
+{
+    <START> { s = span(); } <STREAMING> <JOB> name = SimpleIdentifier()
+    {
+        return new SqlStreamingJobCommand(s.end(this), SqlStreamingJobCommand.Action.START, name);
+    }
+}

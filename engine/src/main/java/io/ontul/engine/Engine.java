@@ -35,6 +35,7 @@ public final class Engine
     private final io.ontul.engine.exchange.ExchangeManager exchange;
     private final MetadataStore metadata;
     private final boolean ownsMetadata;
+    private final io.ontul.engine.streaming.StreamingJobManager streamingJobs;
 
     private Engine(EngineConfig config, java.util.Optional<MetadataStore> metadata, java.util.Optional<io.ontul.engine.security.UserManagement> userManagement)
     {
@@ -57,6 +58,8 @@ public final class Engine
                 this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of));
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
+        this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore);
+        streamingJobs.resumeJobs();
     }
 
     private static String defaultMaxMemory()
@@ -144,6 +147,12 @@ public final class Engine
         return queryIds.next();
     }
 
+    /** CREATE STREAMING JOB and friends: the jobs running in this engine. */
+    public io.ontul.engine.streaming.StreamingJobManager streamingJobs()
+    {
+        return streamingJobs;
+    }
+
     /** Every statement being run and the recent ones, with the engine's concurrency and run-time limits. */
     public QueryRegistry queries()
     {
@@ -163,6 +172,7 @@ public final class Engine
     @Override
     public void close()
     {
+        streamingJobs.close();
         queries.cancelAll("the engine is shutting down", java.time.Duration.ofSeconds(10));
         queries.close();
         workers.shutdownNow();

@@ -1,8 +1,12 @@
 package io.ontul.spi;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.arrow.memory.BufferAllocator;
+
+import io.ontul.spi.stream.StreamSinkProvider;
+import io.ontul.spi.stream.StreamSourceProvider;
 
 /**
  * One catalog. The engine calls {@link #metadata()} while planning, {@link #splits} once per
@@ -58,6 +62,18 @@ public interface Connector
     default BatchSink createSink(TableHandle table)
     {
         throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support writes to table %s", table.qualifiedName());
+    }
+
+    /** Continuous reads for streaming jobs; empty when the catalog's tables cannot be streamed. */
+    default Optional<StreamSourceProvider> streamSourceProvider()
+    {
+        return Optional.empty();
+    }
+
+    /** Exactly-once writes of streaming jobs; empty when the catalog has no two-phase sink. */
+    default Optional<StreamSinkProvider> streamSinkProvider()
+    {
+        return Optional.empty();
     }
 
     @Override

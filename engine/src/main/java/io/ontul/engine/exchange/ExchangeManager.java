@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -15,6 +17,8 @@ import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.EngineConfig;
 import io.ontul.engine.memory.DataSize;
+import io.ontul.exchange.checkpoint.CheckpointConfig;
+import io.ontul.exchange.checkpoint.CheckpointStore;
 import io.ontul.exchange.crypto.EncryptionConfig;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 import io.ontul.exchange.spill.SpillStore;
@@ -42,9 +46,12 @@ public final class ExchangeManager
     private final Optional<Path> temporary;
     private final ExchangeStreamFactory streams;
     private final SpillStore spillStore;
+    private final Map<String, String> properties;
+    private CheckpointStore checkpointStore;
 
-    private ExchangeManager(Path baseDirectory, Optional<Path> temporary, ExchangeStreamFactory streams, SpillStore spillStore)
+    private ExchangeManager(Path baseDirectory, Optional<Path> temporary, ExchangeStreamFactory streams, SpillStore spillStore, Map<String, String> properties)
     {
+        this.properties = Map.copyOf(requireNonNull(properties, "properties is null"));
         this.baseDirectory = requireNonNull(baseDirectory, "baseDirectory is null");
         this.temporary = requireNonNull(temporary, "temporary is null");
         this.streams = requireNonNull(streams, "streams is null");
@@ -74,7 +81,7 @@ public final class ExchangeManager
             ExchangeStreamFactory streams = ExchangeStreamFactory.create(EncryptionConfig.fromProperties(config.properties()), keyDirectory, masterKeyPassphrase);
             long maxBytes = DataSize.parse(config.property(SPILL_MAX_BYTES, DEFAULT_SPILL_MAX_BYTES), SPILL_MAX_BYTES);
             SpillStore spill = SpillStore.open(base.resolve("spill"), streams, maxBytes);
-            return new ExchangeManager(base, temporary, streams, spill);
+            return new ExchangeManager(base, temporary, streams, spill, config.properties());
         }
         catch (IOException e) {
             temporary.ifPresent(ExchangeManager::deleteQuietly);
@@ -101,9 +108,29 @@ public final class ExchangeManager
         return spillStore;
     }
 
+    /**
+     * The checkpoint store of streaming jobs, in {@code <base directory>/checkpoints}, opened on
+     * first use with the same encryption as spill files.
+     */
+    public synchronized CheckpointStore checkpointStore()
+    {
+        if (checkpointStore == null) {
+            Map<String, String> settings = new HashMap<>(properties);
+            settings.put(CheckpointConfig.BASE_DIRECTORY, baseDirectory.toAbsolutePath().toString());
+            checkpointStore = CheckpointStore.open(CheckpointConfig.fromProperties(settings, baseDirectory), streams);
+        }
+        return checkpointStore;
+    }
+
     @Override
     public void close()
     {
+        synchronized (this) {
+            if (checkpointStore != null) {
+                checkpointStore.close();
+                checkpointStore = null;
+            }
+        }
         temporary.ifPresent(ExchangeManager::deleteQuietly);
     }
 

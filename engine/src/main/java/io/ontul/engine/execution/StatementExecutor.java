@@ -245,6 +245,24 @@ public final class StatementExecutor
             engine.catalogs().create(create.name().getSimple(), create.connector().getSimple(), properties, session.user(), create.ifNotExists());
             return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }
+        if (statement instanceof io.ontul.engine.sql.tree.SqlCreateStreamingJob create) {
+            requireAdmin("CREATE STREAMING JOB", create.getParserPosition());
+            engine.streamingJobs().create(create, sql, Optional.ofNullable(session.catalog()), Optional.ofNullable(session.schema()), session.user());
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        if (statement instanceof io.ontul.engine.sql.tree.SqlDropStreamingJob drop) {
+            requireAdmin("DROP STREAMING JOB", drop.getParserPosition());
+            if (!engine.streamingJobs().drop(drop.name().getSimple()) && !drop.ifExists()) {
+                throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name().getParserPosition()) + "Streaming job '" + drop.name().getSimple() + "' does not exist");
+            }
+            return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
+        }
+        if (statement instanceof io.ontul.engine.sql.tree.SqlShowStreamingJobs) {
+            return StaticResult.rows(queryId, engine.rootAllocator(), io.ontul.engine.streaming.StreamingJobManager.SHOW_COLUMNS, engine.streamingJobs().show());
+        }
+        if (statement instanceof io.ontul.engine.sql.tree.SqlStreamingJobCommand command) {
+            return streamingJobCommand(command);
+        }
         if (statement instanceof SqlDropCatalog drop) {
             requireAdmin("DROP CATALOG", drop.getParserPosition());
             if (!engine.catalogs().drop(drop.name().getSimple()) && !drop.ifExists()) {
@@ -272,6 +290,33 @@ public final class StatementExecutor
             return query(statement);
         }
         throw new OntulException(ErrorCode.NOT_SUPPORTED, position(statement.getParserPosition()) + "Statement is not supported: " + statement.getKind());
+    }
+
+    private QueryResult streamingJobCommand(io.ontul.engine.sql.tree.SqlStreamingJobCommand command)
+    {
+        String name = command.name().getSimple();
+        try {
+            switch (command.action()) {
+                case DESCRIBE -> {
+                    return StaticResult.text(queryId, engine.rootAllocator(), List.of("property", "value"), engine.streamingJobs().describe(name));
+                }
+                case STOP -> {
+                    requireAdmin("STOP STREAMING JOB", command.getParserPosition());
+                    engine.streamingJobs().stop(name);
+                }
+                case START -> {
+                    requireAdmin("START STREAMING JOB", command.getParserPosition());
+                    engine.streamingJobs().start(name);
+                }
+            }
+        }
+        catch (OntulException e) {
+            if (e.code() == ErrorCode.NOT_FOUND && e.getMessage().startsWith("Streaming job '")) {
+                throw new OntulException(ErrorCode.NOT_FOUND, position(command.name().getParserPosition()) + e.getMessage(), e);
+            }
+            throw e;
+        }
+        return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
     }
 
     // ---- metadata
@@ -584,7 +629,7 @@ public final class StatementExecutor
      * list targets the visible columns (the hidden ones reach the sink as NULL), and one that
      * names a hidden column fails.
      */
-    private static SqlInsert withoutHiddenColumns(SqlInsert insert, TableHandle table)
+    public static SqlInsert withoutHiddenColumns(SqlInsert insert, TableHandle table)
     {
         List<Field> hidden = table.columns().getFields().stream()
                 .filter(field -> "true".equals(field.getMetadata().get(TableHandle.HIDDEN_COLUMN)))

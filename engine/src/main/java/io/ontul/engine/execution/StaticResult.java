@@ -65,6 +65,37 @@ public final class StaticResult
         return new StaticResult(queryId, schema, root, false);
     }
 
+    /**
+     * A listing with VARCHAR columns (String values) and BIGINT columns (Long values), as the
+     * fields say; values may be null.
+     */
+    public static StaticResult rows(String queryId, BufferAllocator allocator, List<Field> columns, List<List<Object>> rows)
+    {
+        Schema schema = new Schema(columns);
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        root.allocateNew();
+        for (int row = 0; row < rows.size(); row++) {
+            for (int column = 0; column < columns.size(); column++) {
+                Object value = rows.get(row).get(column);
+                FieldVector vector = root.getVector(column);
+                if (value == null) {
+                    vector.setNull(row);
+                }
+                else if (vector instanceof BigIntVector bigint) {
+                    bigint.setSafe(row, (Long) value);
+                }
+                else {
+                    ((VarCharVector) vector).setSafe(row, value.toString().getBytes(StandardCharsets.UTF_8));
+                }
+            }
+        }
+        for (FieldVector vector : root.getFieldVectors()) {
+            vector.setValueCount(rows.size());
+        }
+        root.setRowCount(rows.size());
+        return new StaticResult(queryId, schema, root, false);
+    }
+
     public static StaticResult updateCount(String queryId, BufferAllocator allocator, long rows)
     {
         Schema schema = new Schema(List.of(new Field("rows", FieldType.notNullable(new ArrowType.Int(64, true)), null)));

@@ -126,6 +126,12 @@ public final class MetadataStore
         return new StoredConnectorEntries(this, catalog);
     }
 
+    /** Streaming job definitions and the state each should resume in. */
+    public StoredStreamingJobs streamingJobs()
+    {
+        return new StoredStreamingJobs(this);
+    }
+
     /** The server's users and their password hashes. */
     public StoredUsers users()
     {

@@ -27,7 +27,8 @@ final class SchemaMigrations
 {
     /** Every migration, oldest first; the position + 1 is its version. */
     static final List<String> SCRIPTS = List.of(
-            "V1__catalogs_users_connector_entries.sql");
+            "V1__catalogs_users_connector_entries.sql",
+            "V2__streaming_jobs.sql");
 
     private final MetadataStore store;
 

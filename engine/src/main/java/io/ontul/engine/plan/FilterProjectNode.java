@@ -30,6 +30,12 @@ public final class FilterProjectNode
                 : null;
     }
 
+    /** The same filter and projection over another input of the same row type (a streaming job's polled batches). */
+    public FilterProjectNode withChild(PlanNode child)
+    {
+        return new FilterProjectNode(rowType(), child, filter, projections);
+    }
+
     @Override
     public boolean splittable()
     {

@@ -31,6 +31,21 @@ public final class ScanNode
         this.scan = scan;
     }
 
+    public Connector connector()
+    {
+        return connector;
+    }
+
+    public TableHandle table()
+    {
+        return table;
+    }
+
+    public ScanSpec scan()
+    {
+        return scan;
+    }
+
     @Override
     public boolean splittable()
     {

@@ -11,7 +11,9 @@ import io.ontul.engine.sql.tree.SqlShowCatalogs;
 import io.ontul.engine.sql.tree.SqlShowColumns;
 import io.ontul.engine.sql.tree.SqlShowSchemas;
 import io.ontul.engine.sql.tree.SqlShowTables;
+import io.ontul.engine.sql.tree.SqlShowStreamingJobs;
 import io.ontul.engine.sql.tree.SqlShowUsers;
+import io.ontul.engine.sql.tree.SqlStreamingJobCommand;
 
 /**
  * Tells, before running a statement, whether it returns rows (queries, SHOW, DESCRIBE,
@@ -33,6 +35,8 @@ public final class StatementKinds
                 || statement instanceof SqlShowTables
                 || statement instanceof SqlShowColumns
                 || statement instanceof SqlShowUsers
+                || statement instanceof SqlShowStreamingJobs
+                || statement instanceof SqlStreamingJobCommand command && command.action() == SqlStreamingJobCommand.Action.DESCRIBE
                 || statement instanceof SqlDescribeTable
                 || statement instanceof SqlExplainStatement
                 || statement instanceof SqlExplain

@@ -3,6 +3,7 @@ package io.ontul.catalog.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.iceberg.TableProperties;
@@ -13,6 +14,7 @@ import io.ontul.catalog.iceberg.read.IcebergParquetBatchSource;
 import io.ontul.catalog.iceberg.read.IcebergSplit;
 import io.ontul.catalog.iceberg.read.IcebergSplitPlanner;
 import io.ontul.catalog.iceberg.write.IcebergBatchSink;
+import io.ontul.catalog.iceberg.write.IcebergStreamSinkProvider;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.BatchSource;
 import io.ontul.spi.Connector;
@@ -23,6 +25,7 @@ import io.ontul.spi.OntulException;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;
 import io.ontul.spi.TableHandle;
+import io.ontul.spi.stream.StreamSinkProvider;
 
 /**
  * Iceberg tables of one catalog: Parquet data files read into Arrow with file and row-group
@@ -79,6 +82,18 @@ public final class IcebergConnector
         long targetFileSize = PropertyUtil.propertyAsLong(handle.table().properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
                 config.targetFileSize().orElse(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
         return new IcebergBatchSink(handle, targetFileSize, context.allocator(), context.parallelism());
+    }
+
+    @Override
+    public Optional<StreamSinkProvider> streamSinkProvider()
+    {
+        return Optional.of(new IcebergStreamSinkProvider(this::targetFileSize));
+    }
+
+    private long targetFileSize(IcebergTableHandle handle)
+    {
+        return PropertyUtil.propertyAsLong(handle.table().properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+                config.targetFileSize().orElse(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
     }
 
     @Override

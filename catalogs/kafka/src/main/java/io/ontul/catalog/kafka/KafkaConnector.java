@@ -3,6 +3,7 @@ package io.ontul.catalog.kafka;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -14,6 +15,7 @@ import io.ontul.spi.ConnectorStore;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;
 import io.ontul.spi.TableHandle;
+import io.ontul.spi.stream.StreamSourceProvider;
 
 /**
  * Kafka topics as tables defined by DDL. A scan reads a bounded snapshot, one split per partition
@@ -26,6 +28,7 @@ public final class KafkaConnector
     private final KafkaTopicAdmin admin;
     private final KafkaMetadata metadata;
     private final KafkaSplitPlanner splitPlanner;
+    private final KafkaStreamSourceProvider streamSource;
     private final AtomicLong skippedMalformedRecords = new AtomicLong();
 
     public KafkaConnector(KafkaCatalogConfig config, ConnectorStore store)
@@ -34,6 +37,7 @@ public final class KafkaConnector
         this.admin = new KafkaTopicAdmin(config);
         this.metadata = new KafkaMetadata(config.catalogName(), requireNonNull(store, "store is null"), admin);
         this.splitPlanner = new KafkaSplitPlanner(admin, skippedMalformedRecords);
+        this.streamSource = new KafkaStreamSourceProvider(config, admin, splitPlanner);
     }
 
     @Override
@@ -69,6 +73,12 @@ public final class KafkaConnector
     public BatchSink createSink(TableHandle table)
     {
         return new KafkaBatchSink((KafkaTableDefinition) table.connectorHandle(), table.qualifiedName(), config, admin);
+    }
+
+    @Override
+    public Optional<StreamSourceProvider> streamSourceProvider()
+    {
+        return Optional.of(streamSource);
     }
 
     /** Malformed records skipped by all scans of this catalog so far. */

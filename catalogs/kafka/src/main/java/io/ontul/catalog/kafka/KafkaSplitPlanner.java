@@ -95,7 +95,7 @@ final class KafkaSplitPlanner
         return splits;
     }
 
-    private Map<TopicPartition, Long> startOffsets(KafkaTableDefinition table, List<TopicPartition> partitions, Map<TopicPartition, Long> ends)
+    Map<TopicPartition, Long> startOffsets(KafkaTableDefinition table, List<TopicPartition> partitions, Map<TopicPartition, Long> ends)
     {
         String topic = table.topic();
         Map<TopicPartition, Long> starts = new HashMap<>();

@@ -1,0 +1,122 @@
+package io.ontul.engine.streaming;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+import io.ontul.exchange.checkpoint.CheckpointStore;
+import io.ontul.exchange.checkpoint.CompletedCheckpoint;
+import io.ontul.exchange.checkpoint.TaskSnapshot;
+import io.ontul.exchange.checkpoint.TaskSnapshotWriter;
+
+/**
+ * The checkpoint protocol of one job over the Exchange Manager's {@link CheckpointStore}:
+ * <ol>
+ * <li>each task, on barrier N, pre-commits its sink, writes its snapshot (source positions) with
+ * {@link #snapshotTask} and sends a {@link TaskAcknowledgement} carrying its committable;</li>
+ * <li>when every task has acknowledged N, {@link #acknowledge} completes checkpoint N in the store
+ * with the committables as its metadata, durably, and returns them;</li>
+ * <li>only then does the caller commit the sinks for N.</li>
+ * </ol>
+ * {@link #restore} is the other half: it discards incomplete checkpoints and returns the latest
+ * complete one's positions and committables, which the job commits again (sinks ignore a replay).
+ */
+final class CheckpointCoordinator
+{
+    private static final String POSITION = "position.";
+    private static final String COMMITTABLE = "committable.";
+
+    private final CheckpointStore store;
+    private final String jobId;
+    private final Set<String> taskIds;
+    private final Map<String, TaskAcknowledgement> acknowledged = new HashMap<>();
+
+    CheckpointCoordinator(CheckpointStore store, String jobId, Set<String> taskIds)
+    {
+        this.store = requireNonNull(store, "store is null");
+        this.jobId = requireNonNull(jobId, "jobId is null");
+        this.taskIds = Set.copyOf(taskIds);
+    }
+
+    /** What a job restarts from: the latest complete checkpoint, or nothing. */
+    record Restored(long checkpointId, Map<String, Map<String, byte[]>> positionsByTask, List<byte[]> committables) {}
+
+    Restored restore()
+    {
+        store.cleanUpIncomplete(jobId);
+        Optional<CompletedCheckpoint> latest = store.latestComplete(jobId);
+        if (latest.isEmpty()) {
+            return new Restored(0, Map.of(), List.of());
+        }
+        CompletedCheckpoint checkpoint = latest.get();
+        Map<String, Map<String, byte[]>> positions = new HashMap<>();
+        for (TaskSnapshot task : checkpoint.tasks()) {
+            Map<String, byte[]> taskPositions = new HashMap<>();
+            task.metadata().forEach((key, value) -> {
+                if (key.startsWith(POSITION)) {
+                    taskPositions.put(key.substring(POSITION.length()), Base64.getDecoder().decode(value));
+                }
+            });
+            positions.put(task.taskId(), taskPositions);
+        }
+        List<byte[]> committables = new ArrayList<>();
+        checkpoint.metadata().forEach((key, value) -> {
+            if (key.startsWith(COMMITTABLE)) {
+                committables.add(Base64.getDecoder().decode(value));
+            }
+        });
+        return new Restored(checkpoint.checkpointId(), positions, committables);
+    }
+
+    /** Task side: writes the task's source positions as its part of checkpoint {@code checkpointId}. */
+    void snapshotTask(String taskId, long checkpointId, Map<String, byte[]> positions)
+    {
+        Map<String, String> metadata = new TreeMap<>();
+        positions.forEach((split, position) -> metadata.put(POSITION + split, Base64.getEncoder().encodeToString(position)));
+        try (TaskSnapshotWriter writer = store.taskSnapshot(jobId, checkpointId, taskId)) {
+            writer.finish(metadata);
+        }
+    }
+
+    /**
+     * Records a task's acknowledgement. Returns the checkpoint's committables once every task has
+     * acknowledged it and the checkpoint is complete in the store; empty while some are missing.
+     */
+    Optional<List<byte[]>> acknowledge(TaskAcknowledgement acknowledgement)
+    {
+        if (!taskIds.contains(acknowledgement.taskId())) {
+            throw new IllegalArgumentException("Unknown task " + acknowledgement.taskId() + " of job " + jobId);
+        }
+        acknowledged.put(acknowledgement.taskId(), acknowledgement);
+        long checkpointId = acknowledgement.checkpointId();
+        if (!acknowledged.keySet().equals(taskIds) || acknowledged.values().stream().anyMatch(ack -> ack.checkpointId() != checkpointId)) {
+            return Optional.empty();
+        }
+        Map<String, String> metadata = new TreeMap<>();
+        List<byte[]> committables = new ArrayList<>();
+        for (TaskAcknowledgement ack : acknowledged.values()) {
+            metadata.put(COMMITTABLE + ack.taskId(), Base64.getEncoder().encodeToString(ack.committable()));
+            committables.add(ack.committable());
+        }
+        acknowledged.clear();
+        store.complete(jobId, checkpointId, metadata);
+        return Optional.of(committables);
+    }
+
+    List<Long> completedCheckpointIds()
+    {
+        return store.completedCheckpointIds(jobId);
+    }
+
+    void deleteAll()
+    {
+        store.deleteJob(jobId);
+    }
+}

@@ -1,0 +1,39 @@
+package io.ontul.engine.streaming;
+
+/**
+ * Test-only crash injection. When the system property {@value #PROPERTY} names a point a job
+ * reaches, the job dies there as if its process had been killed: it clears the property (so that
+ * one setting crashes one job once), persists nothing, takes no checkpoint and leaves its stored
+ * state as it was; the next engine start resumes it. Points: {@value #AFTER_PREPARE_COMMIT},
+ * {@value #AFTER_CHECKPOINT_COMPLETE}, {@value #AFTER_SINK_COMMIT}.
+ */
+public final class CrashPoints
+{
+    public static final String PROPERTY = "ontul.streaming.test.crash-point";
+    public static final String AFTER_PREPARE_COMMIT = "after-prepare-commit";
+    public static final String AFTER_CHECKPOINT_COMPLETE = "after-checkpoint-complete";
+    public static final String AFTER_SINK_COMMIT = "after-sink-commit";
+
+    private CrashPoints() {}
+
+    static void reached(String point)
+    {
+        synchronized (CrashPoints.class) {
+            if (!point.equals(System.getProperty(PROPERTY))) {
+                return;
+            }
+            System.clearProperty(PROPERTY);
+        }
+        throw new SimulatedCrash(point);
+    }
+
+    /** Thrown at a crash point; the job ends without touching durable state. */
+    static final class SimulatedCrash
+            extends RuntimeException
+    {
+        SimulatedCrash(String point)
+        {
+            super("simulated crash " + point, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.ontul.engine.streaming;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+
+import org.apache.arrow.memory.BufferAllocator;
+
+import io.ontul.engine.catalog.CatalogManager;
+import io.ontul.engine.metadata.StoredStreamingJobs;
+import io.ontul.exchange.checkpoint.CheckpointStore;
+
+/** What streaming jobs take from the engine. */
+record StreamingEnvironment(
+        CatalogManager catalogs,
+        BufferAllocator rootAllocator,
+        ExecutorService workers,
+        StoredStreamingJobs store,
+        Supplier<CheckpointStore> checkpoints)
+{
+    StreamingEnvironment
+    {
+        requireNonNull(catalogs, "catalogs is null");
+        requireNonNull(rootAllocator, "rootAllocator is null");
+        requireNonNull(workers, "workers is null");
+        requireNonNull(store, "store is null");
+        requireNonNull(checkpoints, "checkpoints is null");
+    }
+}

@@ -1,0 +1,348 @@
+package io.ontul.engine.streaming;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rex.RexBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.metadata.StoredStreamingJob;
+import io.ontul.engine.operator.Operator;
+import io.ontul.engine.plan.FilterProjectNode;
+import io.ontul.engine.plan.PlanNode;
+import io.ontul.engine.plan.TaskContext;
+import io.ontul.engine.sql.parser.OntulParser;
+import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
+import io.ontul.engine.type.OntulTypeSystem;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.stream.StreamBatch;
+import io.ontul.spi.stream.StreamReader;
+import io.ontul.spi.stream.StreamSink;
+import io.ontul.spi.stream.StreamSplit;
+
+/**
+ * One running streaming job: a thread that polls the source, runs the job's filter/project
+ * operators (the query engine's, over a {@link StreamFeedNode}) and writes the sink, and every
+ * checkpoint interval takes a checkpoint through its {@link CheckpointCoordinator}. One task for
+ * now; the task talks to the coordinator with messages ({@link TaskAcknowledgement}).
+ * <p>
+ * A failure ends the attempt; the job restarts from its latest complete checkpoint after the
+ * backoff, up to the configured attempts in a row (a completed checkpoint resets the count), then
+ * is FAILED. {@link #stop} takes a final checkpoint; {@link #shutdown} (engine closing, DROP)
+ * does not and leaves the stored state alone, as a crash would.
+ */
+final class StreamingJob
+{
+    private static final Logger LOG = LoggerFactory.getLogger(StreamingJob.class);
+    private static final String TASK = "task-0";
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+
+    private final StoredStreamingJob definition;
+    private final StreamingJobOptions options;
+    private final StreamingEnvironment environment;
+
+    private final AtomicLong recordsIn = new AtomicLong();
+    private final AtomicLong recordsOut = new AtomicLong();
+    private final AtomicLong recordsRejected = new AtomicLong();
+    private volatile StreamingJobState state;
+    private volatile String lastError;
+    private volatile Instant startedAt;
+    private volatile long lastCheckpointId;
+    private volatile Instant lastCheckpointTime;
+    private volatile long lastCheckpointDurationMillis;
+    private volatile StreamingJobPlan lastPlan;
+    private volatile boolean stopRequested;
+    private volatile boolean shutdown;
+    private volatile StreamReader currentReader;
+    private int consecutiveFailures;
+    private Thread thread;
+
+    StreamingJob(StoredStreamingJob definition, StreamingEnvironment environment)
+    {
+        this.definition = requireNonNull(definition, "definition is null");
+        this.environment = requireNonNull(environment, "environment is null");
+        this.options = StreamingJobOptions.parse(definition.options());
+        this.state = StreamingJobState.valueOf(definition.state());
+        this.lastError = definition.lastError().orElse(null);
+    }
+
+    String name()
+    {
+        return definition.name();
+    }
+
+    StoredStreamingJob definition()
+    {
+        return definition;
+    }
+
+    StreamingJobState state()
+    {
+        return state;
+    }
+
+    synchronized boolean isActive()
+    {
+        return thread != null && thread.isAlive();
+    }
+
+    /** Starts the job's thread unless it runs; it resumes from the latest complete checkpoint. */
+    synchronized void start()
+    {
+        if (isActive()) {
+            return;
+        }
+        stopRequested = false;
+        shutdown = false;
+        consecutiveFailures = 0;
+        startedAt = Instant.now();
+        setState(StreamingJobState.RUNNING, null);
+        thread = new Thread(this::run, "ontul-streaming-job-" + definition.name());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Takes a final checkpoint, commits it and stops; the job is STOPPED. */
+    void stop()
+    {
+        stopRequested = true;
+        awaitThread(false);
+        if (state != StreamingJobState.FAILED) {
+            setState(StreamingJobState.STOPPED, state == StreamingJobState.STOPPED ? lastError : null);
+        }
+    }
+
+    /** Stops the thread without a checkpoint and without changing the stored state. */
+    void shutdown()
+    {
+        shutdown = true;
+        awaitThread(true);
+    }
+
+    /** @param interrupt whether to interrupt the thread: not when it must finish a final checkpoint */
+    private void awaitThread(boolean interrupt)
+    {
+        Thread running;
+        synchronized (this) {
+            running = thread;
+        }
+        if (running == null) {
+            return;
+        }
+        StreamReader reader = currentReader;
+        if (reader != null) {
+            reader.wakeup();
+        }
+        if (interrupt) {
+            running.interrupt();
+        }
+        try {
+            running.join(JOIN_TIMEOUT.toMillis());
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (running.isAlive()) {
+            LOG.warn("Streaming job {} did not stop within {}", definition.name(), JOIN_TIMEOUT);
+        }
+    }
+
+    private void run()
+    {
+        while (true) {
+            try {
+                runAttempt();
+                if (stopRequested && !shutdown) {
+                    setState(StreamingJobState.STOPPED, null);
+                }
+                return;
+            }
+            catch (CrashPoints.SimulatedCrash e) {
+                LOG.warn("Streaming job {}: {}", definition.name(), e.getMessage());
+                return;
+            }
+            catch (RuntimeException | LinkageError | AssertionError e) {
+                if (shutdown) {
+                    return;
+                }
+                String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+                consecutiveFailures++;
+                if (consecutiveFailures > options.restartMaxAttempts()) {
+                    LOG.error("Streaming job {} failed after {} restarts: {}", definition.name(), options.restartMaxAttempts(), reason, e);
+                    setState(StreamingJobState.FAILED, reason);
+                    return;
+                }
+                LOG.warn("Streaming job {} failed (restart {} of {} in {}): {}", definition.name(), consecutiveFailures, options.restartMaxAttempts(), options.restartBackoff(), reason, e);
+                setState(StreamingJobState.RESTARTING, reason);
+                if (!sleepBackoff()) {
+                    if (stopRequested && !shutdown) {
+                        setState(StreamingJobState.STOPPED, reason);
+                    }
+                    return;
+                }
+                setState(StreamingJobState.RUNNING, reason);
+            }
+        }
+    }
+
+    /** Returns false when the job was asked to stop meanwhile. */
+    private boolean sleepBackoff()
+    {
+        long end = System.nanoTime() + options.restartBackoff().toNanos();
+        while (System.nanoTime() < end) {
+            if (stopRequested || shutdown) {
+                return false;
+            }
+            try {
+                Thread.sleep(Math.min(50, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
+            }
+            catch (InterruptedException e) {
+                // stop and shutdown interrupt; the flags say which
+            }
+        }
+        return !stopRequested && !shutdown;
+    }
+
+    private void runAttempt()
+    {
+        SqlCreateStreamingJob create = (SqlCreateStreamingJob) OntulParser.parse(definition.definition());
+        StreamingJobPlan plan = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema()).plan(create.insert());
+        lastPlan = plan;
+        CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), Set.of(TASK));
+        QueryContext context = new QueryContext("stream-" + definition.name(), definition.createdBy(), environment.rootAllocator(), Long.MAX_VALUE, environment.workers(), 1,
+                new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
+        try (StreamSink sink = plan.sink().createSink(plan.sinkTable(), definition.jobId(), context.allocator())) {
+            CheckpointCoordinator.Restored restored = coordinator.restore();
+            if (restored.checkpointId() > 0) {
+                sink.commit(restored.checkpointId(), restored.committables());
+                lastCheckpointId = restored.checkpointId();
+            }
+            Map<String, byte[]> saved = restored.positionsByTask().getOrDefault(TASK, Map.of());
+            List<StreamSplit> splits = new ArrayList<>();
+            Map<String, byte[]> positions = new HashMap<>();
+            for (StreamSplit split : plan.source().splits(plan.scan().table())) {
+                byte[] position = saved.getOrDefault(split.id(), split.startPosition());
+                splits.add(new StreamSplit(split.id(), position));
+                positions.put(split.id(), position);
+            }
+            try (StreamReader reader = plan.source().open(plan.scan().table(), plan.scan().scan().columns(), splits, context.allocator())) {
+                currentReader = reader;
+                StreamFeedNode feed = new StreamFeedNode(plan.scan().rowType());
+                PlanNode top = feed;
+                List<FilterProjectNode> filterProjects = plan.filterProjects();
+                for (int i = filterProjects.size() - 1; i >= 0; i--) {
+                    top = filterProjects.get(i).withChild(top);
+                }
+                List<Field> sinkFields = plan.sinkTable().columns().getFields();
+                long rejectedBefore = recordsRejected.get();
+                long nextCheckpointId = restored.checkpointId() + 1;
+                try (Operator root = top.open(TaskContext.single(context))) {
+                    long nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
+                    while (!stopRequested && !shutdown) {
+                        StreamBatch polled = reader.poll(POLL_TIMEOUT);
+                        if (polled.batch() != null) {
+                            recordsIn.addAndGet(polled.rowCount());
+                            feed.offer(polled.batch());
+                            for (VectorSchemaRoot output = root.next(); output != null; output = root.next()) {
+                                try {
+                                    sink.write(new VectorSchemaRoot(sinkFields, output.getFieldVectors(), output.getRowCount()));
+                                    recordsOut.addAndGet(output.getRowCount());
+                                }
+                                finally {
+                                    output.close();
+                                }
+                            }
+                        }
+                        positions.putAll(polled.positions());
+                        recordsRejected.set(rejectedBefore + reader.rejectedRecords());
+                        if (System.nanoTime() >= nextCheckpointNanos) {
+                            checkpoint(coordinator, sink, reader, nextCheckpointId++, positions);
+                            nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
+                        }
+                    }
+                    if (stopRequested && !shutdown) {
+                        checkpoint(coordinator, sink, reader, nextCheckpointId, positions);
+                    }
+                }
+            }
+            finally {
+                currentReader = null;
+            }
+        }
+        finally {
+            context.close();
+        }
+    }
+
+    private void checkpoint(CheckpointCoordinator coordinator, StreamSink sink, StreamReader reader, long checkpointId, Map<String, byte[]> positions)
+    {
+        long started = System.nanoTime();
+        byte[] committable = sink.prepareCommit(checkpointId);
+        CrashPoints.reached(CrashPoints.AFTER_PREPARE_COMMIT);
+        coordinator.snapshotTask(TASK, checkpointId, positions);
+        List<byte[]> committables = coordinator.acknowledge(new TaskAcknowledgement(TASK, checkpointId, committable))
+                .orElseThrow(() -> OntulException.internal("checkpoint " + checkpointId + " of streaming job " + definition.name() + " is missing acknowledgements", null));
+        CrashPoints.reached(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+        sink.commit(checkpointId, committables);
+        CrashPoints.reached(CrashPoints.AFTER_SINK_COMMIT);
+        reader.reportProgress(Map.copyOf(positions));
+        lastCheckpointId = checkpointId;
+        lastCheckpointTime = Instant.now();
+        lastCheckpointDurationMillis = (System.nanoTime() - started) / 1_000_000;
+        consecutiveFailures = 0;
+    }
+
+    private void setState(StreamingJobState newState, String error)
+    {
+        state = newState;
+        lastError = error;
+        environment.store().updateState(definition.name(), newState.name(), error);
+    }
+
+    /** One row of SHOW STREAMING JOBS, in {@link StreamingJobManager#SHOW_COLUMNS} order. */
+    List<Object> showRow()
+    {
+        Instant started = startedAt;
+        boolean active = isActive();
+        Instant checkpointTime = lastCheckpointTime;
+        return Arrays.asList(
+                definition.name(),
+                state.name(),
+                active && started != null ? formatDuration(Duration.between(started, Instant.now())) : null,
+                recordsIn.get(),
+                recordsOut.get(),
+                recordsRejected.get(),
+                lastCheckpointId == 0 ? null : lastCheckpointId,
+                checkpointTime == null ? null : checkpointTime.toString(),
+                checkpointTime == null ? null : lastCheckpointDurationMillis,
+                lastError);
+    }
+
+    Optional<StreamingJobPlan> lastPlan()
+    {
+        return Optional.ofNullable(lastPlan);
+    }
+
+    private static String formatDuration(Duration duration)
+    {
+        long seconds = duration.toSeconds();
+        return String.format(Locale.ROOT, "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
+    }
+}

@@ -1,0 +1,235 @@
+package io.ontul.engine.streaming;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.engine.catalog.CatalogManager;
+import io.ontul.engine.metadata.StoredStreamingJob;
+import io.ontul.engine.metadata.StoredStreamingJobs;
+import io.ontul.engine.sql.parser.OntulParser;
+import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
+import io.ontul.engine.sql.tree.SqlProperties;
+import io.ontul.exchange.checkpoint.CheckpointStore;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * The engine's streaming jobs: creates, starts, stops and drops them, keeps their definitions
+ * and states in the metadata store, and on {@link #resumeJobs()} (engine start) restarts those
+ * that were running from their latest complete checkpoints. Thread-safe.
+ */
+public final class StreamingJobManager
+        implements AutoCloseable
+{
+    /** The columns of SHOW STREAMING JOBS: counts and ids are BIGINT, the rest VARCHAR. */
+    public static final List<Field> SHOW_COLUMNS = List.of(
+            text("name"), text("state"), text("uptime"), bigint("records_in"), bigint("records_out"), bigint("records_rejected"),
+            bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), text("last_error"));
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamingJobManager.class);
+
+    private final StreamingEnvironment environment;
+    private final Map<String, StreamingJob> jobs = new ConcurrentHashMap<>();
+    private boolean closed;
+
+    public StreamingJobManager(CatalogManager catalogs, BufferAllocator rootAllocator, ExecutorService workers, StoredStreamingJobs store, Supplier<CheckpointStore> checkpoints)
+    {
+        this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints);
+    }
+
+    /** Resumes the jobs stored as RUNNING or RESTARTING; a job that cannot start is FAILED with the reason. */
+    public synchronized void resumeJobs()
+    {
+        for (StoredStreamingJob stored : environment.store().list()) {
+            StreamingJob job;
+            try {
+                job = new StreamingJob(stored, environment);
+            }
+            catch (RuntimeException e) {
+                LOG.error("Cannot load streaming job {}: {}", stored.name(), e.getMessage(), e);
+                environment.store().updateState(stored.name(), StreamingJobState.FAILED.name(), e.getMessage());
+                continue;
+            }
+            jobs.put(stored.name(), job);
+            if (job.state().resumesOnStart()) {
+                LOG.info("Resuming streaming job {}", stored.name());
+                job.start();
+            }
+        }
+    }
+
+    /**
+     * Validates and records the job, then starts it.
+     *
+     * @param definition the CREATE STREAMING JOB statement's text
+     * @return false if a job of that name exists and IF NOT EXISTS was given
+     */
+    public synchronized boolean create(SqlCreateStreamingJob create, String definition, Optional<String> catalog, Optional<String> schema, String user)
+    {
+        checkOpen();
+        String name = create.name().getSimple();
+        Map<String, String> options = SqlProperties.text(create.options());
+        StreamingJobOptions.parse(options);
+        if (environment.store().get(name).isPresent()) {
+            if (create.ifNotExists()) {
+                return false;
+            }
+            throw alreadyExists(create, name);
+        }
+        new StreamingJobPlanner(environment.catalogs(), catalog, schema).plan(create.insert());
+        String jobId = name.replaceAll("[^A-Za-z0-9_]", "_");
+        jobId = jobId.substring(0, Math.min(jobId.length(), 100)) + "-" + UUID.randomUUID();
+        StoredStreamingJob stored = new StoredStreamingJob(name, jobId, definition, catalog, schema, options, StreamingJobState.CREATED.name(), Optional.empty(), user, Instant.now());
+        if (!environment.store().create(stored)) {
+            if (create.ifNotExists()) {
+                return false;
+            }
+            throw alreadyExists(create, name);
+        }
+        StreamingJob job = new StreamingJob(stored, environment);
+        jobs.put(name, job);
+        job.start();
+        return true;
+    }
+
+    private static OntulException alreadyExists(SqlCreateStreamingJob create, String name)
+    {
+        return new OntulException(ErrorCode.ALREADY_EXISTS, StreamingJobPlanner.position(create.name().getParserPosition()) + "Streaming job '" + name + "' already exists");
+    }
+
+    /** START STREAMING JOB: resumes from the latest complete checkpoint; nothing if it runs. */
+    public synchronized void start(String name)
+    {
+        checkOpen();
+        job(name).start();
+    }
+
+    /** STOP STREAMING JOB: a final checkpoint, committed, then STOPPED. */
+    public void stop(String name)
+    {
+        StreamingJob job;
+        synchronized (this) {
+            checkOpen();
+            job = job(name);
+        }
+        job.stop();
+    }
+
+    /** DROP STREAMING JOB: stops without a checkpoint and deletes the job and its checkpoints; false if there is none. */
+    public boolean drop(String name)
+    {
+        StreamingJob job;
+        synchronized (this) {
+            checkOpen();
+            job = jobs.remove(name);
+        }
+        if (job == null) {
+            return false;
+        }
+        job.shutdown();
+        new CheckpointCoordinator(environment.checkpoints().get(), job.definition().jobId(), Set.of()).deleteAll();
+        environment.store().delete(name);
+        return true;
+    }
+
+    private static Field text(String name)
+    {
+        return new Field(name, FieldType.nullable(ArrowType.Utf8.INSTANCE), null);
+    }
+
+    private static Field bigint(String name)
+    {
+        return new Field(name, FieldType.nullable(new ArrowType.Int(64, true)), null);
+    }
+
+    /** SHOW STREAMING JOBS rows, by name, in {@link #SHOW_COLUMNS}. */
+    public List<List<Object>> show()
+    {
+        List<List<Object>> rows = new ArrayList<>();
+        jobs.values().stream()
+                .sorted(Comparator.comparing(StreamingJob::name))
+                .forEach(job -> rows.add(job.showRow()));
+        return rows;
+    }
+
+    /** DESCRIBE STREAMING JOB rows: (property, value). */
+    public List<List<String>> describe(String name)
+    {
+        StreamingJob job = job(name);
+        StoredStreamingJob stored = job.definition();
+        List<Object> show = job.showRow();
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < SHOW_COLUMNS.size(); i++) {
+            rows.add(Arrays.asList(SHOW_COLUMNS.get(i).getName(), show.get(i) == null ? null : show.get(i).toString()));
+        }
+        rows.add(List.of("job_id", stored.jobId()));
+        rows.add(List.of("definition", stored.definition()));
+        rows.add(List.of(StreamingJobOptions.CHECKPOINT_INTERVAL, stored.options().getOrDefault(StreamingJobOptions.CHECKPOINT_INTERVAL, StreamingJobOptions.DEFAULT_CHECKPOINT_INTERVAL)));
+        rows.add(List.of(StreamingJobOptions.RESTART_MAX_ATTEMPTS, stored.options().getOrDefault(StreamingJobOptions.RESTART_MAX_ATTEMPTS, StreamingJobOptions.DEFAULT_RESTART_MAX_ATTEMPTS)));
+        rows.add(List.of(StreamingJobOptions.RESTART_BACKOFF, stored.options().getOrDefault(StreamingJobOptions.RESTART_BACKOFF, StreamingJobOptions.DEFAULT_RESTART_BACKOFF)));
+        rows.add(List.of("created_by", stored.createdBy()));
+        rows.add(List.of("created_at", stored.createdAt().toString()));
+        try {
+            StreamingJobPlan plan = job.lastPlan().orElseGet(() -> new StreamingJobPlanner(environment.catalogs(), stored.catalog(), stored.schema())
+                    .plan(((SqlCreateStreamingJob) OntulParser.parse(stored.definition())).insert()));
+            for (String line : plan.describe()) {
+                rows.add(List.of("plan", line));
+            }
+        }
+        catch (RuntimeException e) {
+            rows.add(List.of("plan", "cannot be planned now: " + e.getMessage()));
+        }
+        List<Long> checkpoints = new CheckpointCoordinator(environment.checkpoints().get(), stored.jobId(), Set.of()).completedCheckpointIds();
+        for (Long checkpoint : checkpoints) {
+            rows.add(List.of("checkpoint", String.valueOf(checkpoint)));
+        }
+        return rows;
+    }
+
+    private StreamingJob job(String name)
+    {
+        StreamingJob job = jobs.get(name);
+        if (job == null) {
+            throw new OntulException(ErrorCode.NOT_FOUND, "Streaming job '" + name + "' does not exist");
+        }
+        return job;
+    }
+
+    private void checkOpen()
+    {
+        if (closed) {
+            throw new OntulException(ErrorCode.INTERNAL_ERROR, "The engine is shutting down");
+        }
+    }
+
+    /** Stops every job's thread without a checkpoint; stored states stay, so the next start resumes them. */
+    @Override
+    public void close()
+    {
+        List<StreamingJob> running;
+        synchronized (this) {
+            closed = true;
+            running = new ArrayList<>(jobs.values());
+        }
+        for (StreamingJob job : running) {
+            job.shutdown();
+        }
+    }
+}

@@ -1,0 +1,385 @@
+package io.ontul.server.streaming;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.catalog.kafka.testing.EmbeddedKafka;
+import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
+import io.ontul.engine.streaming.CrashPoints;
+import io.ontul.engine.streaming.StreamingJobManager;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.server.OntulServer;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Streaming jobs end to end on a real Kafka broker (in-process KRaft) and Iceberg tables on local
+ * disk: a stateless job yields the rows the same INSERT gives as a batch statement; crashes at
+ * the injected points and abrupt engine closes neither lose nor duplicate a row; the lifecycle
+ * statements and their errors.
+ */
+class TestStreamingJobs
+{
+    private static final String COLUMNS = "(event_id BIGINT, category VARCHAR, amount DOUBLE, event_time TIMESTAMP(3))";
+
+    private static EmbeddedKafka kafka;
+
+    @BeforeAll
+    static void setUp()
+    {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void tearDown()
+    {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void jobWritesWhatTheBatchInsertWrites(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("unified", 4);
+        produce("unified", 0, 3000);
+        kafka.produce(List.of(new ProducerRecord<>("unified", 2, null, "{not json")));
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createTables(session, "unified", "unified");
+            run(session, "CREATE TABLE iceberg.lake.unified_batch " + COLUMNS);
+            run(session, "INSERT INTO iceberg.lake.unified_batch SELECT * FROM kafka.\"default\".unified WHERE amount > 100");
+            run(session, "CREATE STREAMING JOB unified_job WITH ('checkpoint.interval' = '200ms') AS INSERT INTO iceberg.lake.unified "
+                    + "SELECT event_id, category, amount, event_time FROM kafka.\"default\".unified WHERE amount > 100");
+            long expected = (long) query(session, "SELECT count(*) FROM iceberg.lake.unified_batch").get(0).get(0);
+            assertThat(expected).isGreaterThan(1000);
+            await(() -> count(session, "iceberg.lake.unified") == expected);
+
+            List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
+            assertThat(job.get(0)).isEqualTo("unified_job");
+            assertThat(job.get(1)).isEqualTo("RUNNING");
+            assertThat(job.get(3)).isEqualTo(3000L);
+            assertThat(job.get(5)).isEqualTo(1L);
+
+            run(session, "STOP STREAMING JOB unified_job");
+            assertThat(query(session, "SELECT * FROM iceberg.lake.unified ORDER BY event_id"))
+                    .isEqualTo(query(session, "SELECT * FROM iceberg.lake.unified_batch ORDER BY event_id"));
+            run(session, "DROP STREAMING JOB unified_job");
+        }
+    }
+
+    @Test
+    void exactlyOnceAcrossCrashes(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("crashes", 4);
+        int perRound = 5000;
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createTables(session, "crashes", "crashes");
+            run(session, "CREATE STREAMING JOB crash_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.crashes "
+                    + "SELECT event_id, category, amount, event_time FROM kafka.\"default\".crashes WHERE amount > 100");
+            produceAndCrash(session, perRound, 0, CrashPoints.AFTER_PREPARE_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            produceAndCrash(engine.createSession("admin"), perRound, 1, CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            produceAndCrash(engine.createSession("admin"), perRound, 2, CrashPoints.AFTER_SINK_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            // closed abruptly between checkpoints, while it reads
+            produceAndCrash(engine.createSession("admin"), perRound, 3, null);
+        }
+        List<Long> expected = new ArrayList<>();
+        for (int i = 0; i < 5 * perRound; i++) {
+            if (amount(i) > 100) {
+                expected.add((long) i);
+            }
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            produce("crashes", 4 * perRound, perRound);
+            await(() -> count(session, "iceberg.lake.crashes") >= expected.size());
+            run(session, "STOP STREAMING JOB crash_job");
+            List<Long> actual = query(session, "SELECT event_id FROM iceberg.lake.crashes ORDER BY event_id").stream()
+                    .map(row -> (Long) row.get(0))
+                    .toList();
+            assertThat(actual).isEqualTo(expected);
+            assertThat(query(session, "SELECT count(*) FROM iceberg.lake.crashes WHERE category IS NULL OR event_time IS NULL").get(0).get(0)).isEqualTo(0L);
+        }
+    }
+
+    @Test
+    void lifecycleAndErrors(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("lifecycle", 2);
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createTables(session, "lifecycle", "lifecycle");
+            String select = " SELECT event_id, category, amount, event_time FROM kafka.\"default\".lifecycle";
+
+            assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.missing" + select,
+                    ErrorCode.NOT_FOUND, "line 1:39: Table 'iceberg.lake.missing' does not exist");
+            run(session, "CREATE TABLE iceberg.lake.wrong_types (event_id DATE, category VARCHAR, amount DOUBLE, event_time TIMESTAMP(3))");
+            assertThatThrownBy(() -> run(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.wrong_types" + select))
+                    .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.getMessage()).contains("event_id"));
+            assertError(session, "CREATE STREAMING JOB j WITH ('checkpoint.intervall' = '1s') AS INSERT INTO iceberg.lake.lifecycle" + select,
+                    ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option 'checkpoint.intervall'; the options are [checkpoint.interval, restart.backoff, restart.max-attempts]");
+            assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.counts SELECT category, count(*) FROM kafka.\"default\".lifecycle GROUP BY category",
+                    ErrorCode.NOT_FOUND, "line 1:39: Table 'iceberg.lake.counts' does not exist");
+            run(session, "CREATE TABLE iceberg.lake.counts (category VARCHAR, total BIGINT)");
+            assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.counts SELECT category, count(*) FROM kafka.\"default\".lifecycle GROUP BY category",
+                    ErrorCode.NOT_SUPPORTED, "line 1:116: Streaming jobs do not support aggregations (GROUP BY, COUNT, SUM, ...) yet: only filters and projections (WHERE, SELECT expressions) over one source table");
+            assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.lifecycle SELECT * FROM iceberg.lake.counts2",
+                    ErrorCode.NOT_FOUND, null);
+            assertThat(query(session, "SHOW STREAMING JOBS")).isEmpty();
+
+            run(session, "CREATE STREAMING JOB life WITH ('checkpoint.interval' = '100ms', 'restart.max-attempts' = '2', 'restart.backoff' = '50ms') "
+                    + "AS INSERT INTO iceberg.lake.lifecycle" + select + " WHERE amount > 100");
+            run(session, "CREATE STREAMING JOB IF NOT EXISTS life AS INSERT INTO iceberg.lake.lifecycle" + select);
+            assertError(session, "CREATE STREAMING JOB life AS INSERT INTO iceberg.lake.lifecycle" + select, ErrorCode.ALREADY_EXISTS, "line 1:22: Streaming job 'life' already exists");
+            produce("lifecycle", 0, 500);
+            long firstBatch = expectedCount(0, 500);
+            await(() -> count(session, "iceberg.lake.lifecycle") == firstBatch);
+            run(session, "STOP STREAMING JOB life");
+            assertThat(query(session, "SHOW STREAMING JOBS").get(0).subList(0, 2)).containsExactly("life", "STOPPED");
+
+            produce("lifecycle", 500, 500);
+            sleep(500);
+            assertThat(count(session, "iceberg.lake.lifecycle")).isEqualTo(firstBatch);
+            run(session, "START STREAMING JOB life");
+            assertThat(query(session, "SHOW STREAMING JOBS").get(0).get(1)).isEqualTo("RUNNING");
+            await(() -> count(session, "iceberg.lake.lifecycle") == expectedCount(0, 1000));
+
+            List<List<Object>> description = query(session, "DESCRIBE STREAMING JOB life");
+            assertThat(description).contains(List.of("name", "life"), List.of("state", "RUNNING"), List.of("checkpoint.interval", "100ms"));
+            assertThat(description.stream().filter(row -> row.get(0).equals("plan")).map(row -> (String) row.get(1)))
+                    .anyMatch(line -> line.contains("Sink iceberg.lake.lifecycle"))
+                    .anyMatch(line -> line.contains("FilterProject") && line.contains("[vectorized]"))
+                    .anyMatch(line -> line.contains("Stream kafka.default.lifecycle"));
+            assertThat(description.stream().filter(row -> row.get(0).equals("checkpoint"))).isNotEmpty();
+
+            run(session, "DROP STREAMING JOB life");
+            assertThat(query(session, "SHOW STREAMING JOBS")).isEmpty();
+            assertError(session, "DESCRIBE STREAMING JOB life", ErrorCode.NOT_FOUND, "line 1:24: Streaming job 'life' does not exist");
+            assertError(session, "DROP STREAMING JOB life", ErrorCode.NOT_FOUND, "line 1:20: Streaming job 'life' does not exist");
+            run(session, "DROP STREAMING JOB IF EXISTS life");
+        }
+    }
+
+    @Test
+    void failingJobRestartsThenFails(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("fragile", 4);
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createTables(session, "fragile", "fragile");
+            run(session, "CREATE STREAMING JOB fragile_job WITH ('checkpoint.interval' = '100ms', 'restart.max-attempts' = '2', 'restart.backoff' = '50ms') "
+                    + "AS INSERT INTO iceberg.lake.fragile SELECT * FROM kafka.\"default\".fragile");
+            produce("fragile", 0, 100);
+            await(() -> count(session, "iceberg.lake.fragile") == 100);
+            run(session, "DROP TABLE iceberg.lake.fragile");
+            produce("fragile", 100, 100);
+            await(() -> query(session, "SHOW STREAMING JOBS").get(0).get(1).equals("FAILED"));
+            assertThat((String) query(session, "SHOW STREAMING JOBS").get(0).get(9)).contains("Table 'iceberg.lake.fragile' does not exist");
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            // a FAILED job stays failed after a restart, with its reason
+            Session session = engine.createSession("admin");
+            List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
+            assertThat(job.get(1)).isEqualTo("FAILED");
+            assertThat((String) job.get(9)).contains("Table 'iceberg.lake.fragile' does not exist");
+            run(session, "DROP STREAMING JOB fragile_job");
+        }
+    }
+
+    @Test
+    void statementsOverFlightSql(@TempDir Path dataDirectory)
+            throws Exception
+    {
+        kafka.createTopic("flight", 2);
+        produce("flight", 0, 200);
+        try (OntulServer server = OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of("streaming-admin"),
+                new PrintStream(OutputStream.nullOutputStream()));
+                Connection connection = DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + server.port() + "/?useEncryption=false&user=admin&password=streaming-admin");
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE CATALOG kafka USING kafka WITH (\"kafka.bootstrap-servers\" = '" + kafka.bootstrapServers() + "')");
+            statement.execute("CREATE CATALOG iceberg USING iceberg");
+            statement.execute("CREATE TABLE kafka.\"default\".flight " + COLUMNS + " WITH ('topic' = 'flight', 'format' = 'json')");
+            statement.execute("CREATE SCHEMA iceberg.lake");
+            statement.execute("CREATE TABLE iceberg.lake.flight " + COLUMNS);
+            statement.execute("CREATE STREAMING JOB flight_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.flight "
+                    + "SELECT * FROM kafka.\"default\".flight WHERE amount > 100");
+            await(() -> {
+                try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM iceberg.lake.flight")) {
+                    rows.next();
+                    return rows.getLong(1) == expectedCount(0, 200);
+                }
+                catch (SQLException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            try (ResultSet rows = statement.executeQuery("SHOW STREAMING JOBS")) {
+                assertThat(ResultRows.columnNames(rows.getMetaData())).isEqualTo(StreamingJobManager.SHOW_COLUMNS.stream().map(Field::getName).toList());
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString("name")).isEqualTo("flight_job");
+                assertThat(rows.getString("state")).isEqualTo("RUNNING");
+                assertThat(rows.getLong("records_in")).isEqualTo(200);
+                assertThat(rows.getLong("last_checkpoint_id")).isPositive();
+            }
+            try (ResultSet rows = statement.executeQuery("DESCRIBE STREAMING JOB flight_job")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString(1)).isEqualTo("name");
+            }
+            statement.execute("STOP STREAMING JOB flight_job");
+            statement.execute("DROP STREAMING JOB flight_job");
+            assertThatThrownBy(() -> statement.execute("STOP STREAMING JOB flight_job"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("line 1:20: Streaming job 'flight_job' does not exist");
+        }
+    }
+
+    /** Produces round {@code round}, waits until the job commits some of it, then crashes it at {@code point} (or lets the caller close the engine). */
+    private static void produceAndCrash(Session session, int perRound, int round, String point)
+    {
+        long before = count(session, "iceberg.lake.crashes");
+        produce("crashes", round * perRound, perRound);
+        await(() -> count(session, "iceberg.lake.crashes") > before);
+        if (point != null) {
+            crashAt(point);
+        }
+    }
+
+    private static void crashAt(String point)
+    {
+        System.setProperty(CrashPoints.PROPERTY, point);
+        try {
+            await(() -> System.getProperty(CrashPoints.PROPERTY) == null);
+        }
+        finally {
+            System.clearProperty(CrashPoints.PROPERTY);
+        }
+    }
+
+    private static EngineConfig config(Path dataDirectory)
+    {
+        return new EngineConfig(Map.of("ontul.data-dir", dataDirectory.toString()), Map.of(
+                "kafka", Map.of("connector.name", "kafka", "kafka.bootstrap-servers", kafka.bootstrapServers()),
+                "iceberg", Map.of("connector.name", "iceberg", "iceberg.warehouse", dataDirectory.resolve("warehouse").toString())));
+    }
+
+    private static void createTables(Session session, String topic, String sink)
+    {
+        run(session, "CREATE TABLE kafka.\"default\"." + topic + " " + COLUMNS + " WITH ('topic' = '" + topic + "', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset')");
+        run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+        run(session, "CREATE TABLE iceberg.lake." + sink + " " + COLUMNS);
+    }
+
+    private static double amount(int i)
+    {
+        return (i * 37 % 200) + 0.5;
+    }
+
+    private static long expectedCount(int from, int to)
+    {
+        long count = 0;
+        for (int i = from; i < to; i++) {
+            if (amount(i) > 100) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static void produce(String topic, int from, int count)
+    {
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = from; i < from + count; i++) {
+            String value = "{\"event_id\": %d, \"category\": \"c%d\", \"amount\": %s, \"event_time\": \"2026-01-01T00:%02d:%02d.%03d\"}"
+                    .formatted(i, i % 10, amount(i), i / 60 % 60, i % 60, i % 1000);
+            records.add(new ProducerRecord<>(topic, i % 4 % partitions(topic), null, value));
+        }
+        kafka.produce(records);
+    }
+
+    private static int partitions(String topic)
+    {
+        return topic.equals("lifecycle") || topic.equals("flight") ? 2 : 4;
+    }
+
+    private static long count(Session session, String table)
+    {
+        return (long) query(session, "SELECT count(*) FROM " + table).get(0).get(0);
+    }
+
+    private static void run(Session session, String sql)
+    {
+        try (QueryResult result = session.execute(sql)) {
+            ResultRows.drain(result);
+        }
+    }
+
+    private static List<List<Object>> query(Session session, String sql)
+    {
+        try (QueryResult result = session.execute(sql)) {
+            return ResultRows.drain(result);
+        }
+    }
+
+    private static void assertError(Session session, String sql, ErrorCode code, String message)
+    {
+        assertThatThrownBy(() -> run(session, sql))
+                .isInstanceOfSatisfying(OntulException.class, e -> {
+                    assertThat(e.code()).isEqualTo(code);
+                    if (message != null) {
+                        assertThat(e.getMessage()).isEqualTo(message);
+                    }
+                });
+    }
+
+    private static void await(BooleanSupplier condition)
+    {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 30 s");
+            }
+            sleep(50);
+        }
+    }
+
+    private static void sleep(long millis)
+    {
+        try {
+            Thread.sleep(millis);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.ontul.spi.stream;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * What one {@link StreamReader#poll} returned: the rows read (possibly none) and, for every split
+ * that moved, its position right after them. Restarting each split at these positions reads
+ * exactly the records after this batch.
+ *
+ * @param batch the rows, owned by the caller, or null when the poll found nothing
+ * @param positions split id to position after the batch; splits that did not move may be absent
+ */
+public record StreamBatch(VectorSchemaRoot batch, Map<String, byte[]> positions)
+{
+    public StreamBatch
+    {
+        positions = Map.copyOf(requireNonNull(positions, "positions is null"));
+    }
+
+    public int rowCount()
+    {
+        return batch == null ? 0 : batch.getRowCount();
+    }
+}
