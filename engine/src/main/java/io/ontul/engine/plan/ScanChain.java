@@ -19,10 +19,14 @@ import org.apache.calcite.rex.RexUtil;
  * projection over the scan's columns, so that the whole filter can be offered to the connector
  * whatever shape the optimizer left (a projection that trims columns between a filter and its
  * scan, say). Expressions of a projection are inlined where the filter or a later projection uses
- * them.
+ * them; a chain stops at a projection with a non-deterministic expression or one that would grow
+ * too large inlined.
  */
 record ScanChain(TableScan scan, RexNode filter, List<RexNode> projects, RelDataType rowType)
 {
+    /** Past this many expression nodes, projections stay separate operators. */
+    private static final int MAX_INLINED_NODES = 10_000;
+
     /** The folded chain, or null if {@code rel} is not filters and projections over a scan. */
     static ScanChain of(RelNode rel)
     {
@@ -49,7 +53,15 @@ record ScanChain(TableScan scan, RexNode filter, List<RexNode> projects, RelData
             if (below == null) {
                 return null;
             }
+            if (!project.getProjects().stream().allMatch(RexUtil::isDeterministic)) {
+                // inlining would evaluate a non-deterministic expression once per use
+                return null;
+            }
             List<RexNode> projects = project.getProjects().stream().map(expression -> inline(expression, below.projects)).toList();
+            if (RexUtil.nodeCount(projects) > MAX_INLINED_NODES) {
+                // stacked projections that reuse their inputs grow with every level when inlined
+                return null;
+            }
             return new ScanChain(below.scan, below.filter, projects, project.getRowType());
         }
         return null;
