@@ -70,7 +70,7 @@ final class StreamingJobPlanner
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(target.getParserPosition()) + "Table '" + String.join(".", sinkName) + "' does not exist"));
         StreamSinkProvider sink = sinkConnector.streamSinkProvider()
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, position(target.getParserPosition())
-                        + "Streaming jobs cannot write to table '" + sinkTable.qualifiedName() + "': catalog '" + sinkName.get(0) + "' has no exactly-once streaming sink (Iceberg has)"));
+                        + "Streaming jobs cannot write to table '" + sinkTable.qualifiedName() + "': catalog '" + sinkName.get(0) + "' has no exactly-once streaming sink (Iceberg and PostgreSQL catalogs have)"));
 
         SqlInsert visible = StatementExecutor.withoutHiddenColumns(insert, sinkTable);
         List<String> path = catalog.isEmpty() ? List.of() : schema.isEmpty() ? List.of(catalog.get()) : List.of(catalog.get(), schema.get());

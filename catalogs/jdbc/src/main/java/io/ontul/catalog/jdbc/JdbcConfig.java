@@ -31,6 +31,8 @@ import io.ontul.spi.OntulException;
  * <li>{@code read.aggregate-pushdown} (default true): let the database compute the GROUP BY of
  * aggregations it computes exactly as the engine (PostgreSQL)</li>
  * <li>{@code write.batch-size} (default 1000): rows per batched INSERT</li>
+ * <li>{@code stream.marker-schema} (default public): the schema of the table
+ * {@code ontul_stream_commits} where streaming jobs record their committed checkpoints</li>
  * </ul>
  */
 public final class JdbcConfig
@@ -45,9 +47,10 @@ public final class JdbcConfig
     public static final String SPLIT_COLUMN_PREFIX = "read.split-column.";
     public static final String AGGREGATE_PUSHDOWN = "read.aggregate-pushdown";
     public static final String WRITE_BATCH_SIZE = "write.batch-size";
+    public static final String STREAM_MARKER_SCHEMA = "stream.marker-schema";
 
     private static final Set<String> PROPERTIES = Set.of(CONNECTION_URL, CONNECTION_USER, CONNECTION_PASSWORD, POOL_MAX_SIZE, POOL_CONNECTION_TIMEOUT,
-            FETCH_SIZE, SPLITS, AGGREGATE_PUSHDOWN, WRITE_BATCH_SIZE);
+            FETCH_SIZE, SPLITS, AGGREGATE_PUSHDOWN, WRITE_BATCH_SIZE, STREAM_MARKER_SCHEMA);
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m)?");
 
     private final String catalogName;
@@ -61,9 +64,10 @@ public final class JdbcConfig
     private final Map<String, String> splitColumns;
     private final boolean aggregatePushdown;
     private final int writeBatchSize;
+    private final String streamMarkerSchema;
 
     private JdbcConfig(String catalogName, JdbcUrl url, Optional<String> user, Optional<String> password, int poolMaxSize, Duration connectionTimeout, int fetchSize,
-            OptionalInt splits, Map<String, String> splitColumns, boolean aggregatePushdown, int writeBatchSize)
+            OptionalInt splits, Map<String, String> splitColumns, boolean aggregatePushdown, int writeBatchSize, String streamMarkerSchema)
     {
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
         this.url = requireNonNull(url, "url is null");
@@ -76,6 +80,7 @@ public final class JdbcConfig
         this.splitColumns = Map.copyOf(requireNonNull(splitColumns, "splitColumns is null"));
         this.aggregatePushdown = aggregatePushdown;
         this.writeBatchSize = writeBatchSize;
+        this.streamMarkerSchema = requireNonNull(streamMarkerSchema, "streamMarkerSchema is null");
     }
 
     /**
@@ -109,6 +114,10 @@ public final class JdbcConfig
             throw invalid(catalogName, CONNECTION_URL, "has a password parameter and '" + CONNECTION_PASSWORD + "' is set too: keep only '" + CONNECTION_PASSWORD + "'");
         }
         int poolMaxSize = integer(catalogName, properties, POOL_MAX_SIZE, 8, 1, 1000);
+        String streamMarkerSchema = properties.getOrDefault(STREAM_MARKER_SCHEMA, "public").strip();
+        if (streamMarkerSchema.isEmpty()) {
+            throw invalid(catalogName, STREAM_MARKER_SCHEMA, "must name a schema");
+        }
         return new JdbcConfig(
                 catalogName,
                 url,
@@ -120,7 +129,8 @@ public final class JdbcConfig
                 properties.containsKey(SPLITS) ? OptionalInt.of(integer(catalogName, properties, SPLITS, 1, 1, 1024)) : OptionalInt.empty(),
                 splitColumns,
                 bool(catalogName, properties, AGGREGATE_PUSHDOWN, true),
-                integer(catalogName, properties, WRITE_BATCH_SIZE, 1000, 1, 1_000_000));
+                integer(catalogName, properties, WRITE_BATCH_SIZE, 1000, 1, 1_000_000),
+                streamMarkerSchema);
     }
 
     private static int integer(String catalogName, Map<String, String> properties, String name, int defaultValue, int min, int max)
@@ -226,6 +236,12 @@ public final class JdbcConfig
     public int writeBatchSize()
     {
         return writeBatchSize;
+    }
+
+    /** The schema of the table where streaming jobs record their committed checkpoints ({@code stream.marker-schema}). */
+    public String streamMarkerSchema()
+    {
+        return streamMarkerSchema;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 
 import io.ontul.catalog.jdbc.dialect.JdbcDialect;
+import io.ontul.catalog.jdbc.dialect.PostgreSqlDialect;
 import io.ontul.catalog.jdbc.query.AggregateSelect;
 import io.ontul.catalog.jdbc.query.JdbcAggregations;
 import io.ontul.catalog.jdbc.query.JdbcQuery;
@@ -25,12 +26,14 @@ import io.ontul.spi.OntulException;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;
 import io.ontul.spi.TableHandle;
+import io.ontul.spi.stream.StreamSinkProvider;
 
 /**
  * A database reached through JDBC. Scans send the needed columns, the filters the database
  * evaluates like the engine, and LIMIT (when every filter went along) as one SELECT per split;
  * an aggregation the database computes as the engine would (see {@link JdbcAggregations}) goes
- * as one SELECT ... GROUP BY in one split. Writes INSERT in one transaction per statement.
+ * as one SELECT ... GROUP BY in one split. Writes INSERT in one transaction per statement;
+ * streaming jobs write PostgreSQL tables exactly once through {@link JdbcStreamSink}.
  */
 public final class JdbcConnector
         implements Connector
@@ -43,6 +46,7 @@ public final class JdbcConnector
     private final JdbcQueryBuilder queries;
     private final JdbcAggregations aggregations;
     private final JdbcSplitPlanner splitPlanner;
+    private final Optional<StreamSinkProvider> streamSinkProvider;
 
     public JdbcConnector(JdbcConfig config, JdbcDialect dialect)
     {
@@ -54,6 +58,10 @@ public final class JdbcConnector
         this.queries = new JdbcQueryBuilder(dialect);
         this.aggregations = new JdbcAggregations(dialect);
         this.splitPlanner = new JdbcSplitPlanner(config, queries, pool, errors);
+        // the commit protocol relies on PostgreSQL's INSERT ... ON CONFLICT
+        this.streamSinkProvider = dialect instanceof PostgreSqlDialect
+                ? Optional.of(new JdbcStreamSinkProvider(config, dialect, errors, pool))
+                : Optional.empty();
     }
 
     public JdbcDialect dialect()
@@ -127,6 +135,12 @@ public final class JdbcConnector
     public BatchSink createSink(TableHandle table)
     {
         return new JdbcBatchSink(pool, dialect, errors, jdbcTable(table), config.writeBatchSize());
+    }
+
+    @Override
+    public Optional<StreamSinkProvider> streamSinkProvider()
+    {
+        return streamSinkProvider;
     }
 
     @Override

@@ -58,7 +58,7 @@ class TestJdbcConfig
     {
         assertInvalid(Map.of("connection-url", URL, "connection-pasword", "x"),
                 "Catalog 'pg': unknown property 'connection-pasword' (the jdbc connector takes connection-password, connection-pool.connection-timeout, "
-                        + "connection-pool.max-size, connection-url, connection-user, read.aggregate-pushdown, read.fetch-size, read.splits, write.batch-size, "
+                        + "connection-pool.max-size, connection-url, connection-user, read.aggregate-pushdown, read.fetch-size, read.splits, stream.marker-schema, write.batch-size, "
                         + "read.split-column.<schema>.<table>)");
         assertInvalid(Map.of("connection-user", "bob"), "Catalog 'pg': property 'connection-url' is required");
         assertInvalid(Map.of("connection-url", "postgresql://host/db"), "Catalog 'pg': property 'connection-url' must be a JDBC URL such as jdbc:postgresql://host:5432/database");
