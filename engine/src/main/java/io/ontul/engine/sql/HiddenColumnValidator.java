@@ -2,6 +2,9 @@ package io.ontul.engine.sql;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
@@ -18,6 +21,10 @@ import org.apache.calcite.sql.validate.SqlValidatorImpl;
  * for a hidden column only while this validator expands a select list, which is where the star
  * is expanded; the checks that refuse rolled-up columns run after it, and a nested SELECT (a
  * subquery in the select list) resets the flag for its own checks.
+ * <p>
+ * Not hidden (known limits): the columns of a qualified star ({@code t.*}), and every column of a
+ * star over a USING or NATURAL join (Calcite lines those up by position); a NATURAL join also
+ * matches on hidden columns of the same name.
  */
 public final class HiddenColumnValidator
         extends SqlValidatorImpl
@@ -27,6 +34,15 @@ public final class HiddenColumnValidator
     public HiddenColumnValidator(SqlOperatorTable operatorTable, SqlValidatorCatalogReader catalogReader, RelDataTypeFactory typeFactory, Config config)
     {
         super(operatorTable, catalogReader, typeFactory, config);
+    }
+
+    private static boolean hasUsingOrNaturalJoin(SqlNode from)
+    {
+        if (from instanceof SqlJoin join) {
+            return join.isNatural() || join.getConditionType() == JoinConditionType.USING
+                    || hasUsingOrNaturalJoin(join.getLeft()) || hasUsingOrNaturalJoin(join.getRight());
+        }
+        return false;
     }
 
     /** Whether the current thread is expanding a select list, where hidden columns stay out of {@code *}. */
@@ -52,7 +68,9 @@ public final class HiddenColumnValidator
     protected RelDataType validateSelectList(SqlNodeList selectItems, SqlSelect select, RelDataType targetRowType)
     {
         boolean outer = EXPANDING_SELECT_LIST.get();
-        EXPANDING_SELECT_LIST.set(true);
+        // Calcite lines up the columns of a USING or NATURAL join by position while it expands the
+        // star, and a left-out column breaks that: such a star keeps the hidden columns
+        EXPANDING_SELECT_LIST.set(!hasUsingOrNaturalJoin(select.getFrom()));
         try {
             return super.validateSelectList(selectItems, select, targetRowType);
         }

@@ -125,6 +125,11 @@ class TestCatalogStatements
             assertThat(rows(session, "SELECT count(*) FROM (SELECT * FROM numbers.\"default\".numbers) WHERE n IN (SELECT max(_row) FROM numbers.\"default\".numbers)"))
                     .containsExactly(List.of(1L));
             assertThat(rows(session, "DESCRIBE numbers.\"default\".numbers")).extracting(row -> row.get(0)).contains("_row");
+            // a star over a USING join keeps the hidden columns (Calcite lines its columns up by position)
+            try (QueryResult result = session.execute("SELECT * FROM numbers.\"default\".numbers a JOIN numbers.\"default\".numbers b USING (n)")) {
+                assertThat(result.schema().getFields()).extracting(field -> field.getName()).containsExactly("n", "twice", "_row", "twice0", "_row0");
+                assertThat(ResultRows.drain(result)).hasSize(3);
+            }
 
             RecordingConnectorFactory.WRITTEN.clear();
             run(session, "INSERT INTO numbers.\"default\".numbers VALUES (7, 14)");
