@@ -80,7 +80,7 @@ final class JdbcBatchSink
             }
             for (int row = 0; row < batch.getRowCount(); row++) {
                 for (int column = 0; column < vectors.size(); column++) {
-                    bind(column, vectors.get(column), row);
+                    JdbcValueBinding.bind(statement, table, column, VectorValues.value(vectors.get(column), row));
                 }
                 statement.addBatch();
                 pendingRows++;
@@ -92,27 +92,6 @@ final class JdbcBatchSink
         }
         catch (SQLException e) {
             throw errors.failure("Cannot insert into table '" + table.qualifiedName() + "'", e);
-        }
-    }
-
-    private void bind(int column, FieldVector vector, int row)
-            throws SQLException
-    {
-        JdbcColumn jdbcColumn = table.columns().get(column);
-        Object value = VectorValues.value(vector, row);
-        if (value == null) {
-            if (!jdbcColumn.remote().nullable()) {
-                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "NULL value not allowed for NOT NULL column '%s' of table '%s'", jdbcColumn.name(), table.qualifiedName());
-            }
-            statement.setNull(column + 1, jdbcColumn.remote().jdbcType());
-            return;
-        }
-        try {
-            jdbcColumn.mapping().binder().bind(statement, column + 1, value);
-        }
-        catch (IllegalArgumentException e) {
-            throw OntulException.userError(ErrorCode.TYPE_MISMATCH, "Cannot insert a value of type %s into column '%s' (%s) of table '%s'",
-                    vector.getField().getType(), jdbcColumn.name(), jdbcColumn.remote().typeName(), table.qualifiedName());
         }
     }
 

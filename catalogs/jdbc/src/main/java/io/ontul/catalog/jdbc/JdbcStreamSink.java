@@ -298,22 +298,7 @@ final class JdbcStreamSink
             throws SQLException
     {
         for (int column = 0; column < values.length; column++) {
-            JdbcColumn jdbcColumn = table.columns().get(column);
-            Object value = values[column];
-            if (value == null) {
-                if (!jdbcColumn.remote().nullable()) {
-                    throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "NULL value not allowed for NOT NULL column '%s' of table '%s'", jdbcColumn.name(), table.qualifiedName());
-                }
-                statement.setNull(column + 1, jdbcColumn.remote().jdbcType());
-                continue;
-            }
-            try {
-                jdbcColumn.mapping().binder().bind(statement, column + 1, value);
-            }
-            catch (IllegalArgumentException e) {
-                throw OntulException.userError(ErrorCode.TYPE_MISMATCH, "Cannot insert a value of type %s into column '%s' (%s) of table '%s'",
-                        value.getClass().getSimpleName(), jdbcColumn.name(), jdbcColumn.remote().typeName(), table.qualifiedName());
-            }
+            JdbcValueBinding.bind(statement, table, column, values[column]);
         }
         statement.addBatch();
     }
