@@ -17,6 +17,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Minus;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
@@ -126,6 +127,12 @@ public final class PhysicalPlanner
         }
         if (rel instanceof Window window) {
             return WindowPlanning.plan(window, this);
+        }
+        if (rel instanceof TableFunctionScan function) {
+            if (function.getInputs().size() != 1) {
+                throw new OntulException(ErrorCode.NOT_SUPPORTED, "Table function not supported: " + function.getCall());
+            }
+            return WindowTableFunctionNode.plan(function, plan(function.getInput(0)));
         }
         if (rel instanceof Correlate) {
             throw new OntulException(ErrorCode.NOT_SUPPORTED, "This correlated subquery is not supported: it could not be rewritten as a join");
