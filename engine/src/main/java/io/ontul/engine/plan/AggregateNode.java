@@ -9,7 +9,9 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.util.ImmutableBitSet;
 
+import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.operator.AggregationStep;
+import io.ontul.engine.operator.EventTimeWindowAggregation;
 import io.ontul.engine.operator.HashAggregateOperator;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.aggregate.Accumulator;
@@ -85,14 +87,37 @@ public final class AggregateNode
     @Override
     protected Operator create(TaskContext task)
     {
+        return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators(), filterColumns(), step, stats());
+    }
+
+    /**
+     * The same aggregation as the state of a streaming job's window aggregation, fed by the job
+     * rather than by this node's child.
+     *
+     * @param windowEndKey which GROUP BY key is window_end
+     * @param microsPerUnit microseconds per unit of window_end
+     */
+    public EventTimeWindowAggregation createWindowAggregation(QueryContext context, int windowEndKey, long microsPerUnit)
+    {
+        if (groupSetMembership.length != 1) {
+            throw new IllegalStateException("window aggregation with grouping sets");
+        }
+        return new EventTimeWindowAggregation(context, schema(), keyColumns, accumulators(), filterColumns(), windowEndKey, microsPerUnit);
+    }
+
+    private List<Accumulator> accumulators()
+    {
         List<RelDataType> inputTypes = children().get(0).rowType().getFieldList().stream().map(RelDataTypeField::getType).toList();
         List<Accumulator> accumulators = new ArrayList<>();
-        int[] filters = new int[specs.size()];
-        for (int i = 0; i < specs.size(); i++) {
-            accumulators.add(specs.get(i).factory().apply(inputTypes));
-            filters[i] = specs.get(i).filterColumn();
+        for (AccumulatorSpec spec : specs) {
+            accumulators.add(spec.factory().apply(inputTypes));
         }
-        return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators, filters, step, stats());
+        return accumulators;
+    }
+
+    private int[] filterColumns()
+    {
+        return specs.stream().mapToInt(AccumulatorSpec::filterColumn).toArray();
     }
 
     @Override

@@ -36,6 +36,12 @@ public final class FilterProjectNode
         return new FilterProjectNode(rowType(), child, filter, projections);
     }
 
+    /** The output column expressions, over the input's columns. */
+    public List<RexNode> projections()
+    {
+        return projections;
+    }
+
     @Override
     public boolean splittable()
     {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import io.ontul.exchange.checkpoint.CheckpointStore;
 import io.ontul.exchange.checkpoint.CompletedCheckpoint;
@@ -19,7 +20,7 @@ import io.ontul.exchange.checkpoint.TaskSnapshotWriter;
 /**
  * The checkpoint protocol of one job over the Exchange Manager's {@link CheckpointStore}:
  * <ol>
- * <li>each task, on barrier N, pre-commits its sink, writes its snapshot (source positions) with
+ * <li>each task, on barrier N, pre-commits its sink, writes its snapshot (source positions, state) with
  * {@link #snapshotTask} and sends a {@link TaskAcknowledgement} carrying its committable;</li>
  * <li>when every task has acknowledged N, {@link #acknowledge} completes checkpoint N in the store
  * with the committables as its metadata, durably, and returns them;</li>
@@ -45,19 +46,41 @@ final class CheckpointCoordinator
         this.taskIds = Set.copyOf(taskIds);
     }
 
-    /** What a job restarts from: the latest complete checkpoint, or nothing. */
-    record Restored(long checkpointId, Map<String, Map<String, byte[]>> positionsByTask, List<byte[]> committables) {}
+    /**
+     * What a job restarts from: the latest complete checkpoint, or nothing.
+     *
+     * @param snapshots each task's snapshot (its state metadata and streams), by task id
+     */
+    record Restored(long checkpointId, Map<String, Map<String, byte[]>> positionsByTask, List<byte[]> committables, Map<String, TaskSnapshot> snapshots)
+    {
+        /** The task's state metadata as written with {@link #snapshotTask}, without the positions. */
+        Map<String, String> stateMetadata(String taskId)
+        {
+            TaskSnapshot snapshot = snapshots.get(taskId);
+            Map<String, String> state = new TreeMap<>();
+            if (snapshot != null) {
+                snapshot.metadata().forEach((key, value) -> {
+                    if (!key.startsWith(POSITION)) {
+                        state.put(key, value);
+                    }
+                });
+            }
+            return state;
+        }
+    }
 
     Restored restore()
     {
         store.cleanUpIncomplete(jobId);
         Optional<CompletedCheckpoint> latest = store.latestComplete(jobId);
         if (latest.isEmpty()) {
-            return new Restored(0, Map.of(), List.of());
+            return new Restored(0, Map.of(), List.of(), Map.of());
         }
         CompletedCheckpoint checkpoint = latest.get();
         Map<String, Map<String, byte[]>> positions = new HashMap<>();
+        Map<String, TaskSnapshot> snapshots = new HashMap<>();
         for (TaskSnapshot task : checkpoint.tasks()) {
+            snapshots.put(task.taskId(), task);
             Map<String, byte[]> taskPositions = new HashMap<>();
             task.metadata().forEach((key, value) -> {
                 if (key.startsWith(POSITION)) {
@@ -72,15 +95,19 @@ final class CheckpointCoordinator
                 committables.add(Base64.getDecoder().decode(value));
             }
         });
-        return new Restored(checkpoint.checkpointId(), positions, committables);
+        return new Restored(checkpoint.checkpointId(), positions, committables, snapshots);
     }
 
-    /** Task side: writes the task's source positions as its part of checkpoint {@code checkpointId}. */
-    void snapshotTask(String taskId, long checkpointId, Map<String, byte[]> positions)
+    /**
+     * Task side: writes the task's part of checkpoint {@code checkpointId}: its source positions,
+     * then what {@code writeState} adds: state streams, written to the writer it gets, and state
+     * metadata, returned (keys must not start with {@value #POSITION}).
+     */
+    void snapshotTask(String taskId, long checkpointId, Map<String, byte[]> positions, Function<TaskSnapshotWriter, Map<String, String>> writeState)
     {
-        Map<String, String> metadata = new TreeMap<>();
-        positions.forEach((split, position) -> metadata.put(POSITION + split, Base64.getEncoder().encodeToString(position)));
         try (TaskSnapshotWriter writer = store.taskSnapshot(jobId, checkpointId, taskId)) {
+            Map<String, String> metadata = new TreeMap<>(writeState.apply(writer));
+            positions.forEach((split, position) -> metadata.put(POSITION + split, Base64.getEncoder().encodeToString(position)));
             writer.finish(metadata);
         }
     }

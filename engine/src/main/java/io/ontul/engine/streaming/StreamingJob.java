@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -23,10 +24,6 @@ import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.metadata.StoredStreamingJob;
-import io.ontul.engine.operator.Operator;
-import io.ontul.engine.plan.FilterProjectNode;
-import io.ontul.engine.plan.PlanNode;
-import io.ontul.engine.plan.TaskContext;
 import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.type.OntulTypeSystem;
@@ -61,6 +58,7 @@ final class StreamingJob
     private final AtomicLong recordsIn = new AtomicLong();
     private final AtomicLong recordsOut = new AtomicLong();
     private final AtomicLong recordsRejected = new AtomicLong();
+    private final AtomicLong recordsLate = new AtomicLong();
     private volatile StreamingJobState state;
     private volatile String lastError;
     private volatile Instant startedAt;
@@ -71,6 +69,7 @@ final class StreamingJob
     private volatile boolean stopRequested;
     private volatile boolean shutdown;
     private volatile StreamReader currentReader;
+    private volatile long watermark = WatermarkTracker.NONE;
     private int consecutiveFailures;
     private Thread thread;
 
@@ -242,44 +241,33 @@ final class StreamingJob
                 splits.add(new StreamSplit(split.id(), position));
                 positions.put(split.id(), position);
             }
-            try (StreamReader reader = plan.source().open(plan.scan().table(), plan.scan().scan().columns(), splits, context.allocator())) {
+            try (StreamReader reader = plan.source().open(plan.scan().table(), plan.scan().scan().columns(), splits, context.allocator());
+                    StreamingPipeline pipeline = new StreamingPipeline(plan, context, positions.keySet(), System::nanoTime)) {
                 currentReader = reader;
-                StreamFeedNode feed = new StreamFeedNode(plan.scan().rowType());
-                PlanNode top = feed;
-                List<FilterProjectNode> filterProjects = plan.filterProjects();
-                for (int i = filterProjects.size() - 1; i >= 0; i--) {
-                    top = filterProjects.get(i).withChild(top);
-                }
+                pipeline.restore(restored.stateMetadata(TASK), restored.snapshots().get(TASK), context);
                 List<Field> sinkFields = plan.sinkTable().columns().getFields();
                 long rejectedBefore = recordsRejected.get();
+                long lateBefore = recordsLate.get();
                 long nextCheckpointId = restored.checkpointId() + 1;
-                try (Operator root = top.open(TaskContext.single(context))) {
-                    long nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
-                    while (!stopRequested && !shutdown) {
-                        StreamBatch polled = reader.poll(POLL_TIMEOUT);
-                        if (polled.batch() != null) {
-                            recordsIn.addAndGet(polled.rowCount());
-                            feed.offer(polled.batch());
-                            for (VectorSchemaRoot output = root.next(); output != null; output = root.next()) {
-                                try {
-                                    sink.write(new VectorSchemaRoot(sinkFields, output.getFieldVectors(), output.getRowCount()));
-                                    recordsOut.addAndGet(output.getRowCount());
-                                }
-                                finally {
-                                    output.close();
-                                }
-                            }
-                        }
-                        positions.putAll(polled.positions());
-                        recordsRejected.set(rejectedBefore + reader.rejectedRecords());
-                        if (System.nanoTime() >= nextCheckpointNanos) {
-                            checkpoint(coordinator, sink, reader, nextCheckpointId++, positions);
-                            nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
-                        }
+                long nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
+                while (!stopRequested && !shutdown) {
+                    StreamBatch polled = reader.poll(POLL_TIMEOUT);
+                    recordsIn.addAndGet(polled.rowCount());
+                    pipeline.process(polled, output -> {
+                        sink.write(new VectorSchemaRoot(sinkFields, output.getFieldVectors(), output.getRowCount()));
+                        recordsOut.addAndGet(output.getRowCount());
+                    });
+                    positions.putAll(polled.positions());
+                    recordsRejected.set(rejectedBefore + reader.rejectedRecords());
+                    recordsLate.set(lateBefore + pipeline.lateRows());
+                    watermark = pipeline.watermark();
+                    if (System.nanoTime() >= nextCheckpointNanos) {
+                        checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId++, positions);
+                        nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
                     }
-                    if (stopRequested && !shutdown) {
-                        checkpoint(coordinator, sink, reader, nextCheckpointId, positions);
-                    }
+                }
+                if (stopRequested && !shutdown) {
+                    checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId, positions);
                 }
             }
             finally {
@@ -291,12 +279,12 @@ final class StreamingJob
         }
     }
 
-    private void checkpoint(CheckpointCoordinator coordinator, StreamSink sink, StreamReader reader, long checkpointId, Map<String, byte[]> positions)
+    private void checkpoint(CheckpointCoordinator coordinator, StreamSink sink, StreamReader reader, StreamingPipeline pipeline, long checkpointId, Map<String, byte[]> positions)
     {
         long started = System.nanoTime();
         byte[] committable = sink.prepareCommit(checkpointId);
         CrashPoints.reached(CrashPoints.AFTER_PREPARE_COMMIT);
-        coordinator.snapshotTask(TASK, checkpointId, positions);
+        coordinator.snapshotTask(TASK, checkpointId, positions, pipeline::snapshot);
         List<byte[]> committables = coordinator.acknowledge(new TaskAcknowledgement(TASK, checkpointId, committable))
                 .orElseThrow(() -> OntulException.internal("checkpoint " + checkpointId + " of streaming job " + definition.name() + " is missing acknowledgements", null));
         CrashPoints.reached(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
@@ -329,6 +317,8 @@ final class StreamingJob
                 recordsIn.get(),
                 recordsOut.get(),
                 recordsRejected.get(),
+                recordsLate.get(),
+                watermark == WatermarkTracker.NONE ? null : Instant.EPOCH.plus(watermark, ChronoUnit.MICROS).toString(),
                 lastCheckpointId == 0 ? null : lastCheckpointId,
                 checkpointTime == null ? null : checkpointTime.toString(),
                 checkpointTime == null ? null : lastCheckpointDurationMillis,

@@ -41,7 +41,7 @@ public final class StreamingJobManager
     /** The columns of SHOW STREAMING JOBS: counts and ids are BIGINT, the rest VARCHAR. */
     public static final List<Field> SHOW_COLUMNS = List.of(
             text("name"), text("state"), text("uptime"), bigint("records_in"), bigint("records_out"), bigint("records_rejected"),
-            bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), text("last_error"));
+            bigint("records_late"), text("watermark"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), text("last_error"));
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJobManager.class);
 

@@ -4,32 +4,70 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
-import io.ontul.engine.plan.FilterProjectNode;
+import io.ontul.engine.plan.AggregateNode;
+import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
 import io.ontul.spi.TableHandle;
 import io.ontul.spi.stream.StreamSinkProvider;
 import io.ontul.spi.stream.StreamSourceProvider;
+import io.ontul.spi.stream.WatermarkDeclaration;
 
 /**
- * A stateless job planned by the query planner: the scan of the source table (its columns are
- * what the source reads), the filter/project nodes above it, top first (possibly none), and the
- * sink table.
+ * A job planned by the query planner. Polled batches enter at {@code feed} and come out of
+ * {@code input} (the query's filter/project and window table function nodes over the feed, or
+ * the feed itself). A stateless job writes them to the sink; a windowed job feeds them to its
+ * {@link WindowAggregationPlan window aggregation}, whose fired windows run through that plan's
+ * output nodes into the sink.
+ *
+ * @param scan the source table's scan as the query planner chose it: its columns are what the source reads
  */
 record StreamingJobPlan(
         ScanNode scan,
-        List<FilterProjectNode> filterProjects,
+        StreamFeedNode feed,
+        PlanNode input,
+        Optional<WindowAggregationPlan> aggregation,
         StreamSourceProvider source,
+        Optional<WatermarkDeclaration> watermark,
         TableHandle sinkTable,
         StreamSinkProvider sink)
 {
     StreamingJobPlan
     {
         requireNonNull(scan, "scan is null");
-        filterProjects = List.copyOf(filterProjects);
+        requireNonNull(feed, "feed is null");
+        requireNonNull(input, "input is null");
+        requireNonNull(aggregation, "aggregation is null");
         requireNonNull(source, "source is null");
+        requireNonNull(watermark, "watermark is null");
         requireNonNull(sinkTable, "sinkTable is null");
         requireNonNull(sink, "sink is null");
+    }
+
+    /**
+     * The GROUP BY of a windowed job.
+     *
+     * @param aggregate the aggregation as a batch query plans it (its child is the job's input)
+     * @param windowEndKey which of its keys is window_end
+     * @param microsPerUnit microseconds per unit of window_end
+     * @param resultFeed where fired windows enter the output nodes
+     * @param output the nodes above the aggregation over {@code resultFeed}, or the feed itself
+     */
+    record WindowAggregationPlan(AggregateNode aggregate, int windowEndKey, long microsPerUnit, StreamFeedNode resultFeed, PlanNode output)
+    {
+        WindowAggregationPlan
+        {
+            requireNonNull(aggregate, "aggregate is null");
+            requireNonNull(resultFeed, "resultFeed is null");
+            requireNonNull(output, "output is null");
+        }
+    }
+
+    /** The node that emits what the sink writes. */
+    PlanNode top()
+    {
+        return aggregation.map(WindowAggregationPlan::output).orElse(input);
     }
 
     /** One line per node, top first, as EXPLAIN writes them. */
@@ -38,10 +76,23 @@ record StreamingJobPlan(
         List<String> lines = new ArrayList<>();
         lines.add("- Sink " + sinkTable.qualifiedName() + " (two-phase commit per checkpoint)");
         int depth = 1;
-        for (FilterProjectNode node : filterProjects) {
-            lines.add("  ".repeat(depth++) + "- " + node.describe() + " [vectorized]");
+        if (aggregation.isPresent()) {
+            depth = describeUntilFeed(aggregation.get().output(), depth, lines);
+            lines.add("  ".repeat(depth++) + "- Window" + aggregation.get().aggregate().describe() + " (fires when the watermark passes window_end)");
         }
-        lines.add("  ".repeat(depth) + "- Stream " + scan.table().qualifiedName() + " columns=" + scan.scan().columns());
+        depth = describeUntilFeed(input, depth, lines);
+        lines.add("  ".repeat(depth) + "- Stream " + scan.table().qualifiedName() + " columns=" + scan.scan().columns()
+                + watermark.map(declared -> " watermark=" + declared.column() + " - " + declared.delay()
+                        + declared.idleTimeout().map(idle -> " idle-timeout=" + idle).orElse("")).orElse(""));
         return lines;
+    }
+
+    private static int describeUntilFeed(PlanNode node, int depth, List<String> lines)
+    {
+        while (!(node instanceof StreamFeedNode)) {
+            lines.add("  ".repeat(depth++) + "- " + node.describe() + " [vectorized]");
+            node = node.children().get(0);
+        }
+        return depth;
     }
 }

@@ -19,6 +19,10 @@ import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
@@ -27,12 +31,14 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.engine.execution.StatementExecutor;
+import io.ontul.engine.plan.AggregateNode;
 import io.ontul.engine.plan.FilterProjectNode;
 import io.ontul.engine.plan.GatherNode;
 import io.ontul.engine.plan.LogicalPlanner;
 import io.ontul.engine.plan.PhysicalPlanner;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
+import io.ontul.engine.plan.WindowTableFunctionNode;
 import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
@@ -40,12 +46,14 @@ import io.ontul.spi.OntulException;
 import io.ontul.spi.TableHandle;
 import io.ontul.spi.stream.StreamSinkProvider;
 import io.ontul.spi.stream.StreamSourceProvider;
+import io.ontul.spi.stream.WatermarkDeclaration;
 
 /**
  * Plans the INSERT of a streaming job with the query planner, exactly as a batch INSERT is
  * planned, and checks that it can run as a stream: a source table whose catalog streams, a sink
  * table whose catalog has a two-phase sink, compatible column types (the validator's INSERT
- * checks), and filter/projection only.
+ * checks), and filters and projections, optionally under an aggregation grouped by the
+ * window_end of a TUMBLE or HOP window over the source's declared event-time column.
  */
 final class StreamingJobPlanner
 {
@@ -81,25 +89,142 @@ final class StreamingJobPlanner
         if (rel instanceof TableModify modify) {
             rel = modify.getInput();
         }
-        checkStateless(rel, insert.getSource());
-
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
-        PlanNode node = physical.planRoot(rel);
-        if (node instanceof GatherNode) {
-            node = node.children().get(0);
+        SqlNode source = insert.getSource();
+
+        List<RelNode> above = new ArrayList<>();
+        RelNode node = rel;
+        while (node instanceof Project || node instanceof Filter) {
+            above.add(node);
+            node = node.getInput(0);
         }
-        List<FilterProjectNode> filterProjects = new ArrayList<>();
+        if (node instanceof Aggregate aggregate) {
+            return windowed(aggregate, above, physical, source, sinkTable, sink);
+        }
+        checkStateless(rel, source);
+        FedInput fed = feed(withoutGather(physical.planRoot(rel)), source);
+        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.empty(), streamSource(fed.scan(), source), Optional.empty(), sinkTable, sink);
+    }
+
+    /** A job whose query aggregates: it must group by the window_end of a TUMBLE or HOP over the source. */
+    private StreamingJobPlan windowed(Aggregate aggregate, List<RelNode> above, PhysicalPlanner physical, SqlNode source, TableHandle sinkTable, StreamSinkProvider sink)
+    {
+        SqlSelect select = source instanceof SqlSelect sqlSelect ? sqlSelect : null;
+        SqlParserPos groupPosition = (select == null ? source : select.getGroup() != null ? select.getGroup() : select.getSelectList()).getParserPosition();
+        if (aggregate.getGroupSets().size() != 1) {
+            throw notYet(groupPosition, "GROUPING SETS, ROLLUP and CUBE");
+        }
+        RelNode below = aggregate.getInput();
+        List<Integer> keys = aggregate.getGroupSet().asList();
+        int[] traced = keys.stream().mapToInt(Integer::intValue).toArray();
+        while (below instanceof Project || below instanceof Filter) {
+            for (int k = 0; k < traced.length; k++) {
+                if (traced[k] >= 0 && below instanceof Project project) {
+                    traced[k] = project.getProjects().get(traced[k]) instanceof RexInputRef ref ? ref.getIndex() : -1;
+                }
+            }
+            below = below.getInput(0);
+        }
+        if (!(below instanceof TableFunctionScan windowFunction)) {
+            if (below instanceof Aggregate) {
+                throw notYet(groupPosition, "DISTINCT aggregates and nested aggregations");
+            }
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, position(groupPosition)
+                    + "Streaming jobs aggregate per event-time window only: GROUP BY window_start, window_end, ... over FROM TABLE(TUMBLE(...)) or TABLE(HOP(...))");
+        }
+        checkStateless(windowFunction.getInput(0), source);
+        int windowEndKey = -1;
+        int inputColumns = windowFunction.getInput(0).getRowType().getFieldCount();
+        for (int k = 0; k < traced.length; k++) {
+            if (traced[k] >= inputColumns && windowFunction.getRowType().getFieldNames().get(traced[k]).equalsIgnoreCase("window_end")) {
+                windowEndKey = k;
+            }
+        }
+        if (windowEndKey < 0) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(groupPosition)
+                    + "The GROUP BY of a streaming job must include window_end (and window_start) of its window table function: a window's rows are written once the watermark passes its end");
+        }
+
+        FedInput fed = feed(withoutGather(physical.planRoot(aggregate.getInput())), source);
+        StreamSourceProvider streamSource = streamSource(fed.scan(), source);
+        TableHandle table = fed.scan().table();
+        WatermarkDeclaration watermark = streamSource.watermark(table)
+                .orElseThrow(() -> new OntulException(ErrorCode.INVALID_ARGUMENT, position(select == null ? source.getParserPosition() : select.getFrom().getParserPosition())
+                        + "Table '" + table.qualifiedName() + "' declares no event time: windows in a streaming job need a watermark; set 'watermark.column' (and 'watermark.delay') in the table's WITH options"));
+        String timeColumn = fed.window().children().get(0).rowType().getFieldNames().get(fed.window().function().timeColumn());
+        if (!sourceColumn(fed.window().children().get(0), fed.window().function().timeColumn()).equalsIgnoreCase(watermark.column())) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(select == null ? source.getParserPosition() : select.getFrom().getParserPosition())
+                    + fed.window().function().kind() + " in a streaming job must use the event-time column of table '" + table.qualifiedName() + "' ('" + watermark.column()
+                    + "', its 'watermark.column'), not '" + timeColumn + "'");
+        }
+        long microsPerUnit = aggregate.getRowType().getFieldList().get(windowEndKey).getType().getPrecision() > 3 ? 1 : 1000;
+        AggregateNode aggregateNode = new AggregateNode(aggregate.getRowType(), fed.input(), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
+        StreamFeedNode resultFeed = new StreamFeedNode(aggregate.getRowType());
+        PlanNode output = resultFeed;
+        for (int i = above.size() - 1; i >= 0; i--) {
+            RelNode rel = above.get(i);
+            output = rel instanceof Project project
+                    ? new FilterProjectNode(project.getRowType(), output, null, project.getProjects())
+                    : new FilterProjectNode(rel.getRowType(), output, ((Filter) rel).getCondition(), identity(rel.getRowType()));
+        }
+        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(),
+                Optional.of(new StreamingJobPlan.WindowAggregationPlan(aggregateNode, windowEndKey, microsPerUnit, resultFeed, output)),
+                streamSource, Optional.of(watermark), sinkTable, sink);
+    }
+
+    /** The planned input with its scan replaced by a feed for polled batches. */
+    private record FedInput(ScanNode scan, StreamFeedNode feed, PlanNode input, WindowTableFunctionNode window) {}
+
+    private static FedInput feed(PlanNode node, SqlNode source)
+    {
+        if (node instanceof ScanNode scan) {
+            StreamFeedNode feed = new StreamFeedNode(scan.rowType());
+            return new FedInput(scan, feed, feed, null);
+        }
+        if (node instanceof FilterProjectNode filterProject) {
+            FedInput below = feed(node.children().get(0), source);
+            return new FedInput(below.scan(), below.feed(), filterProject.withChild(below.input()), below.window());
+        }
+        if (node instanceof WindowTableFunctionNode window) {
+            FedInput below = feed(node.children().get(0), source);
+            WindowTableFunctionNode fedWindow = window.withChild(below.input());
+            return new FedInput(below.scan(), below.feed(), fedWindow, fedWindow);
+        }
+        throw notYet(source.getParserPosition(), "this query shape (" + node.describe() + ")");
+    }
+
+    /** The source column that column {@code index} of {@code node} passes on unchanged, or "" when it is computed. */
+    private static String sourceColumn(PlanNode node, int index)
+    {
         while (node instanceof FilterProjectNode filterProject) {
-            filterProjects.add(filterProject);
+            if (!(filterProject.projections().get(index) instanceof RexInputRef reference)) {
+                return "";
+            }
+            index = reference.getIndex();
             node = node.children().get(0);
         }
-        if (!(node instanceof ScanNode scan)) {
-            throw notYet(insert.getSource().getParserPosition(), "this query shape (" + node.describe() + ")");
-        }
-        StreamSourceProvider source = scan.connector().streamSourceProvider()
-                .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, position(insert.getSource().getParserPosition())
+        return node.rowType().getFieldNames().get(index);
+    }
+
+    private static PlanNode withoutGather(PlanNode node)
+    {
+        return node instanceof GatherNode ? node.children().get(0) : node;
+    }
+
+    private static StreamSourceProvider streamSource(ScanNode scan, SqlNode source)
+    {
+        return scan.connector().streamSourceProvider()
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, position(source.getParserPosition())
                         + "Table '" + scan.table().qualifiedName() + "' cannot be read as a stream: its catalog '" + scan.table().catalog() + "' has no streaming source (Kafka has)"));
-        return new StreamingJobPlan(scan, filterProjects, source, sinkTable, sink);
+    }
+
+    private static List<RexNode> identity(RelDataType rowType)
+    {
+        List<RexNode> references = new ArrayList<>();
+        for (RelDataTypeField field : rowType.getFieldList()) {
+            references.add(new RexInputRef(field.getIndex(), field.getType()));
+        }
+        return references;
     }
 
     private static void checkStateless(RelNode rel, SqlNode source)
@@ -111,19 +236,20 @@ final class StreamingJobPlanner
         if (rel instanceof TableScan) {
             return;
         }
+        if (rel instanceof TableFunctionScan && rel.getInputs().size() == 1) {
+            checkStateless(rel.getInput(0), source);
+            return;
+        }
         SqlSelect select = source instanceof SqlSelect sqlSelect ? sqlSelect : null;
         if (rel instanceof Aggregate) {
             SqlNode at = select == null ? source : select.getGroup() != null ? select.getGroup() : select.getSelectList();
-            throw notYet(at.getParserPosition(), "aggregations (GROUP BY, COUNT, SUM, ...)");
+            throw notYet(at.getParserPosition(), "aggregations below other operators");
         }
         if (rel instanceof Join) {
             throw notYet(select == null ? source.getParserPosition() : select.getFrom().getParserPosition(), "joins");
         }
         if (rel instanceof Window) {
             throw notYet(select == null ? source.getParserPosition() : select.getSelectList().getParserPosition(), "window functions (OVER)");
-        }
-        if (rel instanceof TableFunctionScan) {
-            throw notYet(select == null ? source.getParserPosition() : select.getFrom().getParserPosition(), "window table functions (TUMBLE, HOP, SESSION)");
         }
         if (rel instanceof Sort) {
             throw notYet(source.getParserPosition(), "ORDER BY, LIMIT and OFFSET");
@@ -136,7 +262,8 @@ final class StreamingJobPlanner
 
     private static OntulException notYet(SqlParserPos pos, String what)
     {
-        return new OntulException(ErrorCode.NOT_SUPPORTED, position(pos) + "Streaming jobs do not support " + what + " yet: only filters and projections (WHERE, SELECT expressions) over one source table");
+        return new OntulException(ErrorCode.NOT_SUPPORTED, position(pos) + "Streaming jobs do not support " + what
+                + " yet: they run filters and projections over one source table, optionally aggregated per TUMBLE or HOP window");
     }
 
     private List<String> qualify(SqlIdentifier identifier)

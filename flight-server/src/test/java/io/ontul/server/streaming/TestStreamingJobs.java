@@ -11,10 +11,15 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
 import org.apache.arrow.vector.types.pojo.Field;
@@ -45,6 +50,15 @@ import io.ontul.spi.OntulException;
 class TestStreamingJobs
 {
     private static final String COLUMNS = "(event_id BIGINT, category VARCHAR, amount DOUBLE, event_time TIMESTAMP(3))";
+    private static final String SUMMARY_COLUMNS = "(window_start TIMESTAMP(3), window_end TIMESTAMP(3), category VARCHAR, total DOUBLE, cnt BIGINT)";
+    /** The example job: 10 s tumbling SUM/COUNT by category of the events above 100, over the Kafka table {@code %s}. */
+    private static final String WINDOW_QUERY = "SELECT window_start, window_end, category, sum(amount) AS total, count(*) AS cnt "
+            + "FROM TABLE(TUMBLE(TABLE kafka.\"default\".%s, DESCRIPTOR(event_time), INTERVAL '10' SECOND)) WHERE amount > 100 GROUP BY window_start, window_end, category";
+    private static final LocalDateTime EPOCH = LocalDateTime.of(2026, 1, 1, 0, 0);
+    private static final DateTimeFormatter EVENT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
+    private static final int RECORDS_LATE = 6;
+    private static final int WATERMARK = 7;
+    private static final int LAST_ERROR = 11;
 
     private static EmbeddedKafka kafka;
 
@@ -153,7 +167,7 @@ class TestStreamingJobs
                     ErrorCode.NOT_FOUND, "line 1:39: Table 'iceberg.lake.counts' does not exist");
             run(session, "CREATE TABLE iceberg.lake.counts (category VARCHAR, total BIGINT)");
             assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.counts SELECT category, count(*) FROM kafka.\"default\".lifecycle GROUP BY category",
-                    ErrorCode.NOT_SUPPORTED, "line 1:116: Streaming jobs do not support aggregations (GROUP BY, COUNT, SUM, ...) yet: only filters and projections (WHERE, SELECT expressions) over one source table");
+                    ErrorCode.NOT_SUPPORTED, "line 1:116: Streaming jobs aggregate per event-time window only: GROUP BY window_start, window_end, ... over FROM TABLE(TUMBLE(...)) or TABLE(HOP(...))");
             assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.lifecycle SELECT * FROM iceberg.lake.counts2",
                     ErrorCode.NOT_FOUND, null);
             assertThat(query(session, "SHOW STREAMING JOBS")).isEmpty();
@@ -205,14 +219,14 @@ class TestStreamingJobs
             run(session, "DROP TABLE iceberg.lake.fragile");
             produce("fragile", 100, 100);
             await(() -> query(session, "SHOW STREAMING JOBS").get(0).get(1).equals("FAILED"));
-            assertThat((String) query(session, "SHOW STREAMING JOBS").get(0).get(9)).contains("Table 'iceberg.lake.fragile' does not exist");
+            assertThat((String) query(session, "SHOW STREAMING JOBS").get(0).get(LAST_ERROR)).contains("Table 'iceberg.lake.fragile' does not exist");
         }
         try (Engine engine = Engine.create(config(dataDirectory))) {
             // a FAILED job stays failed after a restart, with its reason
             Session session = engine.createSession("admin");
             List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
             assertThat(job.get(1)).isEqualTo("FAILED");
-            assertThat((String) job.get(9)).contains("Table 'iceberg.lake.fragile' does not exist");
+            assertThat((String) job.get(LAST_ERROR)).contains("Table 'iceberg.lake.fragile' does not exist");
             run(session, "DROP STREAMING JOB fragile_job");
         }
     }
@@ -261,6 +275,141 @@ class TestStreamingJobs
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("line 1:20: Streaming job 'flight_job' does not exist");
         }
+    }
+
+    @Test
+    void windowedJobMatchesTheBatchQueryAcrossCrashes(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("windows", 4);
+        int perRound = 4000;
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createEventTable(session, "windows", "windows", "5s", "30s");
+            run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(session, "CREATE TABLE iceberg.lake.window_summary " + SUMMARY_COLUMNS);
+            run(session, "CREATE STREAMING JOB window_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.window_summary " + WINDOW_QUERY.formatted("windows"));
+            produceWindowsAndCrash(session, perRound, 0, CrashPoints.AFTER_PREPARE_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            produceWindowsAndCrash(engine.createSession("admin"), perRound, 1, CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            produceWindowsAndCrash(engine.createSession("admin"), perRound, 2, CrashPoints.AFTER_SINK_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            // closed abruptly between checkpoints, with windows open
+            produceWindowsAndCrash(engine.createSession("admin"), perRound, 3, null);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            produceWindowEvents("windows", 4 * perRound, perRound);
+            // one event per partition far ahead closes every window; its amount is filtered out
+            List<ProducerRecord<String, String>> closing = new ArrayList<>();
+            for (int partition = 0; partition < 4; partition++) {
+                closing.add(new ProducerRecord<>("windows", partition, null, event(-1 - partition, 0.5, 100_000_000)));
+            }
+            kafka.produce(closing);
+            String batch = WINDOW_QUERY.formatted("windows") + " ORDER BY window_start, category";
+            List<List<Object>> expected = query(session, batch);
+            assertThat(expected).isEqualTo(windowsComputedHere(5 * perRound));
+            await(() -> count(session, "iceberg.lake.window_summary") >= expected.size());
+            List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
+            assertThat(job.get(RECORDS_LATE)).isEqualTo(0L);
+            assertThat((String) job.get(WATERMARK)).isEqualTo("2026-01-02T03:46:35Z");
+            run(session, "STOP STREAMING JOB window_job");
+            assertThat(query(session, "SELECT * FROM iceberg.lake.window_summary ORDER BY window_start, category")).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void lateRecordsAndIdlePartitions(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("late", 2);
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createEventTable(session, "late", "late", "0s", "1s");
+            run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(session, "CREATE TABLE iceberg.lake.late_summary " + SUMMARY_COLUMNS);
+            String query = "SELECT window_start, window_end, category, sum(amount), count(*) FROM TABLE(TUMBLE(TABLE kafka.\"default\".late, DESCRIPTOR(event_time), INTERVAL '10' SECOND)) "
+                    + "GROUP BY window_start, window_end, category";
+            run(session, "CREATE STREAMING JOB late_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.late_summary " + query);
+
+            // partition 1 stays silent: once idle (1 s) it no longer holds the watermark at nothing
+            kafka.produce(List.of(new ProducerRecord<>("late", 0, null, event(1, 1.5, 1_000)), new ProducerRecord<>("late", 0, null, event(2, 2.5, 12_000))));
+            await(() -> count(session, "iceberg.lake.late_summary") == 1);
+            assertThat(query(session, "SHOW STREAMING JOBS").get(0).get(WATERMARK)).isEqualTo("2026-01-01T00:00:12Z");
+            // behind the watermark: window [0 s, 10 s) was written already
+            kafka.produce(List.of(new ProducerRecord<>("late", 0, null, event(3, 100.5, 5_000))));
+            await(() -> query(session, "SHOW STREAMING JOBS").get(0).get(RECORDS_LATE).equals(1L));
+            kafka.produce(List.of(new ProducerRecord<>("late", 1, null, event(4, 3.5, 25_000))));
+            await(() -> count(session, "iceberg.lake.late_summary") == 2);
+            assertThat(query(session, "SELECT window_start, window_end, total, cnt FROM iceberg.lake.late_summary ORDER BY window_start")).isEqualTo(List.of(
+                    List.of(EPOCH, EPOCH.plusSeconds(10), 1.5, 1L),
+                    List.of(EPOCH.plusSeconds(10), EPOCH.plusSeconds(20), 2.5, 1L)));
+            run(session, "DROP STREAMING JOB late_job");
+
+            run(session, "CREATE TABLE kafka.\"default\".late_plain " + COLUMNS + " WITH ('topic' = 'late', 'format' = 'json')");
+            assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.late_summary " + query.replace(".late,", ".late_plain,"), ErrorCode.INVALID_ARGUMENT,
+                    "line 1:135: Table 'kafka.default.late_plain' declares no event time: windows in a streaming job need a watermark; set 'watermark.column' (and 'watermark.delay') in the table's WITH options");
+            assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.late_summary " + query.replace("TABLE kafka.\"default\".late,",
+                    "(SELECT event_id, category, amount, _timestamp AS event_time FROM kafka.\"default\".late),"), ErrorCode.INVALID_ARGUMENT,
+                    "line 1:135: TUMBLE in a streaming job must use the event-time column of table 'kafka.default.late' ('event_time', its 'watermark.column'), not '_timestamp'");
+            assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.late_summary " + query.replace("SELECT window_start, window_end,", "SELECT window_start, window_start,")
+                    .replace("GROUP BY window_start, window_end,", "GROUP BY window_start,"), ErrorCode.INVALID_ARGUMENT, null);
+            assertThat(query(session, "SHOW STREAMING JOBS")).isEmpty();
+        }
+    }
+
+    /** The rows of {@link #WINDOW_QUERY} over events 0 to count - 1, computed here, by window start and category. */
+    private static List<List<Object>> windowsComputedHere(int count)
+    {
+        Map<List<Object>, double[]> windows = new TreeMap<>(Comparator.comparing((List<Object> key) -> (Long) key.get(0)).thenComparing(key -> (String) key.get(1)));
+        for (int i = 0; i < count; i++) {
+            if (amount(i) > 100) {
+                long start = Math.floorDiv(i * 10L - (i * 7919L % 3000), 10_000) * 10_000;
+                double[] totals = windows.computeIfAbsent(List.of(start, "c" + i % 10), key -> new double[2]);
+                totals[0] += amount(i);
+                totals[1]++;
+            }
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        windows.forEach((key, totals) -> {
+            LocalDateTime start = EPOCH.plus(Duration.ofMillis((Long) key.get(0)));
+            rows.add(List.of(start, start.plusSeconds(10), key.get(1), totals[0], (long) totals[1]));
+        });
+        return rows;
+    }
+
+    private static void produceWindowsAndCrash(Session session, int perRound, int round, String point)
+    {
+        long before = count(session, "iceberg.lake.window_summary");
+        produceWindowEvents("windows", round * perRound, perRound);
+        await(() -> count(session, "iceberg.lake.window_summary") > before);
+        if (point != null) {
+            crashAt(point);
+        }
+    }
+
+    /** Events 10 ms apart in event time, out of order by up to 3 s (the tables' delay is more), round robin over 4 partitions. */
+    private static void produceWindowEvents(String topic, int from, int count)
+    {
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = from; i < from + count; i++) {
+            records.add(new ProducerRecord<>(topic, i % 4, null, event(i, amount(i), i * 10L - (i * 7919L % 3000))));
+        }
+        kafka.produce(records);
+    }
+
+    private static String event(long id, double amount, long millis)
+    {
+        return "{\"event_id\": %d, \"category\": \"c%d\", \"amount\": %s, \"event_time\": \"%s\"}"
+                .formatted(id, Math.floorMod(id, 10), amount, EVENT_TIME.format(EPOCH.plus(Duration.ofMillis(millis))));
+    }
+
+    private static void createEventTable(Session session, String topic, String table, String delay, String idleTimeout)
+    {
+        run(session, "CREATE TABLE kafka.\"default\"." + table + " " + COLUMNS + " WITH ('topic' = '" + topic + "', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset', "
+                + "'watermark.column' = 'event_time', 'watermark.delay' = '" + delay + "', 'watermark.idle-timeout' = '" + idleTimeout + "')");
     }
 
     /** Produces round {@code round}, waits until the job commits some of it, then crashes it at {@code point} (or lets the caller close the engine). */

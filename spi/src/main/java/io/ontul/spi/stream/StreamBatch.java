@@ -13,12 +13,22 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  *
  * @param batch the rows, owned by the caller, or null when the poll found nothing
  * @param positions split id to position after the batch; splits that did not move may be absent
+ * @param maxEventTimes for tables with a {@link WatermarkDeclaration}: split id to the greatest
+ * event time (epoch microseconds) among the records of this poll, read from every record before
+ * any filter; splits without records (or only NULL times) are absent
  */
-public record StreamBatch(VectorSchemaRoot batch, Map<String, byte[]> positions)
+public record StreamBatch(VectorSchemaRoot batch, Map<String, byte[]> positions, Map<String, Long> maxEventTimes)
 {
     public StreamBatch
     {
         positions = Map.copyOf(requireNonNull(positions, "positions is null"));
+        maxEventTimes = Map.copyOf(requireNonNull(maxEventTimes, "maxEventTimes is null"));
+    }
+
+    /** A batch of a table without event time. */
+    public StreamBatch(VectorSchemaRoot batch, Map<String, byte[]> positions)
+    {
+        this(batch, positions, Map.of());
     }
 
     public int rowCount()

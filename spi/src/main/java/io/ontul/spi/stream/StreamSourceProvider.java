@@ -1,6 +1,7 @@
 package io.ontul.spi.stream;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -31,4 +32,14 @@ public interface StreamSourceProvider
      * @param allocator where batches are allocated; it belongs to the job
      */
     StreamReader open(TableHandle table, List<String> columns, List<StreamSplit> splits, BufferAllocator allocator);
+
+    /**
+     * How the table's event time and watermarks are declared, if they are. When present, a
+     * reader opened with the declared column among its columns reports each poll's greatest
+     * event time per split ({@link StreamBatch#maxEventTimes()}).
+     */
+    default Optional<WatermarkDeclaration> watermark(TableHandle table)
+    {
+        return Optional.empty();
+    }
 }

@@ -3,12 +3,15 @@ package io.ontul.catalog.kafka;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.TimeStampMilliVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -51,6 +54,9 @@ final class KafkaStreamReader
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Map<String, TopicPartition> partitions = new HashMap<>();
     private final AtomicLong rejected = new AtomicLong();
+    /** Position of the event-time column among the reader's columns, or -1 when the table has none or it was not asked for. */
+    private final int eventTimeColumn;
+    private int[] rowPartitions = new int[1024];
 
     KafkaStreamReader(KafkaTableDefinition table, String qualifiedName, List<String> columns, List<StreamSplit> splits, KafkaCatalogConfig config, BufferAllocator allocator)
     {
@@ -75,6 +81,7 @@ final class KafkaStreamReader
                     config.bootstrapServers(), config.catalogName(), KafkaTopicAdmin.rootMessage(e)), e);
         }
         this.builder = new KafkaBatchBuilder(table, qualifiedName, columns, allocator);
+        this.eventTimeColumn = table.watermarkColumn().map(columns::indexOf).orElse(-1);
         try {
             for (StreamSplit split : splits) {
                 partitions.put(split.id(), new TopicPartition(table.topic(), Integer.parseInt(split.id())));
@@ -99,6 +106,12 @@ final class KafkaStreamReader
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 try {
                     builder.add(record);
+                    // the builder counts rows from 0 again once it starts a batch, so read its count after the add
+                    int row = builder.rowCount() - 1;
+                    if (row == rowPartitions.length) {
+                        rowPartitions = Arrays.copyOf(rowPartitions, row * 2);
+                    }
+                    rowPartitions[row] = record.partition();
                 }
                 catch (MalformedRecordException e) {
                     if (rejected.getAndIncrement() == 0) {
@@ -112,7 +125,7 @@ final class KafkaStreamReader
                 positions.put(entry.getKey(), KafkaStreamSourceProvider.encode(consumer.position(entry.getValue())));
             }
             VectorSchemaRoot batch = builder.rowCount() == 0 ? null : builder.build();
-            return new StreamBatch(batch, positions);
+            return new StreamBatch(batch, positions, batch == null ? Map.of() : maxEventTimes(batch));
         }
         catch (WakeupException e) {
             return new StreamBatch(null, Map.of());
@@ -121,6 +134,25 @@ final class KafkaStreamReader
             throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format("Kafka at %s failed while streaming topic '%s' of table '%s': %s",
                     config.bootstrapServers(), table.topic(), qualifiedName, KafkaTopicAdmin.rootMessage(e)), e);
         }
+    }
+
+    /** Per partition, the greatest event time of the batch's rows, in epoch microseconds. */
+    private Map<String, Long> maxEventTimes(VectorSchemaRoot batch)
+    {
+        if (eventTimeColumn < 0) {
+            return Map.of();
+        }
+        TimeStampVector times = (TimeStampVector) batch.getVector(eventTimeColumn);
+        long toMicros = times instanceof TimeStampMilliVector ? 1000 : 1;
+        Map<Integer, Long> maxima = new HashMap<>();
+        for (int row = 0; row < batch.getRowCount(); row++) {
+            if (!times.isNull(row)) {
+                maxima.merge(rowPartitions[row], times.get(row) * toMicros, Math::max);
+            }
+        }
+        Map<String, Long> result = new HashMap<>();
+        maxima.forEach((partition, max) -> result.put(String.valueOf(partition), max));
+        return result;
     }
 
     @Override

@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -15,6 +17,7 @@ import io.ontul.spi.TableHandle;
 import io.ontul.spi.stream.StreamReader;
 import io.ontul.spi.stream.StreamSourceProvider;
 import io.ontul.spi.stream.StreamSplit;
+import io.ontul.spi.stream.WatermarkDeclaration;
 
 /**
  * Kafka topics as streams: one split per partition, named by the partition number; a position is
@@ -24,6 +27,9 @@ import io.ontul.spi.stream.StreamSplit;
 final class KafkaStreamSourceProvider
         implements StreamSourceProvider
 {
+    /** How long a partition may be silent before it stops holding the watermark back, unless the table says. */
+    static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     private final KafkaCatalogConfig config;
     private final KafkaTopicAdmin admin;
     private final KafkaSplitPlanner splitPlanner;
@@ -53,6 +59,16 @@ final class KafkaStreamSourceProvider
     public StreamReader open(TableHandle table, List<String> columns, List<StreamSplit> splits, BufferAllocator allocator)
     {
         return new KafkaStreamReader((KafkaTableDefinition) table.connectorHandle(), table.qualifiedName(), columns, splits, config, allocator);
+    }
+
+    @Override
+    public Optional<WatermarkDeclaration> watermark(TableHandle table)
+    {
+        KafkaTableDefinition definition = (KafkaTableDefinition) table.connectorHandle();
+        return definition.watermarkColumn().map(column -> new WatermarkDeclaration(
+                column,
+                definition.watermarkDelay().orElse(Duration.ZERO),
+                Optional.of(definition.watermarkIdleTimeout().orElse(DEFAULT_IDLE_TIMEOUT))));
     }
 
     static byte[] encode(long offset)

@@ -1,0 +1,280 @@
+package io.ontul.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.operator.aggregate.Accumulator;
+
+/**
+ * The state of a streaming job's window aggregation ({@code GROUP BY window_start, window_end,
+ * ...} over TUMBLE or HOP): the hash aggregation's {@link AggregationTable} and accumulators,
+ * keyed by window and group, fed batch by batch and emptied window by window as the watermark
+ * passes window ends.
+ * <p>
+ * Protocol, on the job's task thread: {@link #add} each windowed batch with the watermark before
+ * it (rows of windows that already closed are late: dropped and counted); {@link #fire} with the
+ * watermark after it, which returns the result rows (keys then aggregates, as the batch
+ * aggregation's) of every window whose end is at or before the watermark and forgets them; on a
+ * checkpoint barrier {@link #snapshot} returns the open groups as state rows
+ * ({@link #stateSchema}), which {@link #restore} takes back after a crash.
+ * <p>
+ * Emptying a window rebuilds the table from state rows of the windows still open (the table
+ * cannot forget single groups); that costs one pass over the open state per fired window end.
+ */
+public final class EventTimeWindowAggregation
+        implements AutoCloseable
+{
+    /** The watermark before any: no window has closed. */
+    public static final long NO_WATERMARK = Long.MIN_VALUE;
+
+    private final QueryContext context;
+    private final Schema outputSchema;
+    private final int[] keyColumns;
+    private final boolean[][] nulled;
+    private final List<Accumulator> accumulators;
+    private final int[] filterColumns;
+    private final int windowEndKey;
+    private final long microsPerUnit;
+    private final List<Field> keyFields;
+    private final Schema stateSchema;
+    private final TreeSet<Long> openWindowEnds = new TreeSet<>();
+    private AggregationTable table;
+    private long lateRows;
+
+    /**
+     * @param keyColumns input columns of the GROUP BY keys; the key at {@code windowEndKey} is window_end
+     * @param microsPerUnit microseconds per unit of the window_end values (1000 for TIMESTAMP(3)); watermarks are in microseconds
+     */
+    public EventTimeWindowAggregation(QueryContext context, Schema outputSchema, int[] keyColumns, List<Accumulator> accumulators, int[] filterColumns, int windowEndKey, long microsPerUnit)
+    {
+        this.context = requireNonNull(context, "context is null");
+        this.outputSchema = requireNonNull(outputSchema, "outputSchema is null");
+        this.keyColumns = keyColumns.clone();
+        this.nulled = new boolean[1][keyColumns.length];
+        this.accumulators = List.copyOf(accumulators);
+        this.filterColumns = filterColumns.clone();
+        this.windowEndKey = windowEndKey;
+        this.microsPerUnit = microsPerUnit;
+        this.keyFields = List.copyOf(outputSchema.getFields().subList(0, keyColumns.length));
+        this.stateSchema = AggregationTable.stateSchema(keyFields, accumulators);
+        this.table = new AggregationTable(context, keyFields, accumulators);
+    }
+
+    /** The columns of state rows, for checkpoints. */
+    public Schema stateSchema()
+    {
+        return stateSchema;
+    }
+
+    /** Rows left out so far because their window had already closed (for HOP, once per window missed). */
+    public long lateRows()
+    {
+        return lateRows;
+    }
+
+    public int groupCount()
+    {
+        return table.groupCount();
+    }
+
+    /** Adds a windowed batch, which the caller keeps owning; rows of windows ending at or before {@code watermark} are late. */
+    public void add(VectorSchemaRoot batch, long watermark)
+    {
+        int rowCount = batch.getRowCount();
+        TimeStampVector windowEnds = (TimeStampVector) batch.getVector(keyColumns[windowEndKey]);
+        int[] kept = new int[rowCount];
+        int keptCount = 0;
+        long previous = Long.MIN_VALUE;
+        for (int row = 0; row < rowCount; row++) {
+            long end = windowEnds.get(row);
+            if (closed(end, watermark)) {
+                continue;
+            }
+            kept[keptCount++] = row;
+            if (end != previous) {
+                openWindowEnds.add(end);
+                previous = end;
+            }
+        }
+        lateRows += rowCount - keptCount;
+        if (keptCount == rowCount) {
+            addInput(batch);
+            return;
+        }
+        if (keptCount == 0) {
+            return;
+        }
+        List<FieldVector> vectors = batch.getFieldVectors();
+        FieldVector[] gathered = new FieldVector[vectors.size()];
+        try {
+            for (int c = 0; c < gathered.length; c++) {
+                gathered[c] = vectors.get(c).getField().createVector(context.allocator());
+                Batches.allocate(gathered[c], keptCount);
+                VectorGather.gather(vectors.get(c), kept, keptCount, gathered[c]);
+            }
+        }
+        catch (RuntimeException e) {
+            closeAll(gathered);
+            throw e;
+        }
+        try (VectorSchemaRoot onTime = Batches.root(batch.getSchema(), gathered, keptCount)) {
+            addInput(onTime);
+        }
+    }
+
+    private void addInput(VectorSchemaRoot batch)
+    {
+        context.checkCancelled();
+        FieldVector[] columns = batch.getFieldVectors().toArray(new FieldVector[0]);
+        table.addInput(columns, keyColumns, nulled, filterColumns, batch.getRowCount());
+    }
+
+    /** The result rows of the windows that end at or before {@code watermark}, which are forgotten; the caller owns the batches. */
+    public List<VectorSchemaRoot> fire(long watermark)
+    {
+        if (openWindowEnds.isEmpty() || !closed(openWindowEnds.first(), watermark)) {
+            return List.of();
+        }
+        List<VectorSchemaRoot> closing = new ArrayList<>();
+        List<VectorSchemaRoot> open = new ArrayList<>();
+        List<VectorSchemaRoot> results = new ArrayList<>();
+        try {
+            splitState(watermark, closing, open);
+            table.close();
+            table = new AggregationTable(context, keyFields, accumulators);
+            for (VectorSchemaRoot state : closing) {
+                table.addState(state);
+            }
+            for (int from = 0; from < table.groupCount(); from += Batches.TARGET_ROWS) {
+                results.add(table.output(outputSchema, from, Math.min(Batches.TARGET_ROWS, table.groupCount() - from)));
+            }
+            table.close();
+            table = new AggregationTable(context, keyFields, accumulators);
+            for (VectorSchemaRoot state : open) {
+                table.addState(state);
+            }
+        }
+        catch (RuntimeException e) {
+            Batches.closeAll(results);
+            throw e;
+        }
+        finally {
+            Batches.closeAll(closing);
+            Batches.closeAll(open);
+        }
+        while (!openWindowEnds.isEmpty() && closed(openWindowEnds.first(), watermark)) {
+            openWindowEnds.pollFirst();
+        }
+        return results;
+    }
+
+    /** State rows of every open group, for a checkpoint; the caller owns the batches. The state stays. */
+    public List<VectorSchemaRoot> snapshot()
+    {
+        List<VectorSchemaRoot> state = new ArrayList<>();
+        List<VectorSchemaRoot> none = new ArrayList<>();
+        splitState(NO_WATERMARK, none, state);
+        try {
+            table.close();
+            table = new AggregationTable(context, keyFields, accumulators);
+            for (VectorSchemaRoot batch : state) {
+                table.addState(batch);
+            }
+        }
+        catch (RuntimeException e) {
+            Batches.closeAll(state);
+            throw e;
+        }
+        return state;
+    }
+
+    /** Takes back state rows of a checkpoint ({@link #stateSchema}); the caller keeps owning the batch. */
+    public void restore(VectorSchemaRoot state)
+    {
+        table.addState(state);
+        TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
+        for (int row = 0; row < state.getRowCount(); row++) {
+            openWindowEnds.add(windowEnds.get(row));
+        }
+    }
+
+    /** Writes the table's groups as state rows into {@code closing} (window closed by {@code watermark}) and {@code open}; seals the table. */
+    private void splitState(long watermark, List<VectorSchemaRoot> closing, List<VectorSchemaRoot> open)
+    {
+        int groups = table.groupCount();
+        int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
+        for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
+            int count = Math.min(Batches.TARGET_ROWS, groups - from);
+            for (int i = 0; i < count; i++) {
+                ids[i] = from + i;
+            }
+            try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
+                TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
+                int[] closed = new int[count];
+                int[] kept = new int[count];
+                int closedCount = 0;
+                int keptCount = 0;
+                for (int row = 0; row < count; row++) {
+                    if (closed(windowEnds.get(row), watermark)) {
+                        closed[closedCount++] = row;
+                    }
+                    else {
+                        kept[keptCount++] = row;
+                    }
+                }
+                if (closedCount > 0) {
+                    closing.add(select(state, closed, closedCount));
+                }
+                if (keptCount > 0) {
+                    open.add(select(state, kept, keptCount));
+                }
+            }
+        }
+    }
+
+    private VectorSchemaRoot select(VectorSchemaRoot state, int[] rows, int count)
+    {
+        FieldVector[] vectors = Batches.allocate(stateSchema, context.allocator(), count);
+        try {
+            for (int c = 0; c < vectors.length; c++) {
+                VectorGather.gather(state.getVector(c), rows, count, vectors[c]);
+            }
+        }
+        catch (RuntimeException e) {
+            closeAll(vectors);
+            throw e;
+        }
+        return Batches.root(stateSchema, vectors, count);
+    }
+
+    private boolean closed(long windowEnd, long watermark)
+    {
+        return watermark != NO_WATERMARK && windowEnd <= Math.floorDiv(watermark, microsPerUnit);
+    }
+
+    private static void closeAll(FieldVector[] vectors)
+    {
+        for (FieldVector vector : vectors) {
+            if (vector != null) {
+                vector.close();
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        table.close();
+        openWindowEnds.clear();
+    }
+}
