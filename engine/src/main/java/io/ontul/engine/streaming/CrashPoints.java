@@ -5,7 +5,9 @@ package io.ontul.engine.streaming;
  * reaches, the job dies there as if its process had been killed: it clears the property (so that
  * one setting crashes one job once), persists nothing, takes no checkpoint and leaves its stored
  * state as it was; the next engine start resumes it. Points: {@value #AFTER_PREPARE_COMMIT},
- * {@value #AFTER_CHECKPOINT_COMPLETE}, {@value #AFTER_SINK_COMMIT}.
+ * {@value #AFTER_CHECKPOINT_COMPLETE}, {@value #AFTER_SINK_COMMIT}. With the suffix
+ * {@value #HALT} (such as {@code after-sink-commit:halt}) the whole process halts there instead,
+ * with exit code 137 and no shutdown hooks, as {@code kill -9} would end it.
  */
 public final class CrashPoints
 {
@@ -13,16 +15,25 @@ public final class CrashPoints
     public static final String AFTER_PREPARE_COMMIT = "after-prepare-commit";
     public static final String AFTER_CHECKPOINT_COMPLETE = "after-checkpoint-complete";
     public static final String AFTER_SINK_COMMIT = "after-sink-commit";
+    public static final String HALT = ":halt";
 
     private CrashPoints() {}
 
     static void reached(String point)
     {
+        boolean halt;
         synchronized (CrashPoints.class) {
-            if (!point.equals(System.getProperty(PROPERTY))) {
+            String wanted = System.getProperty(PROPERTY);
+            halt = (point + HALT).equals(wanted);
+            if (!point.equals(wanted) && !halt) {
                 return;
             }
             System.clearProperty(PROPERTY);
+        }
+        if (halt) {
+            System.err.println("Ontul: halting at streaming crash point " + point);
+            System.err.flush();
+            Runtime.getRuntime().halt(137);
         }
         throw new SimulatedCrash(point);
     }
