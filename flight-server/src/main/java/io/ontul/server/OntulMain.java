@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.ontul.server.cli.CommandEnvironment;
+import io.ontul.server.cli.DemoCommand;
 import io.ontul.server.cli.EngineStatementExecutor;
 import io.ontul.server.cli.KmsCommand;
 import io.ontul.server.cli.SqlCommand;
@@ -30,12 +31,16 @@ public final class OntulMain
             Usage: ontul <command> [options]
 
             Commands:
-              start [--conf DIR] [--data-dir DIR] [--port N]
-                    Run the server (Arrow Flight SQL, default port 47470) in the foreground.
+              start [--conf DIR] [--data-dir DIR] [--port N] [--with-kafka]
+                    Run the server (Arrow Flight SQL, default port 47470) in the foreground;
+                    --with-kafka also runs a single-node Kafka broker (catalog 'kafka').
               sql [--format table|csv|json] [--conf DIR] ["SQL"]
                     Run SQL: the argument, or the statements on standard input.
               sql --server HOST:PORT [--user U] [--password P] ["SQL"]
                     Run SQL on a running server (password also from ONTUL_PASSWORD).
+              demo [--server HOST:PORT] [--password P] [--rate N]
+                    The streaming walkthrough on a server started with --with-kafka: a job
+                    aggregating produced user events into 10 s windows in an Iceberg table.
               kms rotate [--conf DIR] [--data-dir DIR]
                     Add a master key version for spill files and checkpoints
                     (passphrase from ONTUL_MASTER_KEY when the keys have one).
@@ -75,6 +80,8 @@ public final class OntulMain
                 return new StartCommand(environment, defaultConfigurationDirectory, defaultDataDirectory()).run(arguments);
             case "sql":
                 return new SqlCommand(environment, defaultConfigurationDirectory, EngineStatementExecutor::open).run(arguments);
+            case "demo":
+                return new DemoCommand(environment).run(arguments);
             case "kms":
                 return new KmsCommand(environment, defaultConfigurationDirectory, defaultDataDirectory()).run(arguments);
             case "help":

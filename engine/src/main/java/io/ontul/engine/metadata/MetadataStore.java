@@ -73,7 +73,18 @@ public final class MetadataStore
             return inMemory();
         }
         int poolSize = Integer.parseInt(config.property(POOL_SIZE, "4"));
-        return open(url, config.property(USER, null), config.property(PASSWORD, null), poolSize);
+        try {
+            return open(url, config.property(USER, null), config.property(PASSWORD, null), poolSize);
+        }
+        catch (RuntimeException e) {
+            // H2 2.5 may fail its first write after the process was killed while it closed the
+            // file; the failed attempt finishes its recovery and a second open works
+            if (!url.startsWith("jdbc:h2:file:") || !isStorageFailure(e)) {
+                throw e;
+            }
+            log.warn("The metadata store at {} failed to open after an unclean stop ({}); opening it again", url.replaceAll("[?;].*$", ""), rootMessage(e));
+            return open(url, config.property(USER, null), config.property(PASSWORD, null), poolSize);
+        }
     }
 
     /** A store that lives as long as this object: for engines without a data directory. */
@@ -216,6 +227,17 @@ public final class MetadataStore
         catch (IOException e) {
             throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Cannot create the metadata directory " + directory + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Whether H2's storage layer (MVStore) failed somewhere in the chain of causes. */
+    private static boolean isStorageFailure(Throwable e)
+    {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause.getClass().getName().equals("org.h2.mvstore.MVStoreException") || String.valueOf(cause.getMessage()).contains("MVStoreException")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String rootMessage(Throwable e)

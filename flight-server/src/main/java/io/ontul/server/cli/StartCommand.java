@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.ontul.engine.EngineConfig;
+import io.ontul.server.EmbeddedKafkaCatalog;
 import io.ontul.server.OntulServer;
 import io.ontul.spi.OntulException;
 
@@ -58,18 +59,45 @@ public final class StartCommand
         Path dataDirectory = options.dataDirectory().orElse(defaultDataDirectory);
         Optional<String> adminPassword = Optional.ofNullable(environment.variables().get(OntulServer.ADMIN_PASSWORD_VARIABLE)).filter(value -> !value.isEmpty());
         OntulServer server;
+        EmbeddedKafkaCatalog kafka = null;
         try {
-            server = OntulServer.start(EngineConfig.load(configurationDirectory), dataDirectory, options.port(), adminPassword, output);
+            EngineConfig config = EngineConfig.load(configurationDirectory);
+            if (options.withKafka()) {
+                kafka = EmbeddedKafkaCatalog.start(config, dataDirectory);
+            }
+            server = OntulServer.start(config, dataDirectory, options.port(), adminPassword, output);
         }
         catch (IOException e) {
+            closeQuietly(kafka);
             error.println("Cannot start the Flight SQL server: " + describe(e));
             return SqlCommand.FAILURE;
         }
         catch (OntulException e) {
+            closeQuietly(kafka);
             error.println("Cannot start Ontul: " + e.getMessage());
             return SqlCommand.FAILURE;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "ontul-shutdown"));
+        catch (RuntimeException e) {
+            if (kafka == null && !options.withKafka()) {
+                throw e;
+            }
+            closeQuietly(kafka);
+            error.println("Cannot start the Kafka broker of --with-kafka: " + e.getMessage());
+            return SqlCommand.FAILURE;
+        }
+        if (kafka != null) {
+            try {
+                kafka.register(server.engine(), OntulServer.ADMIN_USER, output);
+            }
+            catch (RuntimeException e) {
+                error.println("The Kafka broker runs on " + kafka.bootstrapServers() + " but catalog 'kafka' could not be created: " + e.getMessage());
+            }
+        }
+        EmbeddedKafkaCatalog broker = kafka;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            closeQuietly(broker);
+        }, "ontul-shutdown"));
         String address = server.host() + ":" + server.port();
         boolean tls = server.location().getUri().getScheme().equals("grpc+tls");
         output.println("Ontul ready: Flight SQL on " + server.location().getUri()
@@ -83,8 +111,21 @@ public final class StartCommand
         }
         finally {
             server.close();
+            closeQuietly(kafka);
         }
         return SqlCommand.SUCCESS;
+    }
+
+    private static void closeQuietly(EmbeddedKafkaCatalog kafka)
+    {
+        if (kafka != null) {
+            try {
+                kafka.close();
+            }
+            catch (RuntimeException e) {
+                // stopping anyway
+            }
+        }
     }
 
     private static String describe(IOException e)

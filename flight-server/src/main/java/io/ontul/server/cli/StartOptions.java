@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Optional;
 
 /** The command line of {@code ontul start}. */
-public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, boolean help)
+public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, boolean withKafka, boolean help)
 {
     public static final String USAGE = """
-            Usage: ontul start [--conf DIR] [--data-dir DIR] [--port N]
+            Usage: ontul start [--conf DIR] [--data-dir DIR] [--port N] [--with-kafka]
 
             Runs the Ontul server in the foreground: the engine with its catalogs behind an Arrow
             Flight SQL endpoint (JDBC, ADBC, BI tools). It prints a line with 'Ontul ready' once
@@ -21,6 +21,9 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
               --data-dir DIR  directory for the server's own files (metadata store, keys, spill)
                               (default: the data directory of the installation)
               --port N        Flight SQL port (default: ontul.flight.port, else 47470)
+              --with-kafka    also run a single-node Kafka broker on 127.0.0.1 (port
+                              ontul.kafka.embedded.port, else 9092; data in DATA-DIR/kafka) and
+                              register it as catalog 'kafka' (try it: bin/ontul demo)
 
             User 'admin' gets the password in the environment variable ONTUL_ADMIN_PASSWORD; without
             it, the first start generates a password and prints it once.
@@ -40,12 +43,17 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         Optional<Path> dataDirectory = Optional.empty();
         Optional<Integer> port = Optional.empty();
         boolean help = false;
+        boolean withKafka = false;
         for (int index = 0; index < arguments.size(); index++) {
             String argument = arguments.get(index);
             int equals = argument.indexOf('=');
             String name = equals >= 0 ? argument.substring(0, equals) : argument;
             if (name.equals("--help") || name.equals("-h")) {
                 help = true;
+                continue;
+            }
+            if (argument.equals("--with-kafka")) {
+                withKafka = true;
                 continue;
             }
             if (!name.equals("--conf") && !name.equals("--data-dir") && !name.equals("--port")) {
@@ -67,7 +75,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
                 default -> port = Optional.of(parsePort(value));
             }
         }
-        return new StartOptions(configurationDirectory, dataDirectory, port, help);
+        return new StartOptions(configurationDirectory, dataDirectory, port, withKafka, help);
     }
 
     private static int parsePort(String value)

@@ -48,6 +48,16 @@ public final class ServerProcess
      */
     public static ServerProcess start(Path dataDirectory, Path log, List<String> systemProperties)
     {
+        return start(dataDirectory, log, systemProperties, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, List)}, with more arguments for {@code ontul start}.
+     *
+     * @param arguments such as {@code --with-kafka} or {@code --conf DIR}
+     */
+    public static ServerProcess start(Path dataDirectory, Path log, List<String> systemProperties, List<String> arguments)
+    {
         String classPath = requireNonNull(System.getProperty(CLASS_PATH), CLASS_PATH + " is not set: run this test with failsafe (mvn verify)");
         int port = freePort();
         List<String> command = new ArrayList<>();
@@ -57,6 +67,7 @@ public final class ServerProcess
             command.add("-D" + property);
         }
         command.addAll(List.of("-cp", classPath, "io.ontul.server.OntulMain", "start", "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port)));
+        command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
@@ -164,7 +175,8 @@ public final class ServerProcess
         }
     }
 
-    private static int freePort()
+    /** A port free on 127.0.0.1 now. */
+    public static int freePort()
     {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();

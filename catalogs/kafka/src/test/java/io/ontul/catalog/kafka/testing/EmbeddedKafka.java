@@ -2,11 +2,8 @@ package io.ontul.catalog.kafka.testing;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -15,7 +12,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -28,14 +24,11 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Time;
 
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
+import io.ontul.catalog.kafka.broker.SingleNodeKafkaBroker;
+
 
 /**
  * A single-node Kafka broker (KRaft, broker and controller in one) running in this JVM, listening
@@ -52,11 +45,11 @@ public final class EmbeddedKafka
         implements AutoCloseable
 {
     private final Path directory;
-    private final KafkaRaftServer server;
+    private final SingleNodeKafkaBroker server;
     private final String bootstrapServers;
     private final Admin admin;
 
-    private EmbeddedKafka(Path directory, KafkaRaftServer server, String bootstrapServers)
+    private EmbeddedKafka(Path directory, SingleNodeKafkaBroker server, String bootstrapServers)
     {
         this.directory = requireNonNull(directory, "directory is null");
         this.server = requireNonNull(server, "server is null");
@@ -74,41 +67,8 @@ public final class EmbeddedKafka
             throw new UncheckedIOException(e);
         }
         try {
-            int brokerPort = freePort();
-            int controllerPort = freePort();
-            Properties properties = new Properties();
-            properties.setProperty("process.roles", "broker,controller");
-            properties.setProperty("node.id", "1");
-            properties.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-            properties.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-            properties.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
-            properties.setProperty("controller.listener.names", "CONTROLLER");
-            properties.setProperty("inter.broker.listener.name", "PLAINTEXT");
-            properties.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-            properties.setProperty("log.dirs", directory.resolve("logs").toString());
-            properties.setProperty("num.partitions", "1");
-            properties.setProperty("auto.create.topics.enable", "false");
-            properties.setProperty("offsets.topic.replication.factor", "1");
-            properties.setProperty("offsets.topic.num.partitions", "1");
-            properties.setProperty("transaction.state.log.replication.factor", "1");
-            properties.setProperty("transaction.state.log.min.isr", "1");
-            properties.setProperty("transaction.state.log.num.partitions", "1");
-            properties.setProperty("share.coordinator.state.topic.replication.factor", "1");
-            properties.setProperty("share.coordinator.state.topic.min.isr", "1");
-            properties.setProperty("group.initial.rebalance.delay.ms", "0");
-
-            Path configFile = directory.resolve("server.properties");
-            try (Writer writer = Files.newBufferedWriter(configFile)) {
-                properties.store(writer, "embedded Kafka for tests");
-            }
-            ByteArrayOutputStream formatOutput = new ByteArrayOutputStream();
-            int exitCode = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", configFile.toString()}, new PrintStream(formatOutput, true));
-            if (exitCode != 0) {
-                throw new IllegalStateException("Formatting the Kafka log directory failed: " + formatOutput);
-            }
-            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(properties, false), Time.SYSTEM);
-            server.startup();
-            return new EmbeddedKafka(directory, server, "127.0.0.1:" + brokerPort);
+            SingleNodeKafkaBroker server = SingleNodeKafkaBroker.start(directory, freePort(), freePort());
+            return new EmbeddedKafka(directory, server, server.bootstrapServers());
         }
         catch (IOException | RuntimeException e) {
             deleteRecursively(directory);
@@ -235,8 +195,7 @@ public final class EmbeddedKafka
     {
         try {
             admin.close(Duration.ofSeconds(2));
-            server.shutdown();
-            server.awaitShutdown();
+            server.close();
         }
         finally {
             deleteRecursively(directory);
