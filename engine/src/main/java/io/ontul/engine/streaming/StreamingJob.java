@@ -27,6 +27,7 @@ import io.ontul.engine.metadata.StoredStreamingJob;
 import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.type.OntulTypeSystem;
+import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.stream.StreamBatch;
 import io.ontul.spi.stream.StreamReader;
@@ -70,6 +71,7 @@ final class StreamingJob
     private volatile boolean shutdown;
     private volatile StreamReader currentReader;
     private volatile long watermark = WatermarkTracker.NONE;
+    private volatile long sourceLag = -1;
     private int consecutiveFailures;
     private Thread thread;
 
@@ -261,9 +263,11 @@ final class StreamingJob
                     recordsRejected.set(rejectedBefore + reader.rejectedRecords());
                     recordsLate.set(lateBefore + pipeline.lateRows());
                     watermark = pipeline.watermark();
+                    sourceLag = reader.lag().orElse(-1);
                     if (System.nanoTime() >= nextCheckpointNanos) {
+                        long started = System.nanoTime();
                         checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId++, positions);
-                        nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
+                        nextCheckpointNanos = Math.max(started + options.checkpointInterval().toNanos(), System.nanoTime() + options.checkpointMinPause().toNanos());
                     }
                 }
                 if (stopRequested && !shutdown) {
@@ -284,11 +288,23 @@ final class StreamingJob
         long started = System.nanoTime();
         byte[] committable = sink.prepareCommit(checkpointId);
         CrashPoints.reached(CrashPoints.AFTER_PREPARE_COMMIT);
+        boolean atLeastOnce = options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE;
+        if (atLeastOnce) {
+            // rows visible before the checkpoint is stored: a failure until it is replays them
+            sink.commit(checkpointId, List.of(committable));
+        }
         coordinator.snapshotTask(TASK, checkpointId, positions, pipeline::snapshot);
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+        if (elapsed.compareTo(options.checkpointTimeout()) > 0) {
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Checkpoint " + checkpointId + " of streaming job " + definition.name() + " took " + elapsed.toMillis()
+                    + " ms, more than its '" + StreamingJobOptions.CHECKPOINT_TIMEOUT + "' of " + options.checkpointTimeout().toMillis() + " ms; the job restarts from the previous checkpoint");
+        }
         List<byte[]> committables = coordinator.acknowledge(new TaskAcknowledgement(TASK, checkpointId, committable))
                 .orElseThrow(() -> OntulException.internal("checkpoint " + checkpointId + " of streaming job " + definition.name() + " is missing acknowledgements", null));
         CrashPoints.reached(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
-        sink.commit(checkpointId, committables);
+        if (!atLeastOnce) {
+            sink.commit(checkpointId, committables);
+        }
         CrashPoints.reached(CrashPoints.AFTER_SINK_COMMIT);
         reader.reportProgress(Map.copyOf(positions));
         lastCheckpointId = checkpointId;
@@ -318,6 +334,7 @@ final class StreamingJob
                 recordsOut.get(),
                 recordsRejected.get(),
                 recordsLate.get(),
+                active && sourceLag >= 0 ? sourceLag : null,
                 watermark == WatermarkTracker.NONE ? null : Instant.EPOCH.plus(watermark, ChronoUnit.MICROS).toString(),
                 lastCheckpointId == 0 ? null : lastCheckpointId,
                 checkpointTime == null ? null : checkpointTime.toString(),

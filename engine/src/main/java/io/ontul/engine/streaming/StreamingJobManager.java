@@ -41,7 +41,7 @@ public final class StreamingJobManager
     /** The columns of SHOW STREAMING JOBS: counts and ids are BIGINT, the rest VARCHAR. */
     public static final List<Field> SHOW_COLUMNS = List.of(
             text("name"), text("state"), text("uptime"), bigint("records_in"), bigint("records_out"), bigint("records_rejected"),
-            bigint("records_late"), text("watermark"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), text("last_error"));
+            bigint("records_late"), bigint("source_lag"), text("watermark"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), text("last_error"));
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJobManager.class);
 
@@ -181,9 +181,7 @@ public final class StreamingJobManager
         }
         rows.add(List.of("job_id", stored.jobId()));
         rows.add(List.of("definition", stored.definition()));
-        rows.add(List.of(StreamingJobOptions.CHECKPOINT_INTERVAL, stored.options().getOrDefault(StreamingJobOptions.CHECKPOINT_INTERVAL, StreamingJobOptions.DEFAULT_CHECKPOINT_INTERVAL)));
-        rows.add(List.of(StreamingJobOptions.RESTART_MAX_ATTEMPTS, stored.options().getOrDefault(StreamingJobOptions.RESTART_MAX_ATTEMPTS, StreamingJobOptions.DEFAULT_RESTART_MAX_ATTEMPTS)));
-        rows.add(List.of(StreamingJobOptions.RESTART_BACKOFF, stored.options().getOrDefault(StreamingJobOptions.RESTART_BACKOFF, StreamingJobOptions.DEFAULT_RESTART_BACKOFF)));
+        StreamingJobOptions.DEFAULTS.forEach((option, defaultValue) -> rows.add(List.of(option, stored.options().getOrDefault(option, defaultValue))));
         rows.add(List.of("created_by", stored.createdBy()));
         rows.add(List.of("created_at", stored.createdAt().toString()));
         try {

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,57 +15,121 @@ import io.ontul.spi.OntulException;
 /**
  * The WITH options of CREATE STREAMING JOB.
  *
- * @param checkpointInterval time between checkpoints ({@value #CHECKPOINT_INTERVAL}, default 10s)
+ * @param checkpointInterval time from the start of one checkpoint to the start of the next
+ * ({@value #CHECKPOINT_INTERVAL}, default 10s)
+ * @param checkpointTimeout a checkpoint still not stored after this long fails the attempt, which
+ * restarts from the previous one ({@value #CHECKPOINT_TIMEOUT}, default 10m)
+ * @param checkpointMinPause least time from the end of one checkpoint to the start of the next
+ * ({@value #CHECKPOINT_MIN_PAUSE}, default 0s)
  * @param restartMaxAttempts restarts after consecutive failures before the job is FAILED
  * ({@value #RESTART_MAX_ATTEMPTS}, default 3)
  * @param restartBackoff wait before each restart ({@value #RESTART_BACKOFF}, default 1s)
+ * @param deliveryGuarantee {@value #DELIVERY_GUARANTEE}, default exactly-once
  */
-public record StreamingJobOptions(Duration checkpointInterval, int restartMaxAttempts, Duration restartBackoff)
+public record StreamingJobOptions(Duration checkpointInterval, Duration checkpointTimeout, Duration checkpointMinPause, int restartMaxAttempts, Duration restartBackoff,
+        DeliveryGuarantee deliveryGuarantee)
 {
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
+    public static final String CHECKPOINT_TIMEOUT = "checkpoint.timeout";
+    public static final String CHECKPOINT_MIN_PAUSE = "checkpoint.min-pause";
     public static final String RESTART_MAX_ATTEMPTS = "restart.max-attempts";
     public static final String RESTART_BACKOFF = "restart.backoff";
-    public static final String DEFAULT_CHECKPOINT_INTERVAL = "10s";
-    public static final String DEFAULT_RESTART_MAX_ATTEMPTS = "3";
-    public static final String DEFAULT_RESTART_BACKOFF = "1s";
+    public static final String DELIVERY_GUARANTEE = "delivery.guarantee";
+    public static final String PARALLELISM = "parallelism";
+    /** Every option with its default, in the order DESCRIBE shows them. */
+    public static final Map<String, String> DEFAULTS = orderedDefaults();
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|min|h)");
-    private static final Set<String> NAMES = Set.of(CHECKPOINT_INTERVAL, RESTART_MAX_ATTEMPTS, RESTART_BACKOFF);
+
+    /** What a sink promises when the job restarts after a failure. */
+    public enum DeliveryGuarantee
+    {
+        /** Two-phase: sinks commit a checkpoint only once it is stored; a replay never writes a row twice. */
+        EXACTLY_ONCE("exactly-once"),
+        /** Sinks commit at the barrier, before the checkpoint is stored: a failure in between replays rows already written. */
+        AT_LEAST_ONCE("at-least-once");
+
+        private final String text;
+
+        DeliveryGuarantee(String text)
+        {
+            this.text = text;
+        }
+
+        public String text()
+        {
+            return text;
+        }
+    }
 
     public StreamingJobOptions
     {
         requireNonNull(checkpointInterval, "checkpointInterval is null");
+        requireNonNull(checkpointTimeout, "checkpointTimeout is null");
+        requireNonNull(checkpointMinPause, "checkpointMinPause is null");
         requireNonNull(restartBackoff, "restartBackoff is null");
+        requireNonNull(deliveryGuarantee, "deliveryGuarantee is null");
     }
 
     /** Reads and checks the options; an unknown name or a bad value is an INVALID_ARGUMENT error naming it. */
     public static StreamingJobOptions parse(Map<String, String> options)
     {
         for (String name : options.keySet()) {
-            if (!NAMES.contains(name)) {
-                throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option '" + name + "'; the options are " + new TreeSet<>(NAMES));
+            if (!DEFAULTS.containsKey(name)) {
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option '" + name + "'; the options are " + new TreeSet<>(DEFAULTS.keySet()));
             }
         }
-        Duration interval = duration(options, CHECKPOINT_INTERVAL, DEFAULT_CHECKPOINT_INTERVAL);
+        Duration interval = duration(options, CHECKPOINT_INTERVAL);
         if (interval.toMillis() < 10) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Streaming job option '" + CHECKPOINT_INTERVAL + "' must be at least 10ms: " + options.get(CHECKPOINT_INTERVAL));
         }
-        String attempts = options.getOrDefault(RESTART_MAX_ATTEMPTS, DEFAULT_RESTART_MAX_ATTEMPTS).trim();
-        int maxAttempts;
-        try {
-            maxAttempts = Integer.parseInt(attempts);
+        Duration timeout = duration(options, CHECKPOINT_TIMEOUT);
+        if (timeout.toMillis() < 10) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Streaming job option '" + CHECKPOINT_TIMEOUT + "' must be at least 10ms: " + options.get(CHECKPOINT_TIMEOUT));
         }
-        catch (NumberFormatException e) {
-            maxAttempts = -1;
+        int maxAttempts = wholeNumber(options, RESTART_MAX_ATTEMPTS, 0);
+        int parallelism = wholeNumber(options, PARALLELISM, 1);
+        if (parallelism != 1) {
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, "Streaming job option '" + PARALLELISM + "' = " + parallelism
+                    + " is not supported yet: a job runs as one task (one thread reading every partition)");
         }
-        if (maxAttempts < 0) {
-            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid value '" + attempts + "' for streaming job option '" + RESTART_MAX_ATTEMPTS + "': use a whole number of at least 0");
+        String guarantee = value(options, DELIVERY_GUARANTEE).toLowerCase(Locale.ROOT);
+        DeliveryGuarantee deliveryGuarantee = null;
+        for (DeliveryGuarantee candidate : DeliveryGuarantee.values()) {
+            if (candidate.text().equals(guarantee)) {
+                deliveryGuarantee = candidate;
+            }
         }
-        return new StreamingJobOptions(interval, maxAttempts, duration(options, RESTART_BACKOFF, DEFAULT_RESTART_BACKOFF));
+        if (deliveryGuarantee == null) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid value '" + options.get(DELIVERY_GUARANTEE) + "' for streaming job option '" + DELIVERY_GUARANTEE
+                    + "': use 'exactly-once' or 'at-least-once'");
+        }
+        return new StreamingJobOptions(interval, timeout, duration(options, CHECKPOINT_MIN_PAUSE), maxAttempts, duration(options, RESTART_BACKOFF), deliveryGuarantee);
     }
 
-    private static Duration duration(Map<String, String> options, String name, String defaultValue)
+    private static int wholeNumber(Map<String, String> options, String name, int minimum)
     {
-        String text = options.getOrDefault(name, defaultValue).trim().toLowerCase(Locale.ROOT);
+        String text = value(options, name);
+        int number;
+        try {
+            number = Integer.parseInt(text);
+        }
+        catch (NumberFormatException e) {
+            number = minimum - 1;
+        }
+        if (number < minimum) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid value '" + text + "' for streaming job option '" + name + "': use a whole number of at least " + minimum);
+        }
+        return number;
+    }
+
+    private static String value(Map<String, String> options, String name)
+    {
+        return options.getOrDefault(name, DEFAULTS.get(name)).trim();
+    }
+
+    private static Duration duration(Map<String, String> options, String name)
+    {
+        String text = value(options, name).toLowerCase(Locale.ROOT);
         Matcher matcher = DURATION.matcher(text);
         if (!matcher.matches()) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid duration '" + options.get(name) + "' for streaming job option '" + name
@@ -79,5 +142,18 @@ public record StreamingJobOptions(Duration checkpointInterval, int restartMaxAtt
             case "m", "min" -> Duration.ofMinutes(amount);
             default -> Duration.ofHours(amount);
         };
+    }
+
+    private static Map<String, String> orderedDefaults()
+    {
+        Map<String, String> defaults = new java.util.LinkedHashMap<>();
+        defaults.put(CHECKPOINT_INTERVAL, "10s");
+        defaults.put(CHECKPOINT_TIMEOUT, "10m");
+        defaults.put(CHECKPOINT_MIN_PAUSE, "0s");
+        defaults.put(DELIVERY_GUARANTEE, DeliveryGuarantee.EXACTLY_ONCE.text());
+        defaults.put(PARALLELISM, "1");
+        defaults.put(RESTART_MAX_ATTEMPTS, "3");
+        defaults.put(RESTART_BACKOFF, "1s");
+        return java.util.Collections.unmodifiableMap(defaults);
     }
 }

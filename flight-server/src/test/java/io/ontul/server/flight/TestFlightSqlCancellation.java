@@ -3,18 +3,11 @@ package io.ontul.server.flight;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.arrow.flight.CancelFlightInfoRequest;
@@ -39,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.engine.EngineConfig;
 import io.ontul.server.OntulServer;
+import io.ontul.server.testing.TcpRelay;
 
 /**
  * CancelFlightInfo and clients that go away mid-stream: either way the query stops, its memory
@@ -197,7 +191,7 @@ class TestFlightSqlCancellation
     void aClientThatDisconnectsMidStreamFreesTheQuery()
             throws Exception
     {
-        try (ConnectionCutter cutter = new ConnectionCutter(server.port())) {
+        try (TcpRelay cutter = new TcpRelay(server.port())) {
             FlightClient client = connect(cutter.port());
             FlightSqlClient sql = new FlightSqlClient(client);
             CredentialCallOption bearer = client.authenticateBasicToken("admin", PASSWORD).orElseThrow();
@@ -221,87 +215,6 @@ class TestFlightSqlCancellation
         try (FlightClient client = connect(server.port()); FlightSqlClient sql = new FlightSqlClient(client)) {
             CredentialCallOption bearer = client.authenticateBasicToken("admin", PASSWORD).orElseThrow();
             assertThat(count(sql, bearer, "SELECT count(*) FROM tpch.tiny.nation")).isEqualTo(25);
-        }
-    }
-
-    /** A TCP relay to the server whose connections the test can cut, like a network failure. */
-    private static final class ConnectionCutter
-            implements AutoCloseable
-    {
-        private final ServerSocket listener;
-        private final int target;
-        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-        private final Thread acceptor;
-
-        ConnectionCutter(int target)
-                throws IOException
-        {
-            this.target = target;
-            this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            this.acceptor = new Thread(this::accept, "connection-cutter");
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        int port()
-        {
-            return listener.getLocalPort();
-        }
-
-        private void accept()
-        {
-            try {
-                while (true) {
-                    Socket client = listener.accept();
-                    Socket server = new Socket(InetAddress.getLoopbackAddress(), target);
-                    sockets.add(client);
-                    sockets.add(server);
-                    relay(client, server);
-                    relay(server, client);
-                }
-            }
-            catch (IOException e) {
-                // closed
-            }
-        }
-
-        private static void relay(Socket from, Socket to)
-        {
-            Thread thread = new Thread(() -> {
-                byte[] buffer = new byte[64 * 1024];
-                try (InputStream input = from.getInputStream(); OutputStream output = to.getOutputStream()) {
-                    int read;
-                    while ((read = input.read(buffer)) >= 0) {
-                        output.write(buffer, 0, read);
-                    }
-                }
-                catch (IOException e) {
-                    // cut
-                }
-            }, "connection-cutter-relay");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        void cut()
-        {
-            for (Socket socket : sockets) {
-                try {
-                    socket.setSoLinger(true, 0);
-                    socket.close();
-                }
-                catch (IOException e) {
-                    // already closed
-                }
-            }
-        }
-
-        @Override
-        public void close()
-                throws IOException
-        {
-            cut();
-            listener.close();
         }
     }
 }

@@ -57,8 +57,9 @@ class TestStreamingJobs
     private static final LocalDateTime EPOCH = LocalDateTime.of(2026, 1, 1, 0, 0);
     private static final DateTimeFormatter EVENT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
     private static final int RECORDS_LATE = 6;
-    private static final int WATERMARK = 7;
-    private static final int LAST_ERROR = 11;
+    private static final int SOURCE_LAG = 7;
+    private static final int WATERMARK = 8;
+    private static final int LAST_ERROR = 12;
 
     private static EmbeddedKafka kafka;
 
@@ -162,7 +163,8 @@ class TestStreamingJobs
             assertThatThrownBy(() -> run(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.wrong_types" + select))
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.getMessage()).contains("event_id"));
             assertError(session, "CREATE STREAMING JOB j WITH ('checkpoint.intervall' = '1s') AS INSERT INTO iceberg.lake.lifecycle" + select,
-                    ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option 'checkpoint.intervall'; the options are [checkpoint.interval, restart.backoff, restart.max-attempts]");
+                    ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option 'checkpoint.intervall'; the options are "
+                            + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, parallelism, restart.backoff, restart.max-attempts]");
             assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.counts SELECT category, count(*) FROM kafka.\"default\".lifecycle GROUP BY category",
                     ErrorCode.NOT_FOUND, "line 1:39: Table 'iceberg.lake.counts' does not exist");
             run(session, "CREATE TABLE iceberg.lake.counts (category VARCHAR, total BIGINT)");
@@ -378,6 +380,44 @@ class TestStreamingJobs
             rows.add(List.of(start, start.plusSeconds(10), key.get(1), totals[0], (long) totals[1]));
         });
         return rows;
+    }
+
+    @Test
+    void kafkaDownRetriesThenFails(@TempDir Path dataDirectory)
+    {
+        EmbeddedKafka lonely = EmbeddedKafka.start();
+        try {
+            lonely.createTopic("outage", 2);
+            EngineConfig config = new EngineConfig(Map.of("ontul.data-dir", dataDirectory.toString()), Map.of(
+                    "kafka", Map.of("connector.name", "kafka", "kafka.bootstrap-servers", lonely.bootstrapServers(), "kafka.api-timeout", "1s"),
+                    "iceberg", Map.of("connector.name", "iceberg", "iceberg.warehouse", dataDirectory.resolve("warehouse").toString())));
+            try (Engine engine = Engine.create(config)) {
+                Session session = engine.createSession("admin");
+                createTables(session, "outage", "outage");
+                run(session, "CREATE STREAMING JOB outage_job WITH ('checkpoint.interval' = '100ms', 'restart.max-attempts' = '2', 'restart.backoff' = '100ms') "
+                        + "AS INSERT INTO iceberg.lake.outage SELECT * FROM kafka.\"default\".outage");
+                List<ProducerRecord<String, String>> records = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    records.add(new ProducerRecord<>("outage", i % 2, null, event(i, amount(i), i * 10L)));
+                }
+                lonely.produce(records);
+                await(() -> count(session, "iceberg.lake.outage") == 100);
+                await(() -> Long.valueOf(0).equals(query(session, "SHOW STREAMING JOBS").get(0).get(SOURCE_LAG)));
+
+                lonely.close();
+                lonely = null;
+                await(() -> "FAILED".equals(query(session, "SHOW STREAMING JOBS").get(0).get(1)));
+                List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
+                assertThat((String) job.get(LAST_ERROR)).startsWith("Kafka at 127.0.0.1:");
+                assertThat(job.get(SOURCE_LAG)).as("not running").isNull();
+                assertThat(count(session, "iceberg.lake.outage")).isEqualTo(100);
+            }
+        }
+        finally {
+            if (lonely != null) {
+                lonely.close();
+            }
+        }
     }
 
     private static void produceWindowsAndCrash(Session session, int perRound, int round, String point)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -22,6 +23,7 @@ import io.ontul.engine.QueryResult;
 import io.ontul.engine.Session;
 import io.ontul.engine.streaming.CrashPoints;
 import io.ontul.engine.testing.ResultRows;
+import io.ontul.server.testing.TcpRelay;
 
 /**
  * A streaming job from a real Kafka broker (in-process KRaft) into a real PostgreSQL table
@@ -102,6 +104,61 @@ class TestStreamingJobsPostgres
                     .containsExactly(List.of(1L));
             run(session, "DROP STREAMING JOB pg_job");
         }
+    }
+
+    @Test
+    void postgresDownDuringCommitsRetriesWithoutDuplicates(@TempDir Path dataDirectory)
+    {
+        String topic = "pg_outage";
+        String table = SCHEMA + ".outage";
+        kafka.createTopic(topic, 2);
+        try (TcpRelay relay = new TcpRelay(postgres.port())) {
+            Map<String, String> viaRelay = new HashMap<>(postgres.catalogProperties());
+            viaRelay.put("connection-url", postgres.jdbcUrl().replace(":" + postgres.port() + "/", ":" + relay.port() + "/"));
+            viaRelay.put("connection-pool.connection-timeout", "2s");
+            EngineConfig config = new EngineConfig(Map.of("ontul.data-dir", dataDirectory.toString()), Map.of(
+                    "kafka", Map.of("connector.name", "kafka", "kafka.bootstrap-servers", kafka.bootstrapServers()),
+                    "pg", viaRelay));
+            try (Engine engine = Engine.create(config)) {
+                Session session = engine.createSession("admin");
+                run(session, "CREATE TABLE kafka.\"default\"." + topic + " " + COLUMNS + " WITH ('topic' = '" + topic + "', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset')");
+                run(session, "CREATE TABLE pg." + table + " " + COLUMNS);
+                run(session, "CREATE STREAMING JOB outage_job WITH ('checkpoint.interval' = '100ms', 'restart.max-attempts' = '1000', 'restart.backoff' = '200ms') "
+                        + "AS INSERT INTO pg." + table + " SELECT * FROM kafka.\"default\"." + topic);
+                produceTo(topic, 0, 500);
+                await(() -> count(table) == 500);
+
+                // PostgreSQL unreachable: open connections dropped, new ones refused
+                relay.refuse(true);
+                relay.cut();
+                produceTo(topic, 500, 500);
+                await(() -> "RESTARTING".equals(query(session, "SHOW STREAMING JOBS").get(0).get(1)));
+                assertThat((String) query(session, "SHOW STREAMING JOBS").get(0).get(12)).isNotNull();
+                assertThat(count(table)).isEqualTo(500);
+
+                relay.refuse(false);
+                await(() -> count(table) == 1000);
+                await(() -> "RUNNING".equals(query(session, "SHOW STREAMING JOBS").get(0).get(1)));
+                run(session, "STOP STREAMING JOB outage_job");
+                assertThat(postgres.query("SELECT count(*), count(DISTINCT event_id), min(event_id), max(event_id) FROM " + table))
+                        .containsExactly(List.of(1000L, 1000L, 0L, 999L));
+            }
+        }
+    }
+
+    private static void produceTo(String topic, int from, int count)
+    {
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = from; i < from + count; i++) {
+            records.add(new ProducerRecord<>(topic, i % 2, null, "{\"event_id\": %d, \"category\": \"c%d\", \"amount\": %s, \"event_time\": \"2026-01-01T00:00:00.000\"}"
+                    .formatted(i, i % 10, amount(i))));
+        }
+        kafka.produce(records);
+    }
+
+    private static long count(String table)
+    {
+        return (long) postgres.query("SELECT count(*) FROM " + table).get(0).get(0);
     }
 
     /**

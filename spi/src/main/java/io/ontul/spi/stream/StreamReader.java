@@ -2,6 +2,7 @@ package io.ontul.spi.stream;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Reads the splits assigned to one task of a streaming job, each from the position the
@@ -25,6 +26,16 @@ public interface StreamReader
 
     /** Records skipped so far because they could not be decoded. */
     long rejectedRecords();
+
+    /**
+     * How many records the reader is behind the end of its splits, as of its latest check (for
+     * monitoring); empty when it does not know. A reader that cannot reach its system to check
+     * fails the {@link #poll} instead of waiting forever.
+     */
+    default OptionalLong lag()
+    {
+        return OptionalLong.empty();
+    }
 
     /**
      * Tells the outside system how far the job got, for lag monitoring only (for Kafka: the

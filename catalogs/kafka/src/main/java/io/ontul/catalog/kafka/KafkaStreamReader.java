@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -46,6 +47,7 @@ final class KafkaStreamReader
 {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaStreamReader.class);
     private static final AtomicLong CLIENT_IDS = new AtomicLong();
+    private static final Duration LAG_CHECK_INTERVAL = Duration.ofSeconds(2);
 
     private final KafkaTableDefinition table;
     private final String qualifiedName;
@@ -57,6 +59,8 @@ final class KafkaStreamReader
     /** Position of the event-time column among the reader's columns, or -1 when the table has none or it was not asked for. */
     private final int eventTimeColumn;
     private int[] rowPartitions = new int[1024];
+    private long nextLagCheck = System.nanoTime();
+    private volatile long lag = -1;
 
     KafkaStreamReader(KafkaTableDefinition table, String qualifiedName, List<String> columns, List<StreamSplit> splits, KafkaCatalogConfig config, BufferAllocator allocator)
     {
@@ -124,6 +128,9 @@ final class KafkaStreamReader
             for (Map.Entry<String, TopicPartition> entry : partitions.entrySet()) {
                 positions.put(entry.getKey(), KafkaStreamSourceProvider.encode(consumer.position(entry.getValue())));
             }
+            if (System.nanoTime() >= nextLagCheck) {
+                checkLag();
+            }
             VectorSchemaRoot batch = builder.rowCount() == 0 ? null : builder.build();
             return new StreamBatch(batch, positions, batch == null ? Map.of() : maxEventTimes(batch));
         }
@@ -134,6 +141,35 @@ final class KafkaStreamReader
             throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format("Kafka at %s failed while streaming topic '%s' of table '%s': %s",
                     config.bootstrapServers(), table.topic(), qualifiedName, KafkaTopicAdmin.rootMessage(e)), e);
         }
+    }
+
+    /**
+     * Asks the broker for the partitions' end offsets: the lag for monitoring, and the check that
+     * the broker still answers (a consumer's poll waits silently while it is down).
+     */
+    private void checkLag()
+    {
+        Map<TopicPartition, Long> ends;
+        try {
+            ends = consumer.endOffsets(partitions.values(), config.apiTimeout());
+        }
+        catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format("Kafka at %s does not answer: no end offsets of topic '%s' (table %s) within %s ms (%s)",
+                    config.bootstrapServers(), table.topic(), qualifiedName, config.apiTimeout().toMillis(), KafkaCatalogConfig.API_TIMEOUT), e);
+        }
+        long behind = 0;
+        for (TopicPartition partition : partitions.values()) {
+            behind += Math.max(0, ends.getOrDefault(partition, 0L) - consumer.position(partition));
+        }
+        lag = behind;
+        nextLagCheck = System.nanoTime() + LAG_CHECK_INTERVAL.toNanos();
+    }
+
+    @Override
+    public OptionalLong lag()
+    {
+        long known = lag;
+        return known < 0 ? OptionalLong.empty() : OptionalLong.of(known);
     }
 
     /** Per partition, the greatest event time of the batch's rows, in epoch microseconds. */
