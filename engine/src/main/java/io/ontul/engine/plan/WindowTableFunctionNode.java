@@ -19,6 +19,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 
 import io.ontul.engine.operator.Operator;
+import io.ontul.engine.operator.SessionWindowFunction;
 import io.ontul.engine.operator.TimeWindowFunction;
 import io.ontul.engine.operator.TimeWindowOperator;
 import io.ontul.engine.type.ArrowTypes;
@@ -40,21 +41,31 @@ public final class WindowTableFunctionNode
         this.function = requireNonNull(function, "function is null");
     }
 
-    /** Plans a window table function over its planned input; SESSION and other table functions are NOT_SUPPORTED. */
-    static WindowTableFunctionNode plan(TableFunctionScan scan, PlanNode input)
+    /**
+     * Plans a window table function over its planned input: TUMBLE and HOP as this node, SESSION
+     * as a {@link SessionWindowNode} over the gathered input; other table functions are
+     * NOT_SUPPORTED.
+     */
+    static PlanNode plan(TableFunctionScan scan, PlanNode input)
     {
         if (!(scan.getCall() instanceof RexCall call)) {
             throw unsupported(scan.getCall().toString());
         }
         String kind = call.getOperator().getName().toUpperCase(Locale.ROOT);
-        if (!kind.equals("TUMBLE") && !kind.equals("HOP")) {
+        if (!kind.equals("TUMBLE") && !kind.equals("HOP") && !kind.equals("SESSION")) {
             throw unsupported(kind);
         }
         int timeColumn = -1;
+        List<Integer> keyColumns = new ArrayList<>();
         List<Long> intervals = new ArrayList<>();
         for (RexNode operand : call.getOperands()) {
             if (operand instanceof RexCall descriptor && descriptor.getKind() == SqlKind.DESCRIPTOR) {
-                timeColumn = ((RexInputRef) descriptor.getOperands().get(0)).getIndex();
+                if (timeColumn < 0) {
+                    timeColumn = ((RexInputRef) descriptor.getOperands().get(0)).getIndex();
+                }
+                else {
+                    descriptor.getOperands().forEach(key -> keyColumns.add(((RexInputRef) key).getIndex()));
+                }
             }
             else if (operand instanceof RexLiteral literal && literal.getType().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME) {
                 intervals.add(literal.getValueAs(BigDecimal.class).longValueExact());
@@ -69,6 +80,13 @@ public final class WindowTableFunctionNode
         ArrowType.Timestamp timeType = (ArrowType.Timestamp) ArrowTypes.toField("time", scan.getInput(0).getRowType().getFieldList().get(timeColumn).getType()).getType();
         long unitsPerMilli = timeType.getUnit() == TimeUnit.MICROSECOND ? 1000 : 1;
         long first = intervals.get(0) * unitsPerMilli;
+        if (kind.equals("SESSION")) {
+            if (first <= 0) {
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, "SESSION window gap must be a positive interval");
+            }
+            PlanNode gathered = input.splittable() ? new GatherNode(input) : input;
+            return new SessionWindowNode(scan.getRowType(), gathered, new SessionWindowFunction(timeColumn, keyColumns.stream().mapToInt(Integer::intValue).toArray(), first));
+        }
         long offset = 0;
         long size;
         long slide;
@@ -96,7 +114,7 @@ public final class WindowTableFunctionNode
 
     private static OntulException unsupported(String what)
     {
-        return new OntulException(ErrorCode.NOT_SUPPORTED, "Table function not supported: " + what + " (TUMBLE and HOP are; SESSION is not yet)");
+        return new OntulException(ErrorCode.NOT_SUPPORTED, "Table function not supported: " + what + " (the window table functions TUMBLE, HOP and SESSION are)");
     }
 
     public TimeWindowFunction function()
