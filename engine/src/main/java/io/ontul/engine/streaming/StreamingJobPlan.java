@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.engine.operator.SessionWindowFunction;
 import io.ontul.engine.plan.AggregateNode;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
@@ -27,6 +30,7 @@ record StreamingJobPlan(
         ScanNode scan,
         StreamFeedNode feed,
         PlanNode input,
+        Optional<SessionStage> session,
         Optional<WindowAggregationPlan> aggregation,
         StreamSourceProvider source,
         Optional<WatermarkDeclaration> watermark,
@@ -38,11 +42,39 @@ record StreamingJobPlan(
         requireNonNull(scan, "scan is null");
         requireNonNull(feed, "feed is null");
         requireNonNull(input, "input is null");
+        requireNonNull(session, "session is null");
         requireNonNull(aggregation, "aggregation is null");
         requireNonNull(source, "source is null");
         requireNonNull(watermark, "watermark is null");
         requireNonNull(sinkTable, "sinkTable is null");
         requireNonNull(sink, "sink is null");
+    }
+
+    /**
+     * The SESSION window of a job: the rows {@code input} emits wait in the job's
+     * {@link io.ontul.engine.operator.EventTimeSessions} until their session ends, then enter at
+     * {@code feed} with window_start and window_end and come out of {@code output} (the nodes
+     * between the window and the aggregation, or the feed itself) into the aggregation.
+     *
+     * @param input the node whose rows the sessions take (the job's input)
+     * @param outputSchema the window function's columns: the input's plus window_start, window_end
+     * @param microsPerUnit microseconds per unit of the time column
+     */
+    record SessionStage(SessionWindowFunction function, PlanNode input, Schema outputSchema, long microsPerUnit, StreamFeedNode feed, PlanNode output)
+    {
+        SessionStage
+        {
+            requireNonNull(function, "function is null");
+            requireNonNull(input, "input is null");
+            requireNonNull(outputSchema, "outputSchema is null");
+            requireNonNull(feed, "feed is null");
+            requireNonNull(output, "output is null");
+        }
+
+        SessionStage withOutput(PlanNode newOutput)
+        {
+            return new SessionStage(function, input, outputSchema, microsPerUnit, feed, newOutput);
+        }
     }
 
     /**
@@ -79,6 +111,10 @@ record StreamingJobPlan(
         if (aggregation.isPresent()) {
             depth = describeUntilFeed(aggregation.get().output(), depth, lines);
             lines.add("  ".repeat(depth++) + "- Window" + aggregation.get().aggregate().describe() + " (fires when the watermark passes window_end)");
+        }
+        if (session.isPresent()) {
+            depth = describeUntilFeed(session.get().output(), depth, lines);
+            lines.add("  ".repeat(depth++) + "- SESSION gap=" + session.get().function().gap() + " (rows wait until the watermark passes their session's end)");
         }
         depth = describeUntilFeed(input, depth, lines);
         lines.add("  ".repeat(depth) + "- Stream " + scan.table().qualifiedName() + " columns=" + scan.scan().columns()

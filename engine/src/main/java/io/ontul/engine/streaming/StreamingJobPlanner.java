@@ -38,6 +38,7 @@ import io.ontul.engine.plan.LogicalPlanner;
 import io.ontul.engine.plan.PhysicalPlanner;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
+import io.ontul.engine.plan.SessionWindowNode;
 import io.ontul.engine.plan.WindowTableFunctionNode;
 import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.spi.Connector;
@@ -103,7 +104,10 @@ final class StreamingJobPlanner
         }
         checkStateless(rel, source);
         FedInput fed = feed(withoutGather(physical.planRoot(rel)), source);
-        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.empty(), streamSource(fed.scan(), source), Optional.empty(), sinkTable, sink);
+        if (fed.session() != null) {
+            throw notYet(source.getParserPosition(), "SESSION windows without an aggregation");
+        }
+        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.empty(), Optional.empty(), streamSource(fed.scan(), source), Optional.empty(), sinkTable, sink);
     }
 
     /** A job whose query aggregates: it must group by the window_end of a TUMBLE or HOP over the source. */
@@ -151,14 +155,14 @@ final class StreamingJobPlanner
         WatermarkDeclaration watermark = streamSource.watermark(table)
                 .orElseThrow(() -> new OntulException(ErrorCode.INVALID_ARGUMENT, position(select == null ? source.getParserPosition() : select.getFrom().getParserPosition())
                         + "Table '" + table.qualifiedName() + "' declares no event time: windows in a streaming job need a watermark; set 'watermark.column' (and 'watermark.delay') in the table's WITH options"));
-        String timeColumn = fed.window().children().get(0).rowType().getFieldNames().get(fed.window().function().timeColumn());
-        if (!sourceColumn(fed.window().children().get(0), fed.window().function().timeColumn()).equalsIgnoreCase(watermark.column())) {
+        String timeColumn = sourceColumn(fed.timeColumnInput(), fed.timeColumn());
+        if (!timeColumn.equalsIgnoreCase(watermark.column())) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(select == null ? source.getParserPosition() : select.getFrom().getParserPosition())
-                    + fed.window().function().kind() + " in a streaming job must use the event-time column of table '" + table.qualifiedName() + "' ('" + watermark.column()
+                    + fed.kind() + " in a streaming job must use the event-time column of table '" + table.qualifiedName() + "' ('" + watermark.column()
                     + "', its 'watermark.column'), not '" + timeColumn + "'");
         }
         long microsPerUnit = aggregate.getRowType().getFieldList().get(windowEndKey).getType().getPrecision() > 3 ? 1 : 1000;
-        AggregateNode aggregateNode = new AggregateNode(aggregate.getRowType(), fed.input(), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
+        AggregateNode aggregateNode = new AggregateNode(aggregate.getRowType(), fed.aggregationInput(), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
         StreamFeedNode resultFeed = new StreamFeedNode(aggregate.getRowType());
         PlanNode output = resultFeed;
         for (int i = above.size() - 1; i >= 0; i--) {
@@ -167,28 +171,71 @@ final class StreamingJobPlanner
                     ? new FilterProjectNode(project.getRowType(), output, null, project.getProjects())
                     : new FilterProjectNode(rel.getRowType(), output, ((Filter) rel).getCondition(), identity(rel.getRowType()));
         }
-        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(),
+        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.ofNullable(fed.session()),
                 Optional.of(new StreamingJobPlan.WindowAggregationPlan(aggregateNode, windowEndKey, microsPerUnit, resultFeed, output)),
                 streamSource, Optional.of(watermark), sinkTable, sink);
     }
 
-    /** The planned input with its scan replaced by a feed for polled batches. */
-    private record FedInput(ScanNode scan, StreamFeedNode feed, PlanNode input, WindowTableFunctionNode window) {}
+    /**
+     * The planned input with its scan replaced by a feed for polled batches. With a SESSION
+     * window, {@code input} ends below it and {@code session} holds it with the nodes above it.
+     *
+     * @param window the TUMBLE or HOP node, or null
+     */
+    private record FedInput(ScanNode scan, StreamFeedNode feed, PlanNode input, WindowTableFunctionNode window, StreamingJobPlan.SessionStage session)
+    {
+        /** The node whose input holds the window's time column, and the column. */
+        PlanNode timeColumnInput()
+        {
+            return window != null ? window.children().get(0) : session.input();
+        }
+
+        int timeColumn()
+        {
+            return window != null ? window.function().timeColumn() : session.function().timeColumn();
+        }
+
+        String kind()
+        {
+            return window != null ? window.function().kind() : "SESSION";
+        }
+
+        /** What the aggregation reads: the input, or the nodes above the session window. */
+        PlanNode aggregationInput()
+        {
+            return session != null ? session.output() : input;
+        }
+    }
 
     private static FedInput feed(PlanNode node, SqlNode source)
     {
         if (node instanceof ScanNode scan) {
             StreamFeedNode feed = new StreamFeedNode(scan.rowType());
-            return new FedInput(scan, feed, feed, null);
+            return new FedInput(scan, feed, feed, null, null);
         }
         if (node instanceof FilterProjectNode filterProject) {
             FedInput below = feed(node.children().get(0), source);
-            return new FedInput(below.scan(), below.feed(), filterProject.withChild(below.input()), below.window());
+            if (below.session() != null) {
+                StreamingJobPlan.SessionStage session = below.session();
+                return new FedInput(below.scan(), below.feed(), below.input(), null, session.withOutput(filterProject.withChild(session.output())));
+            }
+            return new FedInput(below.scan(), below.feed(), filterProject.withChild(below.input()), below.window(), null);
         }
         if (node instanceof WindowTableFunctionNode window) {
             FedInput below = feed(node.children().get(0), source);
-            WindowTableFunctionNode fedWindow = window.withChild(below.input());
-            return new FedInput(below.scan(), below.feed(), fedWindow, fedWindow);
+            if (below.session() == null && below.window() == null) {
+                WindowTableFunctionNode fedWindow = window.withChild(below.input());
+                return new FedInput(below.scan(), below.feed(), fedWindow, fedWindow, null);
+            }
+        }
+        if (node instanceof SessionWindowNode session) {
+            FedInput below = feed(withoutGather(node.children().get(0)), source);
+            if (below.session() == null && below.window() == null) {
+                StreamFeedNode sessionFeed = new StreamFeedNode(session.rowType());
+                long microsPerUnit = session.rowType().getFieldList().get(session.rowType().getFieldCount() - 1).getType().getPrecision() > 3 ? 1 : 1000;
+                return new FedInput(below.scan(), below.feed(), below.input(), null,
+                        new StreamingJobPlan.SessionStage(session.function(), below.input(), session.schema(), microsPerUnit, sessionFeed, sessionFeed));
+            }
         }
         throw notYet(source.getParserPosition(), "this query shape (" + node.describe() + ")");
     }

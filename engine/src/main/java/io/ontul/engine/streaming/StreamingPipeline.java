@@ -13,6 +13,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.operator.Batches;
+import io.ontul.engine.operator.EventTimeSessions;
 import io.ontul.engine.operator.EventTimeWindowAggregation;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.plan.TaskContext;
@@ -38,11 +39,14 @@ final class StreamingPipeline
         implements AutoCloseable
 {
     static final String WINDOWS = "windows";
+    static final String SESSIONS = "sessions";
     private static final String WATERMARK = "watermark";
     private static final String EVENT_TIME = "event-time.";
 
     private final StreamingJobPlan plan;
     private final Operator input;
+    private final EventTimeSessions sessions;
+    private final Operator sessionOutput;
     private final EventTimeWindowAggregation windows;
     private final WatermarkTracker watermarks;
     private final Operator output;
@@ -52,6 +56,15 @@ final class StreamingPipeline
         this.plan = requireNonNull(plan, "plan is null");
         TaskContext task = TaskContext.single(context);
         this.input = plan.input().open(task);
+        if (plan.session().isPresent()) {
+            StreamingJobPlan.SessionStage session = plan.session().get();
+            this.sessions = new EventTimeSessions(context, session.function(), session.input().schema(), session.outputSchema(), session.microsPerUnit());
+            this.sessionOutput = session.output().open(task);
+        }
+        else {
+            this.sessions = null;
+            this.sessionOutput = null;
+        }
         if (plan.aggregation().isPresent()) {
             StreamingJobPlan.WindowAggregationPlan aggregation = plan.aggregation().get();
             this.windows = aggregation.aggregate().createWindowAggregation(context, aggregation.windowEndKey(), aggregation.microsPerUnit());
@@ -78,15 +91,32 @@ final class StreamingPipeline
         long before = watermarks.watermark();
         if (polled.batch() != null) {
             plan.feed().offer(polled.batch());
-            drain(input, batch -> windows.add(batch, before));
+            drain(input, batch -> {
+                if (sessions != null) {
+                    sessions.add(batch, before);
+                }
+                else {
+                    windows.add(batch, before);
+                }
+            });
         }
-        List<VectorSchemaRoot> fired = windows.fire(watermarks.advance(polled.maxEventTimes()));
-        StreamFeedNode resultFeed = plan.aggregation().orElseThrow().resultFeed();
+        long watermark = watermarks.advance(polled.maxEventTimes());
+        if (sessions != null) {
+            // a session's rows come out once it ended; they are never late for the aggregation
+            feedThrough(sessions.close(watermark), plan.session().orElseThrow().feed(), sessionOutput, batch -> windows.add(batch, EventTimeWindowAggregation.NO_WATERMARK));
+        }
+        feedThrough(windows.fire(watermark), plan.aggregation().orElseThrow().resultFeed(), output, sink);
+    }
+
+    /** Runs each batch, owned from now on, from {@code feed} through {@code operator} into {@code consumer}. */
+    private static void feedThrough(List<VectorSchemaRoot> batches, StreamFeedNode feed, Operator operator, Consumer<VectorSchemaRoot> consumer)
+    {
+        List<VectorSchemaRoot> fired = new java.util.ArrayList<>(batches);
         try {
             for (int i = 0; i < fired.size(); i++) {
-                resultFeed.offer(fired.get(i));
+                feed.offer(fired.get(i));
                 fired.set(i, null);
-                drain(output, sink);
+                drain(operator, consumer);
             }
         }
         finally {
@@ -110,7 +140,7 @@ final class StreamingPipeline
     /** Rows left out because their window had closed; 0 for a stateless job. */
     long lateRows()
     {
-        return windows == null ? 0 : windows.lateRows();
+        return (windows == null ? 0 : windows.lateRows()) + (sessions == null ? 0 : sessions.lateRows());
     }
 
     /** The watermark in epoch microseconds, or {@link WatermarkTracker#NONE}. */
@@ -134,9 +164,17 @@ final class StreamingPipeline
         }
         metadata.put(WATERMARK, String.valueOf(watermarks.watermark()));
         watermarks.maxEventTimes().forEach((split, time) -> metadata.put(EVENT_TIME + split, String.valueOf(time)));
-        List<VectorSchemaRoot> state = windows.snapshot();
+        writeState(writer, WINDOWS, windows.stateSchema(), windows.snapshot());
+        if (sessions != null) {
+            writeState(writer, SESSIONS, sessions.stateSchema(), sessions.snapshot());
+        }
+        return metadata;
+    }
+
+    private static void writeState(TaskSnapshotWriter writer, String name, org.apache.arrow.vector.types.pojo.Schema schema, List<VectorSchemaRoot> state)
+    {
         try {
-            StateStreamWriter stream = writer.stream(WINDOWS, windows.stateSchema());
+            StateStreamWriter stream = writer.stream(name, schema);
             for (VectorSchemaRoot batch : state) {
                 stream.write(batch);
             }
@@ -145,7 +183,6 @@ final class StreamingPipeline
         finally {
             Batches.closeAll(state);
         }
-        return metadata;
     }
 
     /** Takes back the state a checkpoint holds for this task: its metadata and snapshot (null when the task has none). */
@@ -161,12 +198,21 @@ final class StreamingPipeline
             }
         });
         watermarks.restore(maxEventTimes, Long.parseLong(metadata.get(WATERMARK)));
-        if (snapshot != null && snapshot.stream(WINDOWS).isPresent()) {
-            try (StateStreamReader reader = snapshot.openStream(WINDOWS, context.allocator())) {
-                for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
-                    try (VectorSchemaRoot owned = batch) {
-                        windows.restore(owned);
-                    }
+        readState(snapshot, WINDOWS, context, windows::restore);
+        if (sessions != null) {
+            readState(snapshot, SESSIONS, context, batch -> sessions.add(batch, EventTimeWindowAggregation.NO_WATERMARK));
+        }
+    }
+
+    private static void readState(TaskSnapshot snapshot, String name, QueryContext context, Consumer<VectorSchemaRoot> consumer)
+    {
+        if (snapshot == null || snapshot.stream(name).isEmpty()) {
+            return;
+        }
+        try (StateStreamReader reader = snapshot.openStream(name, context.allocator())) {
+            for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                try (VectorSchemaRoot owned = batch) {
+                    consumer.accept(owned);
                 }
             }
         }
@@ -175,7 +221,8 @@ final class StreamingPipeline
     @Override
     public void close()
     {
-        try (Operator closingInput = input; Operator closingOutput = output; EventTimeWindowAggregation closingWindows = windows) {
+        try (Operator closingInput = input; Operator closingSessionOutput = sessionOutput; EventTimeSessions closingSessions = sessions;
+                Operator closingOutput = output; EventTimeWindowAggregation closingWindows = windows) {
             // closes all three, also when one fails
         }
     }

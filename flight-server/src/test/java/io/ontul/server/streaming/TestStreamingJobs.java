@@ -383,6 +383,51 @@ class TestStreamingJobs
     }
 
     @Test
+    void sessionWindowsMatchTheBatchQueryAcrossACrash(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("sessions", 2);
+        String query = "SELECT window_start, window_end, category, sum(amount) AS total, count(*) AS cnt "
+                + "FROM TABLE(SESSION(TABLE kafka.\"default\".sessions, DESCRIPTOR(event_time), DESCRIPTOR(category), INTERVAL '5' SECOND)) "
+                + "GROUP BY window_start, window_end, category";
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createEventTable(session, "sessions", "sessions", "2s", "30s");
+            run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(session, "CREATE TABLE iceberg.lake.session_summary " + SUMMARY_COLUMNS);
+            run(session, "CREATE STREAMING JOB session_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.session_summary " + query);
+            produceSessionEvents(0, 1000);
+            await(() -> count(session, "iceberg.lake.session_summary") > 0);
+            assertThat(query(session, "DESCRIBE STREAMING JOB session_job").stream().filter(row -> row.get(0).equals("plan")).map(row -> (String) row.get(1)))
+                    .anyMatch(line -> line.contains("SESSION gap=5000"));
+            crashAt(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            produceSessionEvents(1000, 1000);
+            // far ahead, in both partitions, of its own key: closes every other session
+            kafka.produce(List.of(new ProducerRecord<>("sessions", 0, null, event(-1, 0.5, 100_000_000)), new ProducerRecord<>("sessions", 1, null, event(-1, 0.5, 100_000_000))));
+            List<List<Object>> expected = query(session, "SELECT * FROM (" + query + ") WHERE category <> 'c9' ORDER BY window_start, category");
+            assertThat(expected).hasSizeGreaterThan(100);
+            await(() -> count(session, "iceberg.lake.session_summary") >= expected.size());
+            run(session, "STOP STREAMING JOB session_job");
+            assertThat(query(session, "SELECT * FROM iceberg.lake.session_summary ORDER BY window_start, category")).isEqualTo(expected);
+            assertThat(query(session, "SHOW STREAMING JOBS").get(0).get(RECORDS_LATE)).isEqualTo(0L);
+        }
+    }
+
+    /** Events of 5 keys (c0 to c4) 300 ms apart, up to 1 s out of order, with a 6 s pause after every 50: sessions of 5 s gap break there. */
+    private static void produceSessionEvents(int from, int count)
+    {
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = from; i < from + count; i++) {
+            long millis = i * 300L + (i / 50) * 6000L - (i * 7919L % 1000);
+            records.add(new ProducerRecord<>("sessions", i % 2, null, "{\"event_id\": %d, \"category\": \"c%d\", \"amount\": %s, \"event_time\": \"%s\"}"
+                    .formatted(i, i % 5, amount(i), EVENT_TIME.format(EPOCH.plus(Duration.ofMillis(millis))))));
+        }
+        kafka.produce(records);
+    }
+
+    @Test
     void kafkaDownRetriesThenFails(@TempDir Path dataDirectory)
     {
         EmbeddedKafka lonely = EmbeddedKafka.start();
