@@ -82,7 +82,13 @@ class TestStreamingJobs
     {
         kafka.createTopic("unified", 4);
         produce("unified", 0, 3000);
-        kafka.produce(List.of(new ProducerRecord<>("unified", 2, null, "{not json")));
+        // bad input: not JSON, wrongly typed fields (rejected and counted), missing fields (NULL)
+        kafka.produce(List.of(
+                new ProducerRecord<>("unified", 2, null, "{not json"),
+                new ProducerRecord<>("unified", 1, null, "{\"event_id\": \"seven\", \"category\": \"c1\", \"amount\": 500.5, \"event_time\": \"2026-01-01T00:00:01.000\"}"),
+                new ProducerRecord<>("unified", 0, null, "{\"event_id\": 90001, \"category\": \"c1\", \"amount\": \"lots\"}"),
+                new ProducerRecord<>("unified", 3, null, "{\"event_id\": 90002, \"category\": \"c2\", \"amount\": 700.5}"),
+                new ProducerRecord<>("unified", 3, null, "{\"event_id\": 90003}")));
         try (Engine engine = Engine.create(config(dataDirectory))) {
             Session session = engine.createSession("admin");
             createTables(session, "unified", "unified");
@@ -97,8 +103,10 @@ class TestStreamingJobs
             List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
             assertThat(job.get(0)).isEqualTo("unified_job");
             assertThat(job.get(1)).isEqualTo("RUNNING");
-            assertThat(job.get(3)).isEqualTo(3000L);
-            assertThat(job.get(5)).isEqualTo(1L);
+            assertThat(job.get(3)).as("records in: the decodable ones").isEqualTo(3002L);
+            assertThat(job.get(5)).as("records rejected").isEqualTo(3L);
+            assertThat(query(session, "SELECT event_id, category, amount, event_time FROM iceberg.lake.unified WHERE event_id >= 90000"))
+                    .as("a missing field is NULL").isEqualTo(List.of(java.util.Arrays.asList(90002L, "c2", 700.5, null)));
 
             run(session, "STOP STREAMING JOB unified_job");
             assertThat(query(session, "SELECT * FROM iceberg.lake.unified ORDER BY event_id"))
