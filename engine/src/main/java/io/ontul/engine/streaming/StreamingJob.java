@@ -15,8 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rex.RexBuilder;
 import org.slf4j.Logger;
@@ -31,7 +29,6 @@ import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.stream.StreamBatch;
 import io.ontul.spi.stream.StreamReader;
-import io.ontul.spi.stream.StreamSink;
 import io.ontul.spi.stream.StreamSplit;
 
 /**
@@ -224,12 +221,12 @@ final class StreamingJob
     private void runAttempt()
     {
         SqlCreateStreamingJob create = (SqlCreateStreamingJob) OntulParser.parse(definition.definition());
-        StreamingJobPlan plan = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema()).plan(create.insert());
+        StreamingJobPlan plan = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema()).plan(create.insert(), options);
         lastPlan = plan;
         CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), Set.of(TASK));
         QueryContext context = new QueryContext("stream-" + definition.name(), definition.createdBy(), environment.rootAllocator(), Long.MAX_VALUE, environment.workers(), 1,
                 new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
-        try (StreamSink sink = plan.sink().createSink(plan.sinkTable(), definition.jobId(), context.allocator())) {
+        try (JobSinks sink = JobSinks.open(plan, definition.name(), definition.jobId(), context.allocator())) {
             CheckpointCoordinator.Restored restored = coordinator.restore();
             if (restored.checkpointId() > 0) {
                 sink.commit(restored.checkpointId(), restored.committables());
@@ -247,7 +244,6 @@ final class StreamingJob
                     StreamingPipeline pipeline = new StreamingPipeline(plan, context, positions.keySet(), System::nanoTime)) {
                 currentReader = reader;
                 pipeline.restore(restored.stateMetadata(TASK), restored.snapshots().get(TASK), context);
-                List<Field> sinkFields = plan.sinkTable().columns().getFields();
                 long rejectedBefore = recordsRejected.get();
                 long lateBefore = recordsLate.get();
                 long nextCheckpointId = restored.checkpointId() + 1;
@@ -256,9 +252,10 @@ final class StreamingJob
                     StreamBatch polled = reader.poll(POLL_TIMEOUT);
                     recordsIn.addAndGet(polled.rowCount());
                     pipeline.process(polled, output -> {
-                        sink.write(new VectorSchemaRoot(sinkFields, output.getFieldVectors(), output.getRowCount()));
+                        sink.write(output);
                         recordsOut.addAndGet(output.getRowCount());
                     });
+                    sink.writeRejected(polled.rejected());
                     positions.putAll(polled.positions());
                     recordsRejected.set(rejectedBefore + reader.rejectedRecords());
                     recordsLate.set(lateBefore + pipeline.lateRows());
@@ -283,7 +280,7 @@ final class StreamingJob
         }
     }
 
-    private void checkpoint(CheckpointCoordinator coordinator, StreamSink sink, StreamReader reader, StreamingPipeline pipeline, long checkpointId, Map<String, byte[]> positions)
+    private void checkpoint(CheckpointCoordinator coordinator, JobSinks sink, StreamReader reader, StreamingPipeline pipeline, long checkpointId, Map<String, byte[]> positions)
     {
         long started = System.nanoTime();
         byte[] committable = sink.prepareCommit(checkpointId);

@@ -86,14 +86,14 @@ public final class StreamingJobManager
         checkOpen();
         String name = create.name().getSimple();
         Map<String, String> options = SqlProperties.text(create.options());
-        StreamingJobOptions.parse(options);
+        StreamingJobOptions parsed = StreamingJobOptions.parse(options);
         if (environment.store().get(name).isPresent()) {
             if (create.ifNotExists()) {
                 return false;
             }
             throw alreadyExists(create, name);
         }
-        new StreamingJobPlanner(environment.catalogs(), catalog, schema).plan(create.insert());
+        new StreamingJobPlanner(environment.catalogs(), catalog, schema).plan(create.insert(), parsed);
         String jobId = name.replaceAll("[^A-Za-z0-9_]", "_");
         jobId = jobId.substring(0, Math.min(jobId.length(), 100)) + "-" + UUID.randomUUID();
         StoredStreamingJob stored = new StoredStreamingJob(name, jobId, definition, catalog, schema, options, StreamingJobState.CREATED.name(), Optional.empty(), user, Instant.now());
@@ -186,7 +186,7 @@ public final class StreamingJobManager
         rows.add(List.of("created_at", stored.createdAt().toString()));
         try {
             StreamingJobPlan plan = job.lastPlan().orElseGet(() -> new StreamingJobPlanner(environment.catalogs(), stored.catalog(), stored.schema())
-                    .plan(((SqlCreateStreamingJob) OntulParser.parse(stored.definition())).insert()));
+                    .plan(((SqlCreateStreamingJob) OntulParser.parse(stored.definition())).insert(), StreamingJobOptions.parse(stored.options())));
             for (String line : plan.describe()) {
                 rows.add(List.of("plan", line));
             }

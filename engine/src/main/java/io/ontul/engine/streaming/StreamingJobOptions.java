@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,9 +26,11 @@ import io.ontul.spi.OntulException;
  * ({@value #RESTART_MAX_ATTEMPTS}, default 3)
  * @param restartBackoff wait before each restart ({@value #RESTART_BACKOFF}, default 1s)
  * @param deliveryGuarantee {@value #DELIVERY_GUARANTEE}, default exactly-once
+ * @param rejectsTable {@value #REJECTS_TABLE}: the table undecodable records are written to, as
+ * written ({@code catalog.schema.table}), if any
  */
 public record StreamingJobOptions(Duration checkpointInterval, Duration checkpointTimeout, Duration checkpointMinPause, int restartMaxAttempts, Duration restartBackoff,
-        DeliveryGuarantee deliveryGuarantee)
+        DeliveryGuarantee deliveryGuarantee, Optional<String> rejectsTable)
 {
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String CHECKPOINT_TIMEOUT = "checkpoint.timeout";
@@ -36,6 +39,7 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
     public static final String RESTART_BACKOFF = "restart.backoff";
     public static final String DELIVERY_GUARANTEE = "delivery.guarantee";
     public static final String PARALLELISM = "parallelism";
+    public static final String REJECTS_TABLE = "rejects.table";
     /** Every option with its default, in the order DESCRIBE shows them. */
     public static final Map<String, String> DEFAULTS = orderedDefaults();
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|min|h)");
@@ -68,6 +72,7 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
         requireNonNull(checkpointMinPause, "checkpointMinPause is null");
         requireNonNull(restartBackoff, "restartBackoff is null");
         requireNonNull(deliveryGuarantee, "deliveryGuarantee is null");
+        requireNonNull(rejectsTable, "rejectsTable is null");
     }
 
     /** Reads and checks the options; an unknown name or a bad value is an INVALID_ARGUMENT error naming it. */
@@ -103,7 +108,8 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid value '" + options.get(DELIVERY_GUARANTEE) + "' for streaming job option '" + DELIVERY_GUARANTEE
                     + "': use 'exactly-once' or 'at-least-once'");
         }
-        return new StreamingJobOptions(interval, timeout, duration(options, CHECKPOINT_MIN_PAUSE), maxAttempts, duration(options, RESTART_BACKOFF), deliveryGuarantee);
+        Optional<String> rejectsTable = Optional.of(value(options, REJECTS_TABLE)).filter(name -> !name.isEmpty());
+        return new StreamingJobOptions(interval, timeout, duration(options, CHECKPOINT_MIN_PAUSE), maxAttempts, duration(options, RESTART_BACKOFF), deliveryGuarantee, rejectsTable);
     }
 
     private static int wholeNumber(Map<String, String> options, String name, int minimum)
@@ -152,6 +158,7 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
         defaults.put(CHECKPOINT_MIN_PAUSE, "0s");
         defaults.put(DELIVERY_GUARANTEE, DeliveryGuarantee.EXACTLY_ONCE.text());
         defaults.put(PARALLELISM, "1");
+        defaults.put(REJECTS_TABLE, "");
         defaults.put(RESTART_MAX_ATTEMPTS, "3");
         defaults.put(RESTART_BACKOFF, "1s");
         return java.util.Collections.unmodifiableMap(defaults);

@@ -35,8 +35,30 @@ record StreamingJobPlan(
         StreamSourceProvider source,
         Optional<WatermarkDeclaration> watermark,
         TableHandle sinkTable,
-        StreamSinkProvider sink)
+        StreamSinkProvider sink,
+        Optional<RejectsTable> rejects)
 {
+    StreamingJobPlan(ScanNode scan, StreamFeedNode feed, PlanNode input, Optional<SessionStage> session, Optional<WindowAggregationPlan> aggregation,
+            StreamSourceProvider source, Optional<WatermarkDeclaration> watermark, TableHandle sinkTable, StreamSinkProvider sink)
+    {
+        this(scan, feed, input, session, aggregation, source, watermark, sinkTable, sink, Optional.empty());
+    }
+
+    /** Where undecodable records go (option 'rejects.table'), written exactly once with the checkpoints like the sink. */
+    record RejectsTable(TableHandle table, StreamSinkProvider sink)
+    {
+        RejectsTable
+        {
+            requireNonNull(table, "table is null");
+            requireNonNull(sink, "sink is null");
+        }
+    }
+
+    StreamingJobPlan withRejects(RejectsTable table)
+    {
+        return new StreamingJobPlan(scan, feed, input, session, aggregation, source, watermark, sinkTable, sink, Optional.of(table));
+    }
+
     StreamingJobPlan
     {
         requireNonNull(scan, "scan is null");
@@ -48,6 +70,7 @@ record StreamingJobPlan(
         requireNonNull(watermark, "watermark is null");
         requireNonNull(sinkTable, "sinkTable is null");
         requireNonNull(sink, "sink is null");
+        requireNonNull(rejects, "rejects is null");
     }
 
     /**
@@ -106,7 +129,8 @@ record StreamingJobPlan(
     List<String> describe()
     {
         List<String> lines = new ArrayList<>();
-        lines.add("- Sink " + sinkTable.qualifiedName() + " (two-phase commit per checkpoint)");
+        lines.add("- Sink " + sinkTable.qualifiedName() + " (two-phase commit per checkpoint)"
+                + rejects.map(table -> "; undecodable records to " + table.table().qualifiedName()).orElse(""));
         int depth = 1;
         if (aggregation.isPresent()) {
             depth = describeUntilFeed(aggregation.get().output(), depth, lines);

@@ -69,6 +69,50 @@ final class StreamingJobPlanner
         this.schema = requireNonNull(schema, "schema is null");
     }
 
+    /** Rejects tables have these columns, in this order (TIMESTAMP of any precision). */
+    static final String REJECTS_COLUMNS = "(job VARCHAR, source VARCHAR, payload VARCHAR, reason VARCHAR, rejected_at TIMESTAMP(3))";
+
+    StreamingJobPlan plan(SqlInsert insert, StreamingJobOptions options)
+    {
+        StreamingJobPlan plan = plan(insert);
+        if (options.rejectsTable().isEmpty()) {
+            return plan;
+        }
+        return plan.withRejects(rejectsTable(options.rejectsTable().get()));
+    }
+
+    /** The table of option 'rejects.table': it exists, its catalog has a streaming sink, and it has {@link #REJECTS_COLUMNS}. */
+    private StreamingJobPlan.RejectsTable rejectsTable(String name)
+    {
+        List<String> parts = List.of(name.split("\\.", -1));
+        if (parts.isEmpty() || parts.size() > 3 || parts.stream().anyMatch(String::isBlank)) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid table name '" + name + "' for streaming job option '" + StreamingJobOptions.REJECTS_TABLE + "': use catalog.schema.table");
+        }
+        List<String> qualified = qualify(new SqlIdentifier(parts, SqlParserPos.ZERO));
+        String display = String.join(".", qualified);
+        Connector connector = catalogs.get(qualified.get(0))
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Catalog '" + qualified.get(0) + "' of the rejects table '" + display + "' does not exist"));
+        TableHandle table = connector.metadata().getTable(qualified.get(1), qualified.get(2))
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Rejects table '" + display + "' (option '" + StreamingJobOptions.REJECTS_TABLE
+                        + "') does not exist; create it with CREATE TABLE " + display + " " + REJECTS_COLUMNS));
+        StreamSinkProvider sink = connector.streamSinkProvider()
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, "Streaming jobs cannot write the rejects table '" + display + "': catalog '"
+                        + qualified.get(0) + "' has no exactly-once streaming sink (Iceberg and PostgreSQL catalogs have)"));
+        List<org.apache.arrow.vector.types.pojo.Field> fields = table.columns().getFields();
+        List<String> expected = List.of("job", "source", "payload", "reason", "rejected_at");
+        boolean matches = fields.size() == expected.size();
+        for (int i = 0; matches && i < fields.size(); i++) {
+            org.apache.arrow.vector.types.pojo.ArrowType type = fields.get(i).getType();
+            matches = fields.get(i).getName().equalsIgnoreCase(expected.get(i))
+                    && (i < 4 ? type instanceof org.apache.arrow.vector.types.pojo.ArrowType.Utf8 : type instanceof org.apache.arrow.vector.types.pojo.ArrowType.Timestamp);
+        }
+        if (!matches) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Rejects table '" + display + "' must have the columns " + REJECTS_COLUMNS + "; it has "
+                    + fields.stream().map(field -> field.getName() + " " + field.getType()).toList());
+        }
+        return new StreamingJobPlan.RejectsTable(table, sink);
+    }
+
     StreamingJobPlan plan(SqlInsert insert)
     {
         SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();

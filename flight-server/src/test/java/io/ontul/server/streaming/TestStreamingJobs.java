@@ -94,7 +94,15 @@ class TestStreamingJobs
             createTables(session, "unified", "unified");
             run(session, "CREATE TABLE iceberg.lake.unified_batch " + COLUMNS);
             run(session, "INSERT INTO iceberg.lake.unified_batch SELECT * FROM kafka.\"default\".unified WHERE amount > 100");
-            run(session, "CREATE STREAMING JOB unified_job WITH ('checkpoint.interval' = '200ms') AS INSERT INTO iceberg.lake.unified "
+            assertError(session, "CREATE STREAMING JOB unified_job WITH ('rejects.table' = 'iceberg.lake.unified_rejects') AS INSERT INTO iceberg.lake.unified "
+                    + "SELECT event_id, category, amount, event_time FROM kafka.\"default\".unified", ErrorCode.NOT_FOUND,
+                    "Rejects table 'iceberg.lake.unified_rejects' (option 'rejects.table') does not exist; create it with CREATE TABLE iceberg.lake.unified_rejects "
+                            + "(job VARCHAR, source VARCHAR, payload VARCHAR, reason VARCHAR, rejected_at TIMESTAMP(3))");
+            run(session, "CREATE TABLE iceberg.lake.unified_rejects (job VARCHAR, source VARCHAR, payload VARCHAR, reason VARCHAR, rejected_at TIMESTAMP(3))");
+            assertThatThrownBy(() -> run(session, "CREATE STREAMING JOB unified_job WITH ('rejects.table' = 'iceberg.lake.unified_batch') AS INSERT INTO iceberg.lake.unified "
+                    + "SELECT event_id, category, amount, event_time FROM kafka.\"default\".unified"))
+                    .hasMessageStartingWith("Rejects table 'iceberg.lake.unified_batch' must have the columns (job VARCHAR, source VARCHAR, payload VARCHAR, reason VARCHAR, rejected_at TIMESTAMP(3))");
+            run(session, "CREATE STREAMING JOB unified_job WITH ('checkpoint.interval' = '200ms', 'rejects.table' = 'iceberg.lake.unified_rejects') AS INSERT INTO iceberg.lake.unified "
                     + "SELECT event_id, category, amount, event_time FROM kafka.\"default\".unified WHERE amount > 100");
             long expected = (long) query(session, "SELECT count(*) FROM iceberg.lake.unified_batch").get(0).get(0);
             assertThat(expected).isGreaterThan(1000);
@@ -109,6 +117,18 @@ class TestStreamingJobs
                     .as("a missing field is NULL").isEqualTo(List.of(java.util.Arrays.asList(90002L, "c2", 700.5, null)));
 
             run(session, "STOP STREAMING JOB unified_job");
+            List<List<Object>> rejected = query(session, "SELECT job, source, payload, reason, rejected_at IS NOT NULL FROM iceberg.lake.unified_rejects ORDER BY payload");
+            assertThat(rejected).hasSize(3);
+            assertThat(rejected).allSatisfy(row -> {
+                assertThat(row.get(0)).isEqualTo("unified_job");
+                assertThat((String) row.get(1)).matches("topic unified partition [0-3] offset \\d+");
+                assertThat((String) row.get(3)).isNotBlank();
+                assertThat(row.get(4)).isEqualTo(true);
+            });
+            assertThat(rejected.stream().map(row -> (String) row.get(2)).toList()).containsExactly(
+                    "{\"event_id\": \"seven\", \"category\": \"c1\", \"amount\": 500.5, \"event_time\": \"2026-01-01T00:00:01.000\"}",
+                    "{\"event_id\": 90001, \"category\": \"c1\", \"amount\": \"lots\"}",
+                    "{not json");
             assertThat(query(session, "SELECT * FROM iceberg.lake.unified ORDER BY event_id"))
                     .isEqualTo(query(session, "SELECT * FROM iceberg.lake.unified_batch ORDER BY event_id"));
             run(session, "DROP STREAMING JOB unified_job");
@@ -172,7 +192,7 @@ class TestStreamingJobs
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.getMessage()).contains("event_id"));
             assertError(session, "CREATE STREAMING JOB j WITH ('checkpoint.intervall' = '1s') AS INSERT INTO iceberg.lake.lifecycle" + select,
                     ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option 'checkpoint.intervall'; the options are "
-                            + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, parallelism, restart.backoff, restart.max-attempts]");
+                            + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, parallelism, rejects.table, restart.backoff, restart.max-attempts]");
             assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.counts SELECT category, count(*) FROM kafka.\"default\".lifecycle GROUP BY category",
                     ErrorCode.NOT_FOUND, "line 1:39: Table 'iceberg.lake.counts' does not exist");
             run(session, "CREATE TABLE iceberg.lake.counts (category VARCHAR, total BIGINT)");

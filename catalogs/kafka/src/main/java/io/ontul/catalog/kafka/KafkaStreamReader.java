@@ -2,7 +2,9 @@ package io.ontul.catalog.kafka;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +33,7 @@ import io.ontul.catalog.kafka.decoder.KafkaBatchBuilder;
 import io.ontul.catalog.kafka.decoder.MalformedRecordException;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
+import io.ontul.spi.stream.RejectedRecord;
 import io.ontul.spi.stream.StreamBatch;
 import io.ontul.spi.stream.StreamReader;
 import io.ontul.spi.stream.StreamSplit;
@@ -105,6 +108,7 @@ final class KafkaStreamReader
     public StreamBatch poll(Duration timeout)
     {
         ConsumerRecords<byte[], byte[]> records;
+        List<RejectedRecord> rejectedRecords = new ArrayList<>();
         try {
             records = consumer.poll(timeout);
             for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -118,6 +122,8 @@ final class KafkaStreamReader
                     rowPartitions[row] = record.partition();
                 }
                 catch (MalformedRecordException e) {
+                    rejectedRecords.add(new RejectedRecord("topic " + record.topic() + " partition " + record.partition() + " offset " + record.offset(),
+                            record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8), e.reason()));
                     if (rejected.getAndIncrement() == 0) {
                         LOG.warn("Skipping malformed record of topic '{}' partition {} offset {} (table {}): {}; later ones are counted only",
                                 table.topic(), record.partition(), record.offset(), qualifiedName, e.reason());
@@ -132,7 +138,7 @@ final class KafkaStreamReader
                 checkLag();
             }
             VectorSchemaRoot batch = builder.rowCount() == 0 ? null : builder.build();
-            return new StreamBatch(batch, positions, batch == null ? Map.of() : maxEventTimes(batch));
+            return new StreamBatch(batch, positions, batch == null ? Map.of() : maxEventTimes(batch), rejectedRecords);
         }
         catch (WakeupException e) {
             return new StreamBatch(null, Map.of());
