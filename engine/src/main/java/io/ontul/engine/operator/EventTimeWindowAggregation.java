@@ -53,14 +53,24 @@ public final class EventTimeWindowAggregation
 
     /**
      * @param keyColumns input columns of the GROUP BY keys; the key at {@code windowEndKey} is window_end
+     * @param groupSetMembership for each grouping set, which keys it has; window_end is in every one
      * @param microsPerUnit microseconds per unit of the window_end values (1000 for TIMESTAMP(3)); watermarks are in microseconds
      */
-    public EventTimeWindowAggregation(QueryContext context, Schema outputSchema, int[] keyColumns, List<Accumulator> accumulators, int[] filterColumns, int windowEndKey, long microsPerUnit)
+    public EventTimeWindowAggregation(QueryContext context, Schema outputSchema, int[] keyColumns, boolean[][] groupSetMembership, List<Accumulator> accumulators, int[] filterColumns,
+            int windowEndKey, long microsPerUnit)
     {
         this.context = requireNonNull(context, "context is null");
         this.outputSchema = requireNonNull(outputSchema, "outputSchema is null");
         this.keyColumns = keyColumns.clone();
-        this.nulled = new boolean[1][keyColumns.length];
+        this.nulled = new boolean[groupSetMembership.length][keyColumns.length];
+        for (int set = 0; set < groupSetMembership.length; set++) {
+            if (!groupSetMembership[set][windowEndKey]) {
+                throw new IllegalArgumentException("grouping set " + set + " leaves out window_end");
+            }
+            for (int k = 0; k < keyColumns.length; k++) {
+                nulled[set][k] = !groupSetMembership[set][k];
+            }
+        }
         this.accumulators = List.copyOf(accumulators);
         this.filterColumns = filterColumns.clone();
         this.windowEndKey = windowEndKey;
@@ -85,6 +95,12 @@ public final class EventTimeWindowAggregation
     public int groupCount()
     {
         return table.groupCount();
+    }
+
+    /** Adds a windowed batch none of whose rows can be late, such as the fired windows of another aggregation; the caller keeps owning it. */
+    public void addOnTime(VectorSchemaRoot batch)
+    {
+        add(batch, NO_WATERMARK);
     }
 
     /** Adds a windowed batch, which the caller keeps owning; rows of windows ending at or before {@code watermark} are late. */

@@ -99,10 +99,7 @@ public final class AggregateNode
      */
     public EventTimeWindowAggregation createWindowAggregation(QueryContext context, int windowEndKey, long microsPerUnit)
     {
-        if (groupSetMembership.length != 1) {
-            throw new IllegalStateException("window aggregation with grouping sets");
-        }
-        return new EventTimeWindowAggregation(context, schema(), keyColumns, accumulators(), filterColumns(), windowEndKey, microsPerUnit);
+        return new EventTimeWindowAggregation(context, schema(), keyColumns, groupSetMembership, accumulators(), filterColumns(), windowEndKey, microsPerUnit);
     }
 
     private List<Accumulator> accumulators()

@@ -21,8 +21,8 @@ import io.ontul.spi.stream.WatermarkDeclaration;
  * A job planned by the query planner. Polled batches enter at {@code feed} and come out of
  * {@code input} (the query's filter/project and window table function nodes over the feed, or
  * the feed itself). A stateless job writes them to the sink; a windowed job feeds them to its
- * {@link WindowAggregationPlan window aggregation}, whose fired windows run through that plan's
- * output nodes into the sink.
+ * {@link WindowAggregationPlan window aggregations}, innermost first: the fired windows of each
+ * run through its output nodes into the next, and those of the last into the sink.
  *
  * @param scan the source table's scan as the query planner chose it: its columns are what the source reads
  */
@@ -31,17 +31,17 @@ record StreamingJobPlan(
         StreamFeedNode feed,
         PlanNode input,
         Optional<SessionStage> session,
-        Optional<WindowAggregationPlan> aggregation,
+        List<WindowAggregationPlan> aggregations,
         StreamSourceProvider source,
         Optional<WatermarkDeclaration> watermark,
         TableHandle sinkTable,
         StreamSinkProvider sink,
         Optional<RejectsTable> rejects)
 {
-    StreamingJobPlan(ScanNode scan, StreamFeedNode feed, PlanNode input, Optional<SessionStage> session, Optional<WindowAggregationPlan> aggregation,
+    StreamingJobPlan(ScanNode scan, StreamFeedNode feed, PlanNode input, Optional<SessionStage> session, List<WindowAggregationPlan> aggregations,
             StreamSourceProvider source, Optional<WatermarkDeclaration> watermark, TableHandle sinkTable, StreamSinkProvider sink)
     {
-        this(scan, feed, input, session, aggregation, source, watermark, sinkTable, sink, Optional.empty());
+        this(scan, feed, input, session, aggregations, source, watermark, sinkTable, sink, Optional.empty());
     }
 
     /** Where undecodable records go (option 'rejects.table'), written exactly once with the checkpoints like the sink. */
@@ -56,7 +56,7 @@ record StreamingJobPlan(
 
     StreamingJobPlan withRejects(RejectsTable table)
     {
-        return new StreamingJobPlan(scan, feed, input, session, aggregation, source, watermark, sinkTable, sink, Optional.of(table));
+        return new StreamingJobPlan(scan, feed, input, session, aggregations, source, watermark, sinkTable, sink, Optional.of(table));
     }
 
     StreamingJobPlan
@@ -65,7 +65,7 @@ record StreamingJobPlan(
         requireNonNull(feed, "feed is null");
         requireNonNull(input, "input is null");
         requireNonNull(session, "session is null");
-        requireNonNull(aggregation, "aggregation is null");
+        aggregations = List.copyOf(aggregations);
         requireNonNull(source, "source is null");
         requireNonNull(watermark, "watermark is null");
         requireNonNull(sinkTable, "sinkTable is null");
@@ -122,7 +122,7 @@ record StreamingJobPlan(
     /** The node that emits what the sink writes. */
     PlanNode top()
     {
-        return aggregation.map(WindowAggregationPlan::output).orElse(input);
+        return aggregations.isEmpty() ? input : aggregations.get(aggregations.size() - 1).output();
     }
 
     /** One line per node, top first, as EXPLAIN writes them. */
@@ -132,9 +132,9 @@ record StreamingJobPlan(
         lines.add("- Sink " + sinkTable.qualifiedName() + " (two-phase commit per checkpoint)"
                 + rejects.map(table -> "; undecodable records to " + table.table().qualifiedName()).orElse(""));
         int depth = 1;
-        if (aggregation.isPresent()) {
-            depth = describeUntilFeed(aggregation.get().output(), depth, lines);
-            lines.add("  ".repeat(depth++) + "- Window" + aggregation.get().aggregate().describe() + " (fires when the watermark passes window_end)");
+        for (int i = aggregations.size() - 1; i >= 0; i--) {
+            depth = describeUntilFeed(aggregations.get(i).output(), depth, lines);
+            lines.add("  ".repeat(depth++) + "- Window" + aggregations.get(i).aggregate().describe() + " (fires when the watermark passes window_end)");
         }
         if (session.isPresent()) {
             depth = describeUntilFeed(session.get().output(), depth, lines);

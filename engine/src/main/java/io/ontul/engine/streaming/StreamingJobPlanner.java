@@ -151,49 +151,68 @@ final class StreamingJobPlanner
         if (fed.session() != null) {
             throw notYet(source.getParserPosition(), "SESSION windows without an aggregation");
         }
-        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.empty(), Optional.empty(), streamSource(fed.scan(), source), Optional.empty(), sinkTable, sink);
+        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.empty(), List.of(), streamSource(fed.scan(), source), Optional.empty(), sinkTable, sink);
     }
 
-    /** A job whose query aggregates: it must group by the window_end of a TUMBLE or HOP over the source. */
+    /**
+     * A job whose query aggregates: it must group by the window_end of a TUMBLE, HOP or SESSION
+     * over the source. Aggregations may be stacked (COUNT(DISTINCT x) becomes an aggregation by
+     * the keys and x under one by the keys): each groups by window_end, and a window's rows go
+     * from one to the next when the watermark passes its end.
+     */
     private StreamingJobPlan windowed(Aggregate aggregate, List<RelNode> above, PhysicalPlanner physical, SqlNode source, TableHandle sinkTable, StreamSinkProvider sink)
     {
         SqlSelect select = source instanceof SqlSelect sqlSelect ? sqlSelect : null;
         SqlParserPos groupPosition = (select == null ? source : select.getGroup() != null ? select.getGroup() : select.getSelectList()).getParserPosition();
-        if (aggregate.getGroupSets().size() != 1) {
-            throw notYet(groupPosition, "GROUPING SETS, ROLLUP and CUBE");
-        }
+        // outermost first: each aggregation with the projections and filters right above it
+        List<Aggregate> aggregates = new ArrayList<>();
+        List<List<RelNode>> aboveEach = new ArrayList<>();
+        aggregates.add(aggregate);
+        aboveEach.add(above);
         RelNode below = aggregate.getInput();
-        List<Integer> keys = aggregate.getGroupSet().asList();
-        int[] traced = keys.stream().mapToInt(Integer::intValue).toArray();
-        while (below instanceof Project || below instanceof Filter) {
-            for (int k = 0; k < traced.length; k++) {
-                if (traced[k] >= 0 && below instanceof Project project) {
-                    traced[k] = project.getProjects().get(traced[k]) instanceof RexInputRef ref ? ref.getIndex() : -1;
-                }
+        while (true) {
+            List<RelNode> between = new ArrayList<>();
+            while (below instanceof Project || below instanceof Filter) {
+                between.add(below);
+                below = below.getInput(0);
             }
-            below = below.getInput(0);
+            if (!(below instanceof Aggregate inner)) {
+                break;
+            }
+            aggregates.add(inner);
+            aboveEach.add(between);
+            below = inner.getInput();
         }
         if (!(below instanceof TableFunctionScan windowFunction)) {
-            if (below instanceof Aggregate) {
-                throw notYet(groupPosition, "DISTINCT aggregates and nested aggregations");
-            }
             throw new OntulException(ErrorCode.NOT_SUPPORTED, position(groupPosition)
-                    + "Streaming jobs aggregate per event-time window only: GROUP BY window_start, window_end, ... over FROM TABLE(TUMBLE(...)) or TABLE(HOP(...))");
+                    + "Streaming jobs aggregate per event-time window only: GROUP BY window_start, window_end, ... over FROM TABLE(TUMBLE(...)), TABLE(HOP(...)) or TABLE(SESSION(...))");
         }
         checkStateless(windowFunction.getInput(0), source);
-        int windowEndKey = -1;
-        int inputColumns = windowFunction.getInput(0).getRowType().getFieldCount();
-        for (int k = 0; k < traced.length; k++) {
-            if (traced[k] >= inputColumns && windowFunction.getRowType().getFieldNames().get(traced[k]).equalsIgnoreCase("window_end")) {
-                windowEndKey = k;
+        int[] windowEndKeys = new int[aggregates.size()];
+        for (int i = 0; i < aggregates.size(); i++) {
+            Aggregate each = aggregates.get(i);
+            if (each.getAggCallList().stream().anyMatch(call -> call.isDistinct())) {
+                throw notYet(groupPosition, "this DISTINCT aggregate");
+            }
+            windowEndKeys[i] = -1;
+            List<Integer> keys = each.getGroupSet().asList();
+            for (int k = 0; k < keys.size() && windowEndKeys[i] < 0; k++) {
+                if (isWindowEnd(each.getInput(), keys.get(k))) {
+                    windowEndKeys[i] = k;
+                }
+            }
+            if (windowEndKeys[i] < 0) {
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(groupPosition)
+                        + "The GROUP BY of a streaming job must include window_end (and window_start) of its window table function: a window's rows are written once the watermark passes its end");
+            }
+            int windowEndColumn = keys.get(windowEndKeys[i]);
+            if (!each.getGroupSets().stream().allMatch(set -> set.get(windowEndColumn))) {
+                throw notYet(groupPosition, "grouping sets without window_end (GROUPING SETS, ROLLUP and CUBE must keep window_end in every set)");
             }
         }
-        if (windowEndKey < 0) {
-            throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(groupPosition)
-                    + "The GROUP BY of a streaming job must include window_end (and window_start) of its window table function: a window's rows are written once the watermark passes its end");
-        }
 
-        FedInput fed = feed(withoutGather(physical.planRoot(aggregate.getInput())), source);
+        Aggregate innermost = aggregates.get(aggregates.size() - 1);
+        FedInput fed = feed(withoutGather(physical.planRoot(innermost.getInput())), source);
         StreamSourceProvider streamSource = streamSource(fed.scan(), source);
         TableHandle table = fed.scan().table();
         WatermarkDeclaration watermark = streamSource.watermark(table)
@@ -205,19 +224,43 @@ final class StreamingJobPlanner
                     + fed.kind() + " in a streaming job must use the event-time column of table '" + table.qualifiedName() + "' ('" + watermark.column()
                     + "', its 'watermark.column'), not '" + timeColumn + "'");
         }
-        long microsPerUnit = aggregate.getRowType().getFieldList().get(windowEndKey).getType().getPrecision() > 3 ? 1 : 1000;
-        AggregateNode aggregateNode = new AggregateNode(aggregate.getRowType(), fed.aggregationInput(), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
-        StreamFeedNode resultFeed = new StreamFeedNode(aggregate.getRowType());
-        PlanNode output = resultFeed;
-        for (int i = above.size() - 1; i >= 0; i--) {
-            RelNode rel = above.get(i);
-            output = rel instanceof Project project
-                    ? new FilterProjectNode(project.getRowType(), output, null, project.getProjects())
-                    : new FilterProjectNode(rel.getRowType(), output, ((Filter) rel).getCondition(), identity(rel.getRowType()));
+        List<StreamingJobPlan.WindowAggregationPlan> stages = new ArrayList<>();
+        PlanNode stageInput = fed.aggregationInput();
+        for (int i = aggregates.size() - 1; i >= 0; i--) {
+            Aggregate each = aggregates.get(i);
+            long microsPerUnit = each.getRowType().getFieldList().get(windowEndKeys[i]).getType().getPrecision() > 3 ? 1 : 1000;
+            AggregateNode aggregateNode = new AggregateNode(each.getRowType(), stageInput, each.getGroupSet(), each.getGroupSets(), each.getAggCallList());
+            StreamFeedNode resultFeed = new StreamFeedNode(each.getRowType());
+            PlanNode output = resultFeed;
+            List<RelNode> chain = aboveEach.get(i);
+            for (int j = chain.size() - 1; j >= 0; j--) {
+                RelNode rel = chain.get(j);
+                output = rel instanceof Project project
+                        ? new FilterProjectNode(project.getRowType(), output, null, project.getProjects())
+                        : new FilterProjectNode(rel.getRowType(), output, ((Filter) rel).getCondition(), identity(rel.getRowType()));
+            }
+            stages.add(new StreamingJobPlan.WindowAggregationPlan(aggregateNode, windowEndKeys[i], microsPerUnit, resultFeed, output));
+            stageInput = output;
         }
-        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.ofNullable(fed.session()),
-                Optional.of(new StreamingJobPlan.WindowAggregationPlan(aggregateNode, windowEndKey, microsPerUnit, resultFeed, output)),
-                streamSource, Optional.of(watermark), sinkTable, sink);
+        return new StreamingJobPlan(fed.scan(), fed.feed(), fed.input(), Optional.ofNullable(fed.session()), stages, streamSource, Optional.of(watermark), sinkTable, sink);
+    }
+
+    /** Whether column {@code column} of {@code node} is the window_end of the window table function below, passed on unchanged. */
+    private static boolean isWindowEnd(RelNode node, int column)
+    {
+        if (node instanceof Project project) {
+            return project.getProjects().get(column) instanceof RexInputRef reference && isWindowEnd(project.getInput(), reference.getIndex());
+        }
+        if (node instanceof Filter filter) {
+            return isWindowEnd(filter.getInput(), column);
+        }
+        if (node instanceof Aggregate aggregate) {
+            return column < aggregate.getGroupCount() && isWindowEnd(aggregate.getInput(), aggregate.getGroupSet().nth(column));
+        }
+        if (node instanceof TableFunctionScan function && function.getInputs().size() == 1) {
+            return column >= function.getInput(0).getRowType().getFieldCount() && function.getRowType().getFieldNames().get(column).equalsIgnoreCase("window_end");
+        }
+        return false;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ontul.engine.streaming;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -47,9 +48,10 @@ final class StreamingPipeline
     private final Operator input;
     private final EventTimeSessions sessions;
     private final Operator sessionOutput;
-    private final EventTimeWindowAggregation windows;
+    /** The window aggregations, innermost first, with the operators after each; empty for a stateless job. */
+    private final List<EventTimeWindowAggregation> windows = new ArrayList<>();
+    private final List<Operator> outputs = new ArrayList<>();
     private final WatermarkTracker watermarks;
-    private final Operator output;
 
     StreamingPipeline(StreamingJobPlan plan, QueryContext context, Collection<String> splits, LongSupplier nanoClock)
     {
@@ -65,23 +67,17 @@ final class StreamingPipeline
             this.sessions = null;
             this.sessionOutput = null;
         }
-        if (plan.aggregation().isPresent()) {
-            StreamingJobPlan.WindowAggregationPlan aggregation = plan.aggregation().get();
-            this.windows = aggregation.aggregate().createWindowAggregation(context, aggregation.windowEndKey(), aggregation.microsPerUnit());
-            this.watermarks = new WatermarkTracker(plan.watermark().orElseThrow(), splits, nanoClock);
-            this.output = aggregation.output().open(task);
+        for (StreamingJobPlan.WindowAggregationPlan aggregation : plan.aggregations()) {
+            windows.add(aggregation.aggregate().createWindowAggregation(context, aggregation.windowEndKey(), aggregation.microsPerUnit()));
+            outputs.add(aggregation.output().open(task));
         }
-        else {
-            this.windows = null;
-            this.watermarks = null;
-            this.output = null;
-        }
+        this.watermarks = plan.aggregations().isEmpty() ? null : new WatermarkTracker(plan.watermark().orElseThrow(), splits, nanoClock);
     }
 
     /** Runs one poll's rows through the operators; what is ready for the sink goes to {@code sink}, which must not keep the batch. */
     void process(StreamBatch polled, Consumer<VectorSchemaRoot> sink)
     {
-        if (windows == null) {
+        if (windows.isEmpty()) {
             if (polled.batch() != null) {
                 plan.feed().offer(polled.batch());
                 drain(input, sink);
@@ -96,16 +92,20 @@ final class StreamingPipeline
                     sessions.add(batch, before);
                 }
                 else {
-                    windows.add(batch, before);
+                    windows.get(0).add(batch, before);
                 }
             });
         }
         long watermark = watermarks.advance(polled.maxEventTimes());
         if (sessions != null) {
             // a session's rows come out once it ended; they are never late for the aggregation
-            feedThrough(sessions.close(watermark), plan.session().orElseThrow().feed(), sessionOutput, batch -> windows.add(batch, EventTimeWindowAggregation.NO_WATERMARK));
+            feedThrough(sessions.close(watermark), plan.session().orElseThrow().feed(), sessionOutput, windows.get(0)::addOnTime);
         }
-        feedThrough(windows.fire(watermark), plan.aggregation().orElseThrow().resultFeed(), output, sink);
+        // a window's rows go from one aggregation to the next at once: they are never late there
+        for (int i = 0; i < windows.size(); i++) {
+            Consumer<VectorSchemaRoot> next = i + 1 < windows.size() ? windows.get(i + 1)::addOnTime : sink;
+            feedThrough(windows.get(i).fire(watermark), plan.aggregations().get(i).resultFeed(), outputs.get(i), next);
+        }
     }
 
     /** Runs each batch, owned from now on, from {@code feed} through {@code operator} into {@code consumer}. */
@@ -140,7 +140,7 @@ final class StreamingPipeline
     /** Rows left out because their window had closed; 0 for a stateless job. */
     long lateRows()
     {
-        return (windows == null ? 0 : windows.lateRows()) + (sessions == null ? 0 : sessions.lateRows());
+        return (windows.isEmpty() ? 0 : windows.get(0).lateRows()) + (sessions == null ? 0 : sessions.lateRows());
     }
 
     /** The watermark in epoch microseconds, or {@link WatermarkTracker#NONE}. */
@@ -152,19 +152,21 @@ final class StreamingPipeline
     /** Open window groups held; 0 for a stateless job. */
     int openGroups()
     {
-        return windows == null ? 0 : windows.groupCount();
+        return windows.stream().mapToInt(EventTimeWindowAggregation::groupCount).sum();
     }
 
     /** The task's state for a checkpoint: metadata entries (returned) and state streams (written to {@code writer}). */
     Map<String, String> snapshot(TaskSnapshotWriter writer)
     {
         Map<String, String> metadata = new HashMap<>();
-        if (windows == null) {
+        if (windows.isEmpty()) {
             return metadata;
         }
         metadata.put(WATERMARK, String.valueOf(watermarks.watermark()));
         watermarks.maxEventTimes().forEach((split, time) -> metadata.put(EVENT_TIME + split, String.valueOf(time)));
-        writeState(writer, WINDOWS, windows.stateSchema(), windows.snapshot());
+        for (int i = 0; i < windows.size(); i++) {
+            writeState(writer, windowsStream(i), windows.get(i).stateSchema(), windows.get(i).snapshot());
+        }
         if (sessions != null) {
             writeState(writer, SESSIONS, sessions.stateSchema(), sessions.snapshot());
         }
@@ -188,7 +190,7 @@ final class StreamingPipeline
     /** Takes back the state a checkpoint holds for this task: its metadata and snapshot (null when the task has none). */
     void restore(Map<String, String> metadata, TaskSnapshot snapshot, QueryContext context)
     {
-        if (windows == null || !metadata.containsKey(WATERMARK)) {
+        if (windows.isEmpty() || !metadata.containsKey(WATERMARK)) {
             return;
         }
         Map<String, Long> maxEventTimes = new HashMap<>();
@@ -198,10 +200,18 @@ final class StreamingPipeline
             }
         });
         watermarks.restore(maxEventTimes, Long.parseLong(metadata.get(WATERMARK)));
-        readState(snapshot, WINDOWS, context, windows::restore);
+        for (int i = 0; i < windows.size(); i++) {
+            readState(snapshot, windowsStream(i), context, windows.get(i)::restore);
+        }
         if (sessions != null) {
             readState(snapshot, SESSIONS, context, batch -> sessions.add(batch, EventTimeWindowAggregation.NO_WATERMARK));
         }
+    }
+
+    /** The state stream of aggregation {@code index} (innermost 0). */
+    private static String windowsStream(int index)
+    {
+        return index == 0 ? WINDOWS : WINDOWS + "-" + index;
     }
 
     private static void readState(TaskSnapshot snapshot, String name, QueryContext context, Consumer<VectorSchemaRoot> consumer)
@@ -221,9 +231,13 @@ final class StreamingPipeline
     @Override
     public void close()
     {
-        try (Operator closingInput = input; Operator closingSessionOutput = sessionOutput; EventTimeSessions closingSessions = sessions;
-                Operator closingOutput = output; EventTimeWindowAggregation closingWindows = windows) {
-            // closes all three, also when one fails
+        List<AutoCloseable> closing = new ArrayList<>(List.of(input));
+        if (sessions != null) {
+            closing.add(sessionOutput);
+            closing.add(sessions);
         }
+        closing.addAll(outputs);
+        closing.addAll(windows);
+        Batches.closeAll(closing);
     }
 }

@@ -456,6 +456,41 @@ class TestStreamingJobs
     }
 
     @Test
+    void distinctCountPerWindowMatchesTheBatchQuery(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("distinct_events", 4);
+        String query = "SELECT window_start, window_end, category, count(DISTINCT amount) AS distinct_amounts, count(*) AS cnt "
+                + "FROM TABLE(HOP(TABLE kafka.\"default\".distinct_events, DESCRIPTOR(event_time), INTERVAL '5' SECOND, INTERVAL '10' SECOND)) "
+                + "GROUP BY window_start, window_end, category";
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createEventTable(session, "distinct_events", "distinct_events", "5s", "30s");
+            run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(session, "CREATE TABLE iceberg.lake.distinct_summary (window_start TIMESTAMP(3), window_end TIMESTAMP(3), category VARCHAR, distinct_amounts BIGINT, cnt BIGINT)");
+            run(session, "CREATE STREAMING JOB distinct_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.distinct_summary " + query);
+            produceWindowEvents("distinct_events", 0, 3000);
+            await(() -> count(session, "iceberg.lake.distinct_summary") > 0);
+            crashAt(CrashPoints.AFTER_PREPARE_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            produceWindowEvents("distinct_events", 3000, 3000);
+            List<ProducerRecord<String, String>> closing = new ArrayList<>();
+            for (int partition = 0; partition < 4; partition++) {
+                closing.add(new ProducerRecord<>("distinct_events", partition, null, event(-1 - partition, 0.5, 100_000_000)));
+            }
+            kafka.produce(closing);
+            List<List<Object>> expected = query(session, "SELECT * FROM (" + query + ") WHERE window_end < TIMESTAMP '2026-01-02 00:00:00' ORDER BY window_start, category");
+            assertThat(expected).hasSizeGreaterThan(100);
+            await(() -> count(session, "iceberg.lake.distinct_summary") >= expected.size());
+            assertThat(query(session, "DESCRIBE STREAMING JOB distinct_job").stream().filter(row -> row.get(0).equals("plan")).filter(row -> ((String) row.get(1)).contains("WindowHashAggregate")))
+                    .as("two stacked window aggregations").hasSize(2);
+            run(session, "STOP STREAMING JOB distinct_job");
+            assertThat(query(session, "SELECT * FROM iceberg.lake.distinct_summary ORDER BY window_start, category")).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void kafkaDownRetriesThenFails(@TempDir Path dataDirectory)
     {
         EmbeddedKafka lonely = EmbeddedKafka.start();
