@@ -1,0 +1,124 @@
+package io.ontul.bench.streaming;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.types.Row;
+
+/**
+ * The Flink contender's sink: discards the window rows as Flink's {@code blackhole} connector does,
+ * but first counts them, sums their {@code cnt} and {@code total} and notes every checkpoint it
+ * takes part in, in static counters the child reads after the job (the MiniCluster runs in its
+ * JVM). It holds no state: the snapshots are empty.
+ */
+final class CountingSink
+        implements Sink<Row>, SupportsWriterState<Row, Void>
+{
+    private static final long serialVersionUID = 1;
+
+    private static final LongAdder ROWS = new LongAdder();
+    private static final LongAdder COUNT_SUM = new LongAdder();
+    private static final DoubleAdder TOTAL_SUM = new DoubleAdder();
+    private static final Set<Long> CHECKPOINTS = ConcurrentHashMap.newKeySet();
+
+    static void reset()
+    {
+        ROWS.reset();
+        COUNT_SUM.reset();
+        TOTAL_SUM.reset();
+        CHECKPOINTS.clear();
+    }
+
+    static long rows()
+    {
+        return ROWS.sum();
+    }
+
+    static long countSum()
+    {
+        return COUNT_SUM.sum();
+    }
+
+    static double totalSum()
+    {
+        return TOTAL_SUM.sum();
+    }
+
+    static int checkpoints()
+    {
+        return CHECKPOINTS.size();
+    }
+
+    @Override
+    public StatefulSinkWriter<Row, Void> createWriter(WriterInitContext context)
+    {
+        return new Writer();
+    }
+
+    @Override
+    public StatefulSinkWriter<Row, Void> restoreWriter(WriterInitContext context, Collection<Void> recoveredState)
+    {
+        return new Writer();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<Void> getWriterStateSerializer()
+    {
+        return new SimpleVersionedSerializer<>()
+        {
+            @Override
+            public int getVersion()
+            {
+                return 1;
+            }
+
+            @Override
+            public byte[] serialize(Void state)
+            {
+                return new byte[0];
+            }
+
+            @Override
+            public Void deserialize(int version, byte[] serialized)
+                    throws IOException
+            {
+                return null;
+            }
+        };
+    }
+
+    private static final class Writer
+            implements StatefulSinkWriter<Row, Void>
+    {
+        @Override
+        public void write(Row row, Context context)
+        {
+            ROWS.increment();
+            COUNT_SUM.add(((Number) row.getField("cnt")).longValue());
+            TOTAL_SUM.add(((Number) row.getField("total")).doubleValue());
+        }
+
+        @Override
+        public void flush(boolean endOfInput) {}
+
+        @Override
+        public List<Void> snapshotState(long checkpointId)
+        {
+            CHECKPOINTS.add(checkpointId);
+            return List.of();
+        }
+
+        @Override
+        public void close() {}
+    }
+}
