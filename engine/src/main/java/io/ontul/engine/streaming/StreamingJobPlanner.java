@@ -97,7 +97,7 @@ final class StreamingJobPlanner
                         + "') does not exist; create it with CREATE TABLE " + display + " " + REJECTS_COLUMNS));
         StreamSinkProvider sink = connector.streamSinkProvider()
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, "Streaming jobs cannot write the rejects table '" + display + "': catalog '"
-                        + qualified.get(0) + "' has no exactly-once streaming sink (Iceberg and PostgreSQL catalogs have)"));
+                        + qualified.get(0) + "' has no exactly-once streaming sink (Iceberg, PostgreSQL and Kafka catalogs have)"));
         List<org.apache.arrow.vector.types.pojo.Field> fields = table.columns().getFields();
         List<String> expected = List.of("job", "source", "payload", "reason", "rejected_at");
         boolean matches = fields.size() == expected.size();
@@ -123,7 +123,7 @@ final class StreamingJobPlanner
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(target.getParserPosition()) + "Table '" + String.join(".", sinkName) + "' does not exist"));
         StreamSinkProvider sink = sinkConnector.streamSinkProvider()
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, position(target.getParserPosition())
-                        + "Streaming jobs cannot write to table '" + sinkTable.qualifiedName() + "': catalog '" + sinkName.get(0) + "' has no exactly-once streaming sink (Iceberg and PostgreSQL catalogs have)"));
+                        + "Streaming jobs cannot write to table '" + sinkTable.qualifiedName() + "': catalog '" + sinkName.get(0) + "' has no exactly-once streaming sink (Iceberg, PostgreSQL and Kafka catalogs have)"));
 
         SqlInsert visible = StatementExecutor.withoutHiddenColumns(insert, sinkTable);
         List<String> path = catalog.isEmpty() ? List.of() : schema.isEmpty() ? List.of(catalog.get()) : List.of(catalog.get(), schema.get());

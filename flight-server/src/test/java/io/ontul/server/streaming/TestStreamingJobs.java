@@ -491,6 +491,55 @@ class TestStreamingJobs
     }
 
     @Test
+    void kafkaSinkExactlyOnceAcrossCrashes(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("to_kafka_in", 4);
+        kafka.createTopic("to_kafka_out", 2);
+        int perRound = 2000;
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            run(session, "CREATE TABLE kafka.\"default\".to_kafka_in " + COLUMNS + " WITH ('topic' = 'to_kafka_in', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset')");
+            run(session, "CREATE TABLE kafka.\"default\".to_kafka_out " + COLUMNS + " WITH ('topic' = 'to_kafka_out', 'format' = 'json')");
+            run(session, "CREATE STREAMING JOB to_kafka WITH ('checkpoint.interval' = '100ms') AS INSERT INTO kafka.\"default\".to_kafka_out "
+                    + "SELECT event_id, category, amount * 2, event_time FROM kafka.\"default\".to_kafka_in WHERE amount > 100");
+            produceAndCrashInto(session, perRound, 0, CrashPoints.AFTER_PREPARE_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            produceAndCrashInto(engine.createSession("admin"), perRound, 1, CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            produceAndCrashInto(engine.createSession("admin"), perRound, 2, CrashPoints.AFTER_SINK_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            // closed abruptly between checkpoints, while it reads
+            produceAndCrashInto(engine.createSession("admin"), perRound, 3, null);
+        }
+        List<List<Object>> expected = new ArrayList<>();
+        for (int i = 0; i < 5 * perRound; i++) {
+            if (amount(i) > 100) {
+                expected.add(List.of((long) i, amount(i) * 2));
+            }
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            produce("to_kafka_in", 4 * perRound, perRound);
+            await(() -> count(session, "kafka.\"default\".to_kafka_out") >= expected.size());
+            run(session, "STOP STREAMING JOB to_kafka");
+            assertThat(query(session, "SELECT event_id, amount FROM kafka.\"default\".to_kafka_out ORDER BY event_id")).isEqualTo(expected);
+        }
+    }
+
+    private static void produceAndCrashInto(Session session, int perRound, int round, String point)
+    {
+        long before = count(session, "kafka.\"default\".to_kafka_out");
+        produce("to_kafka_in", round * perRound, perRound);
+        await(() -> count(session, "kafka.\"default\".to_kafka_out") > before);
+        if (point != null) {
+            crashAt(point);
+        }
+    }
+
+    @Test
     void kafkaDownRetriesThenFails(@TempDir Path dataDirectory)
     {
         EmbeddedKafka lonely = EmbeddedKafka.start();

@@ -1,20 +1,16 @@
 package io.ontul.catalog.kafka;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -26,7 +22,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ontul.catalog.kafka.encoder.JsonRowEncoder;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -89,22 +84,7 @@ final class KafkaBatchSink
         rethrowFailure();
         int rowCount = batch.getRowCount();
         try {
-            if (table.format() == KafkaFormat.RAW) {
-                FieldVector keys = batch.getVector("key");
-                FieldVector values = batch.getVector("value");
-                for (int row = 0; row < rowCount; row++) {
-                    send(bytes(keys, row), bytes(values, row));
-                }
-            }
-            else {
-                JsonRowEncoder encoder = new JsonRowEncoder(table.columns());
-                encoder.bind(batch);
-                Optional<String> keyColumn = table.keyColumn();
-                FieldVector keys = keyColumn.map(batch::getVector).orElse(null);
-                for (int row = 0; row < rowCount; row++) {
-                    send(bytes(keys, row), encoder.encode(row));
-                }
-            }
+            KafkaRecordEncoder.encode(table, batch, this::send);
         }
         catch (KafkaException e) {
             throw failed("writing", e);
@@ -122,14 +102,6 @@ final class KafkaBatchSink
                 writtenEnds.merge(metadata.partition(), metadata.offset() + 1, Math::max);
             }
         });
-    }
-
-    private static byte[] bytes(FieldVector vector, int row)
-    {
-        if (vector == null || vector.isNull(row)) {
-            return null;
-        }
-        return vector instanceof VarCharVector strings ? strings.get(row) : vector.getObject(row).toString().getBytes(UTF_8);
     }
 
     @Override

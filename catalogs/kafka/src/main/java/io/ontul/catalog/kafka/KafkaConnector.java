@@ -15,6 +15,7 @@ import io.ontul.spi.ConnectorStore;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;
 import io.ontul.spi.TableHandle;
+import io.ontul.spi.stream.StreamSinkProvider;
 import io.ontul.spi.stream.StreamSourceProvider;
 
 /**
@@ -79,6 +80,12 @@ public final class KafkaConnector
     public Optional<StreamSourceProvider> streamSourceProvider()
     {
         return Optional.of(streamSource);
+    }
+
+    @Override
+    public Optional<StreamSinkProvider> streamSinkProvider()
+    {
+        return Optional.of((table, jobId, allocator) -> new KafkaStreamSink((KafkaTableDefinition) table.connectorHandle(), table.qualifiedName(), jobId, config, admin));
     }
 
     /** Malformed records skipped by all scans of this catalog so far. */

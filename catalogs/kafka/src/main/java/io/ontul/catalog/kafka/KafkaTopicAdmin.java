@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -28,6 +29,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import io.ontul.spi.ErrorCode;
@@ -99,6 +101,19 @@ public final class KafkaTopicAdmin
             }
         });
         return offsets;
+    }
+
+    /** Creates the topic with these settings unless it exists (a concurrent creation counts as existing). */
+    public void ensureTopic(String topic, int partitions, Map<String, String> settings)
+    {
+        try {
+            await(admin().createTopics(List.of(new NewTopic(topic, partitions, (short) -1).configs(settings))).all(), topic, "creating");
+        }
+        catch (OntulException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
     }
 
     /** Closes the admin client; later calls fail. */
