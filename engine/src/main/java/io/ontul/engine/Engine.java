@@ -58,7 +58,8 @@ public final class Engine
                 this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of));
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
-        this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore);
+        this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
+                exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config));
         streamingJobs.resumeJobs();
     }
 

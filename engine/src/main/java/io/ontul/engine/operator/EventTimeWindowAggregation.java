@@ -14,6 +14,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.operator.aggregate.Accumulator;
+import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunReader;
+import io.ontul.exchange.spill.SpillRunWriter;
 
 /**
  * The state of a streaming job's window aggregation ({@code GROUP BY window_start, window_end,
@@ -30,6 +33,13 @@ import io.ontul.engine.operator.aggregate.Accumulator;
  * <p>
  * Emptying a window rebuilds the table from state rows of the windows still open (the table
  * cannot forget single groups); that costs one pass over the open state per fired window end.
+ * <p>
+ * Memory: the table reserves what it holds against the job's budget. When the job's memory runs
+ * short ({@link QueryContext#shouldSpill}) while the table holds an eighth of the budget, its
+ * groups go to a spill run of the Exchange Manager (encrypted, deleted with the job's attempt)
+ * and the table starts over; a group may then have state rows in several runs and the table,
+ * which are merged ({@link AggregationTable#addState}) when its window fires. Firing reads every
+ * run once, keeping the rows of windows still open in a new run.
  */
 public final class EventTimeWindowAggregation
         implements AutoCloseable
@@ -48,6 +58,8 @@ public final class EventTimeWindowAggregation
     private final List<Field> keyFields;
     private final Schema stateSchema;
     private final TreeSet<Long> openWindowEnds = new TreeSet<>();
+    /** Groups written out when memory ran short: state rows, merged back when their windows fire. */
+    private final List<SpillRun> spilled = new ArrayList<>();
     private AggregationTable table;
     private long lateRows;
 
@@ -153,6 +165,37 @@ public final class EventTimeWindowAggregation
         context.checkCancelled();
         FieldVector[] columns = batch.getFieldVectors().toArray(new FieldVector[0]);
         table.addInput(columns, keyColumns, nulled, filterColumns, batch.getRowCount());
+        spillIfShort();
+    }
+
+    /** Spills the table's groups when the job's memory runs short, as the hash aggregation does. */
+    private void spillIfShort()
+    {
+        if (table.groupCount() == 0 || table.heldBytes() <= context.memoryLimit() / 8 || !context.shouldSpill()) {
+            return;
+        }
+        int groups = table.groupCount();
+        int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
+        try (SpillRunWriter writer = context.spillSpace().newRun(stateSchema)) {
+            for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
+                int count = Math.min(Batches.TARGET_ROWS, groups - from);
+                for (int i = 0; i < count; i++) {
+                    ids[i] = from + i;
+                }
+                try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
+                    writer.write(state);
+                }
+            }
+            spilled.add(writer.finish());
+        }
+        table.close();
+        table = new AggregationTable(context, keyFields, accumulators);
+    }
+
+    /** Groups spilled so far and not yet fired, in runs. */
+    public int spilledRuns()
+    {
+        return spilled.size();
     }
 
     /** The result rows of the windows that end at or before {@code watermark}, which are forgotten; the caller owns the batches. */
@@ -171,6 +214,7 @@ public final class EventTimeWindowAggregation
             for (VectorSchemaRoot state : closing) {
                 table.addState(state);
             }
+            mergeSpilled(watermark);
             for (int from = 0; from < table.groupCount(); from += Batches.TARGET_ROWS) {
                 results.add(table.output(outputSchema, from, Math.min(Batches.TARGET_ROWS, table.groupCount() - from)));
             }
@@ -194,8 +238,76 @@ public final class EventTimeWindowAggregation
         return results;
     }
 
-    /** State rows of every open group, for a checkpoint; the caller owns the batches. The state stays. */
-    public List<VectorSchemaRoot> snapshot()
+    /**
+     * Adds the spilled state rows of windows closed by {@code watermark} to the table and writes
+     * those of windows still open to a new run, which replaces the old ones.
+     */
+    private void mergeSpilled(long watermark)
+    {
+        if (spilled.isEmpty()) {
+            return;
+        }
+        List<SpillRun> runs = List.copyOf(spilled);
+        spilled.clear();
+        try (SpillRunWriter stillOpen = context.spillSpace().newRun(stateSchema)) {
+            for (SpillRun run : runs) {
+                try (SpillRunReader reader = run.open(context.allocator())) {
+                    for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                        try (VectorSchemaRoot state = batch) {
+                            context.checkCancelled();
+                            List<VectorSchemaRoot> closing = new ArrayList<>();
+                            List<VectorSchemaRoot> open = new ArrayList<>();
+                            try {
+                                split(state, watermark, closing, open);
+                                for (VectorSchemaRoot rows : closing) {
+                                    table.addState(rows);
+                                }
+                                for (VectorSchemaRoot rows : open) {
+                                    stillOpen.write(rows);
+                                }
+                            }
+                            finally {
+                                Batches.closeAll(closing);
+                                Batches.closeAll(open);
+                            }
+                        }
+                    }
+                }
+                run.delete();
+            }
+            SpillRun rest = stillOpen.finish();
+            if (rest.rows() > 0) {
+                spilled.add(rest);
+            }
+            else {
+                rest.delete();
+            }
+        }
+    }
+
+    /** Every open group's state rows, spilled ones included, for a checkpoint, batch by batch to {@code consumer}, which must not keep them. */
+    public void snapshot(java.util.function.Consumer<VectorSchemaRoot> consumer)
+    {
+        List<VectorSchemaRoot> inMemory = snapshot();
+        try {
+            inMemory.forEach(consumer);
+        }
+        finally {
+            Batches.closeAll(inMemory);
+        }
+        for (SpillRun run : spilled) {
+            try (SpillRunReader reader = run.open(context.allocator())) {
+                for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                    try (VectorSchemaRoot state = batch) {
+                        consumer.accept(state);
+                    }
+                }
+            }
+        }
+    }
+
+    /** State rows of every open group held in memory (not the spilled ones); the caller owns the batches. The state stays. */
+    List<VectorSchemaRoot> snapshot()
     {
         List<VectorSchemaRoot> state = new ArrayList<>();
         List<VectorSchemaRoot> none = new ArrayList<>();
@@ -218,6 +330,7 @@ public final class EventTimeWindowAggregation
     public void restore(VectorSchemaRoot state)
     {
         table.addState(state);
+        spillIfShort();
         TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
         for (int row = 0; row < state.getRowCount(); row++) {
             openWindowEnds.add(windowEnds.get(row));
@@ -235,26 +348,33 @@ public final class EventTimeWindowAggregation
                 ids[i] = from + i;
             }
             try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
-                TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
-                int[] closed = new int[count];
-                int[] kept = new int[count];
-                int closedCount = 0;
-                int keptCount = 0;
-                for (int row = 0; row < count; row++) {
-                    if (closed(windowEnds.get(row), watermark)) {
-                        closed[closedCount++] = row;
-                    }
-                    else {
-                        kept[keptCount++] = row;
-                    }
-                }
-                if (closedCount > 0) {
-                    closing.add(select(state, closed, closedCount));
-                }
-                if (keptCount > 0) {
-                    open.add(select(state, kept, keptCount));
-                }
+                split(state, watermark, closing, open);
             }
+        }
+    }
+
+    /** Copies the state rows of windows closed by {@code watermark} into {@code closing}, the others into {@code open}. */
+    private void split(VectorSchemaRoot state, long watermark, List<VectorSchemaRoot> closing, List<VectorSchemaRoot> open)
+    {
+        int count = state.getRowCount();
+        TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
+        int[] closed = new int[count];
+        int[] kept = new int[count];
+        int closedCount = 0;
+        int keptCount = 0;
+        for (int row = 0; row < count; row++) {
+            if (closed(windowEnds.get(row), watermark)) {
+                closed[closedCount++] = row;
+            }
+            else {
+                kept[keptCount++] = row;
+            }
+        }
+        if (closedCount > 0) {
+            closing.add(select(state, closed, closedCount));
+        }
+        if (keptCount > 0) {
+            open.add(select(state, kept, keptCount));
         }
     }
 
@@ -290,7 +410,13 @@ public final class EventTimeWindowAggregation
     @Override
     public void close()
     {
-        table.close();
-        openWindowEnds.clear();
+        try {
+            table.close();
+        }
+        finally {
+            spilled.forEach(SpillRun::delete);
+            spilled.clear();
+            openWindowEnds.clear();
+        }
     }
 }

@@ -10,14 +10,22 @@ import org.apache.arrow.memory.BufferAllocator;
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.engine.metadata.StoredStreamingJobs;
 import io.ontul.exchange.checkpoint.CheckpointStore;
+import io.ontul.exchange.spill.SpillStore;
 
-/** What streaming jobs take from the engine. */
+/**
+ * What streaming jobs take from the engine.
+ *
+ * @param spillStore where jobs spill window state when their memory runs short
+ * @param defaultMaxMemory a job's memory budget unless its option 'max-memory' says (the engine's ontul.query.max-memory)
+ */
 record StreamingEnvironment(
         CatalogManager catalogs,
         BufferAllocator rootAllocator,
         ExecutorService workers,
         StoredStreamingJobs store,
-        Supplier<CheckpointStore> checkpoints)
+        Supplier<CheckpointStore> checkpoints,
+        Supplier<SpillStore> spillStore,
+        long defaultMaxMemory)
 {
     StreamingEnvironment
     {
@@ -26,5 +34,6 @@ record StreamingEnvironment(
         requireNonNull(workers, "workers is null");
         requireNonNull(store, "store is null");
         requireNonNull(checkpoints, "checkpoints is null");
+        requireNonNull(spillStore, "spillStore is null");
     }
 }

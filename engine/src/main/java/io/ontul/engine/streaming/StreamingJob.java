@@ -69,6 +69,7 @@ final class StreamingJob
     private volatile StreamReader currentReader;
     private volatile long watermark = WatermarkTracker.NONE;
     private volatile long sourceLag = -1;
+    private volatile long spilledBytes;
     private int consecutiveFailures;
     private Thread thread;
 
@@ -224,8 +225,9 @@ final class StreamingJob
         StreamingJobPlan plan = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema()).plan(create.insert(), options);
         lastPlan = plan;
         CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), Set.of(TASK));
-        QueryContext context = new QueryContext("stream-" + definition.name(), definition.createdBy(), environment.rootAllocator(), Long.MAX_VALUE, environment.workers(), 1,
-                new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
+        QueryContext context = new QueryContext("stream-" + definition.jobId(), definition.createdBy(), environment.rootAllocator(),
+                options.maxMemory().orElse(environment.defaultMaxMemory()), environment.workers(), 1, new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
+        context.enableSpill(environment.spillStore().get());
         try (JobSinks sink = JobSinks.open(plan, definition.name(), definition.jobId(), context.allocator())) {
             CheckpointCoordinator.Restored restored = coordinator.restore();
             if (restored.checkpointId() > 0) {
@@ -261,6 +263,7 @@ final class StreamingJob
                     recordsLate.set(lateBefore + pipeline.lateRows());
                     watermark = pipeline.watermark();
                     sourceLag = reader.lag().orElse(-1);
+                    spilledBytes = context.spillStatistics().bytes();
                     if (System.nanoTime() >= nextCheckpointNanos) {
                         long started = System.nanoTime();
                         checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId++, positions);
@@ -333,6 +336,7 @@ final class StreamingJob
                 recordsLate.get(),
                 active && sourceLag >= 0 ? sourceLag : null,
                 watermark == WatermarkTracker.NONE ? null : Instant.EPOCH.plus(watermark, ChronoUnit.MICROS).toString(),
+                active ? spilledBytes : null,
                 lastCheckpointId == 0 ? null : lastCheckpointId,
                 checkpointTime == null ? null : checkpointTime.toString(),
                 checkpointTime == null ? null : lastCheckpointDurationMillis,

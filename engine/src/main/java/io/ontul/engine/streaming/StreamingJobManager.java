@@ -27,6 +27,7 @@ import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.sql.tree.SqlProperties;
 import io.ontul.exchange.checkpoint.CheckpointStore;
+import io.ontul.exchange.spill.SpillStore;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -41,7 +42,7 @@ public final class StreamingJobManager
     /** The columns of SHOW STREAMING JOBS: counts and ids are BIGINT, the rest VARCHAR. */
     public static final List<Field> SHOW_COLUMNS = List.of(
             text("name"), text("state"), text("uptime"), bigint("records_in"), bigint("records_out"), bigint("records_rejected"),
-            bigint("records_late"), bigint("source_lag"), text("watermark"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), text("last_error"));
+            bigint("records_late"), bigint("source_lag"), text("watermark"), bigint("spilled_bytes"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), text("last_error"));
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJobManager.class);
 
@@ -49,9 +50,10 @@ public final class StreamingJobManager
     private final Map<String, StreamingJob> jobs = new ConcurrentHashMap<>();
     private boolean closed;
 
-    public StreamingJobManager(CatalogManager catalogs, BufferAllocator rootAllocator, ExecutorService workers, StoredStreamingJobs store, Supplier<CheckpointStore> checkpoints)
+    public StreamingJobManager(CatalogManager catalogs, BufferAllocator rootAllocator, ExecutorService workers, StoredStreamingJobs store, Supplier<CheckpointStore> checkpoints,
+            Supplier<SpillStore> spillStore, long defaultMaxMemory)
     {
-        this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints);
+        this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints, spillStore, defaultMaxMemory);
     }
 
     /** Resumes the jobs stored as RUNNING or RESTARTING; a job that cannot start is FAILED with the reason. */

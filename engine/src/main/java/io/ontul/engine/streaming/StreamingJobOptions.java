@@ -6,10 +6,12 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.ontul.engine.memory.DataSize;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -28,9 +30,11 @@ import io.ontul.spi.OntulException;
  * @param deliveryGuarantee {@value #DELIVERY_GUARANTEE}, default exactly-once
  * @param rejectsTable {@value #REJECTS_TABLE}: the table undecodable records are written to, as
  * written ({@code catalog.schema.table}), if any
+ * @param maxMemory {@value #MAX_MEMORY}: the job's memory budget in bytes, if set (else the
+ * engine's {@code ontul.query.max-memory}); window state spills when it runs short
  */
 public record StreamingJobOptions(Duration checkpointInterval, Duration checkpointTimeout, Duration checkpointMinPause, int restartMaxAttempts, Duration restartBackoff,
-        DeliveryGuarantee deliveryGuarantee, Optional<String> rejectsTable)
+        DeliveryGuarantee deliveryGuarantee, Optional<String> rejectsTable, OptionalLong maxMemory)
 {
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String CHECKPOINT_TIMEOUT = "checkpoint.timeout";
@@ -40,6 +44,7 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
     public static final String DELIVERY_GUARANTEE = "delivery.guarantee";
     public static final String PARALLELISM = "parallelism";
     public static final String REJECTS_TABLE = "rejects.table";
+    public static final String MAX_MEMORY = "max-memory";
     /** Every option with its default, in the order DESCRIBE shows them. */
     public static final Map<String, String> DEFAULTS = orderedDefaults();
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|min|h)");
@@ -73,6 +78,7 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
         requireNonNull(restartBackoff, "restartBackoff is null");
         requireNonNull(deliveryGuarantee, "deliveryGuarantee is null");
         requireNonNull(rejectsTable, "rejectsTable is null");
+        requireNonNull(maxMemory, "maxMemory is null");
     }
 
     /** Reads and checks the options; an unknown name or a bad value is an INVALID_ARGUMENT error naming it. */
@@ -109,7 +115,9 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
                     + "': use 'exactly-once' or 'at-least-once'");
         }
         Optional<String> rejectsTable = Optional.of(value(options, REJECTS_TABLE)).filter(name -> !name.isEmpty());
-        return new StreamingJobOptions(interval, timeout, duration(options, CHECKPOINT_MIN_PAUSE), maxAttempts, duration(options, RESTART_BACKOFF), deliveryGuarantee, rejectsTable);
+        String memory = value(options, MAX_MEMORY);
+        OptionalLong maxMemory = memory.isEmpty() ? OptionalLong.empty() : OptionalLong.of(DataSize.parse(memory, "streaming job option '" + MAX_MEMORY + "'"));
+        return new StreamingJobOptions(interval, timeout, duration(options, CHECKPOINT_MIN_PAUSE), maxAttempts, duration(options, RESTART_BACKOFF), deliveryGuarantee, rejectsTable, maxMemory);
     }
 
     private static int wholeNumber(Map<String, String> options, String name, int minimum)
@@ -159,6 +167,7 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
         defaults.put(DELIVERY_GUARANTEE, DeliveryGuarantee.EXACTLY_ONCE.text());
         defaults.put(PARALLELISM, "1");
         defaults.put(REJECTS_TABLE, "");
+        defaults.put(MAX_MEMORY, "");
         defaults.put(RESTART_MAX_ATTEMPTS, "3");
         defaults.put(RESTART_BACKOFF, "1s");
         return java.util.Collections.unmodifiableMap(defaults);

@@ -164,8 +164,10 @@ final class StreamingPipeline
         }
         metadata.put(WATERMARK, String.valueOf(watermarks.watermark()));
         watermarks.maxEventTimes().forEach((split, time) -> metadata.put(EVENT_TIME + split, String.valueOf(time)));
-        for (int i = 0; i < windows.size(); i++) {
-            writeState(writer, windowsStream(i), windows.get(i).stateSchema(), windows.get(i).snapshot());
+        for (EventTimeWindowAggregation aggregation : windows) {
+            StateStreamWriter stream = writer.stream(windowsStream(windows.indexOf(aggregation)), aggregation.stateSchema());
+            aggregation.snapshot(stream::write);
+            stream.finish();
         }
         if (sessions != null) {
             writeState(writer, SESSIONS, sessions.stateSchema(), sessions.snapshot());

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -18,16 +19,16 @@ class TestStreamingJobOptions
     void defaults()
     {
         assertThat(StreamingJobOptions.parse(Map.of())).isEqualTo(new StreamingJobOptions(Duration.ofSeconds(10), Duration.ofMinutes(10), Duration.ZERO, 3, Duration.ofSeconds(1),
-                StreamingJobOptions.DeliveryGuarantee.EXACTLY_ONCE, Optional.empty()));
+                StreamingJobOptions.DeliveryGuarantee.EXACTLY_ONCE, Optional.empty(), OptionalLong.empty()));
     }
 
     @Test
     void values()
     {
         assertThat(StreamingJobOptions.parse(Map.of("checkpoint.interval", "250ms", "restart.max-attempts", "0", "restart.backoff", "2m",
-                "checkpoint.timeout", "30s", "checkpoint.min-pause", "100ms", "delivery.guarantee", "At-Least-Once", "parallelism", "1", "rejects.table", "lake.bad.rows")))
+                "checkpoint.timeout", "30s", "checkpoint.min-pause", "100ms", "delivery.guarantee", "At-Least-Once", "parallelism", "1", "rejects.table", "lake.bad.rows", "max-memory", "64MB")))
                 .isEqualTo(new StreamingJobOptions(Duration.ofMillis(250), Duration.ofSeconds(30), Duration.ofMillis(100), 0, Duration.ofMinutes(2),
-                        StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE, Optional.of("lake.bad.rows")));
+                        StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE, Optional.of("lake.bad.rows"), OptionalLong.of(64L << 20)));
         assertThat(StreamingJobOptions.parse(Map.of("checkpoint.interval", "1h")).checkpointInterval()).isEqualTo(Duration.ofHours(1));
     }
 
@@ -35,7 +36,7 @@ class TestStreamingJobOptions
     void errorsNameTheOption()
     {
         assertInvalid(Map.of("parallelizm", "2"), "Unknown streaming job option 'parallelizm'; the options are "
-                + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, parallelism, rejects.table, restart.backoff, restart.max-attempts]");
+                + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, max-memory, parallelism, rejects.table, restart.backoff, restart.max-attempts]");
         assertInvalid(Map.of("delivery.guarantee", "at-most-once"), "Invalid value 'at-most-once' for streaming job option 'delivery.guarantee': use 'exactly-once' or 'at-least-once'");
         assertInvalid(Map.of("parallelism", "0"), "Invalid value '0' for streaming job option 'parallelism': use a whole number of at least 1");
         assertThatThrownBy(() -> StreamingJobOptions.parse(Map.of("parallelism", "2")))

@@ -59,7 +59,8 @@ class TestStreamingJobs
     private static final int RECORDS_LATE = 6;
     private static final int SOURCE_LAG = 7;
     private static final int WATERMARK = 8;
-    private static final int LAST_ERROR = 12;
+    private static final int SPILLED_BYTES = 9;
+    private static final int LAST_ERROR = 13;
 
     private static EmbeddedKafka kafka;
 
@@ -192,7 +193,7 @@ class TestStreamingJobs
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.getMessage()).contains("event_id"));
             assertError(session, "CREATE STREAMING JOB j WITH ('checkpoint.intervall' = '1s') AS INSERT INTO iceberg.lake.lifecycle" + select,
                     ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option 'checkpoint.intervall'; the options are "
-                            + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, parallelism, rejects.table, restart.backoff, restart.max-attempts]");
+                            + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, max-memory, parallelism, rejects.table, restart.backoff, restart.max-attempts]");
             assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.counts SELECT category, count(*) FROM kafka.\"default\".lifecycle GROUP BY category",
                     ErrorCode.NOT_FOUND, "line 1:39: Table 'iceberg.lake.counts' does not exist");
             run(session, "CREATE TABLE iceberg.lake.counts (category VARCHAR, total BIGINT)");
@@ -536,6 +537,34 @@ class TestStreamingJobs
         await(() -> count(session, "kafka.\"default\".to_kafka_out") > before);
         if (point != null) {
             crashAt(point);
+        }
+    }
+
+    @Test
+    void windowStateSpillsUnderASmallMemoryBudget(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("big_windows", 4);
+        String query = "SELECT window_start, window_end, event_id, count(*) AS cnt, sum(amount) AS total "
+                + "FROM TABLE(TUMBLE(TABLE kafka.\"default\".big_windows, DESCRIPTOR(event_time), INTERVAL '1000' SECOND)) GROUP BY window_start, window_end, event_id";
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createEventTable(session, "big_windows", "big_windows", "5s", "30s");
+            run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(session, "CREATE TABLE iceberg.lake.big_windows (window_start TIMESTAMP(3), window_end TIMESTAMP(3), event_id BIGINT, cnt BIGINT, total DOUBLE)");
+            run(session, "CREATE STREAMING JOB big_job WITH ('checkpoint.interval' = '500ms', 'max-memory' = '24MB') AS INSERT INTO iceberg.lake.big_windows " + query);
+            produceWindowEvents("big_windows", 0, 150_000);
+            List<ProducerRecord<String, String>> closing = new ArrayList<>();
+            for (int partition = 0; partition < 4; partition++) {
+                closing.add(new ProducerRecord<>("big_windows", partition, null, event(-1 - partition, 0.5, 100_000_000)));
+            }
+            kafka.produce(closing);
+            List<List<Object>> expected = query(session, "SELECT window_start, count(*), sum(cnt), sum(total) FROM (" + query + ") WHERE event_id >= 0 GROUP BY window_start ORDER BY window_start");
+            await(() -> count(session, "iceberg.lake.big_windows") >= 150_000);
+            List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
+            assertThat(job.get(1)).as("state, error: %s", job.get(LAST_ERROR)).isEqualTo("RUNNING");
+            assertThat((Long) job.get(SPILLED_BYTES)).as("window state spilled").isPositive();
+            run(session, "STOP STREAMING JOB big_job");
+            assertThat(query(session, "SELECT window_start, count(*), sum(cnt), sum(total) FROM iceberg.lake.big_windows GROUP BY window_start ORDER BY window_start")).isEqualTo(expected);
         }
     }
 
