@@ -55,7 +55,6 @@ public final class EventTimeSessions
     {
         private VectorSchemaRoot rows;
         private int live;
-        private long bytes;
     }
 
     /**
@@ -109,7 +108,7 @@ public final class EventTimeSessions
             long value = time.get(row);
             Object[] key = new Object[keyColumns.length];
             for (int k = 0; k < keyColumns.length; k++) {
-                key[k] = batch.getVector(keyColumns[k]).getObject(row);
+                key[k] = SessionWindowOperator.keyValue(batch.getVector(keyColumns[k]), row);
             }
             List<Object> keyList = Arrays.asList(key);
             if (value + function.gap() <= limit && !joinsOpenSession(keyList, value)) {
@@ -122,13 +121,10 @@ public final class EventTimeSessions
         if (count == 0) {
             return;
         }
+        // the copy's Arrow buffers count against the job's memory through its allocator
         Held copy = new Held();
         copy.rows = gather(batch, inputSchema, kept, count);
         copy.live = count;
-        for (FieldVector vector : copy.rows.getFieldVectors()) {
-            copy.bytes += vector.getBufferSize();
-        }
-        context.reserve(copy.bytes);
         int index = nextHeld++;
         held.put(index, copy);
         TimeStampVector copiedTime = (TimeStampVector) copy.rows.getVector(function.timeColumn());
@@ -309,7 +305,6 @@ public final class EventTimeSessions
         if (batch.rows != null) {
             batch.rows.close();
             batch.rows = null;
-            context.release(batch.bytes);
         }
     }
 

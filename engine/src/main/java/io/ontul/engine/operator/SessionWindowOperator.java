@@ -16,8 +16,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import io.ontul.engine.execution.QueryContext;
 
 /**
- * The SESSION window table function over a whole input: reads every batch (memory reserved
- * against the query's budget; it does not spill), finds each key's sessions by sorting its times,
+ * The SESSION window table function over a whole input: reads every batch (held in Arrow memory,
+ * counted against the query's budget; it does not spill), finds each key's sessions by sorting its times,
  * then returns the input batches in their order with {@code window_start} and {@code window_end}
  * appended. Rows whose time is NULL belong to no session and are dropped.
  */
@@ -29,7 +29,6 @@ public final class SessionWindowOperator
     private final SessionWindowFunction function;
     private final Schema outputSchema;
     private final List<VectorSchemaRoot> input = new ArrayList<>();
-    private long reserved;
     private long[][] starts;
     private long[][] ends;
     private int emitted = -1;
@@ -64,18 +63,20 @@ public final class SessionWindowOperator
         return null;
     }
 
+    /** Keeps every input batch; their Arrow buffers count against the query's memory through its allocator. */
     private void readInput()
     {
         for (VectorSchemaRoot batch = child.next(); batch != null; batch = child.next()) {
-            context.checkCancelled();
-            long bytes = 0;
-            for (FieldVector vector : batch.getFieldVectors()) {
-                bytes += vector.getBufferSize();
-            }
-            context.reserve(bytes);
-            reserved += bytes;
             input.add(batch);
+            context.checkCancelled();
         }
+    }
+
+    /** A key column's value, comparable by {@code equals} (binary values as byte buffers). */
+    static Object keyValue(FieldVector vector, int row)
+    {
+        Object value = vector.getObject(row);
+        return value instanceof byte[] bytes ? java.nio.ByteBuffer.wrap(bytes) : value;
     }
 
     /** Per key, sorts the rows by time and cuts sessions where the gap to the previous row is at least the gap. */
@@ -96,7 +97,7 @@ public final class SessionWindowOperator
                 }
                 Object[] key = new Object[keyColumns.length];
                 for (int k = 0; k < keyColumns.length; k++) {
-                    key[k] = batch.getVector(keyColumns[k]).getObject(row);
+                    key[k] = keyValue(batch.getVector(keyColumns[k]), row);
                 }
                 byKey.computeIfAbsent(Arrays.asList(key), ignored -> new ArrayList<>()).add(new long[] {time.get(row), b, row});
             }
@@ -163,8 +164,6 @@ public final class SessionWindowOperator
                 }
             }
             input.clear();
-            context.release(reserved);
-            reserved = 0;
         }
         finally {
             child.close();

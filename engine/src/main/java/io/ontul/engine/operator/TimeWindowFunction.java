@@ -7,8 +7,8 @@ import static java.util.Objects.requireNonNull;
  * (milliseconds or microseconds since the epoch). Windows align to the epoch plus the offset:
  * {@code window_start = floor((t - offset) / slide) * slide + offset} and
  * {@code window_end = window_start + size}; a value belongs to every window with
- * {@code window_start <= t < window_end} (one for TUMBLE, where slide = size; size / slide,
- * rounded up, for HOP).
+ * {@code window_start <= t < window_end} (one for TUMBLE, where slide = size; for HOP size / slide
+ * when the slide divides the size, else the floor or the ceiling of it, depending on t).
  *
  * @param kind TUMBLE or HOP, as written
  * @param timeColumn the input column named by DESCRIPTOR

@@ -5,6 +5,7 @@ package io.ontul.engine.streaming;
  * reaches, the job dies there as if its process had been killed: it clears the property (so that
  * one setting crashes one job once), persists nothing, takes no checkpoint and leaves its stored
  * state as it was; the next engine start resumes it. Points: {@value #AFTER_PREPARE_COMMIT},
+ * {@value #BEFORE_CHECKPOINT_COMPLETE} (state written, checkpoint not complete yet),
  * {@value #AFTER_CHECKPOINT_COMPLETE}, {@value #AFTER_SINK_COMMIT}. With the suffix
  * {@value #HALT} (such as {@code after-sink-commit:halt}) the whole process halts there instead,
  * with exit code 137 and no shutdown hooks, as {@code kill -9} would end it.
@@ -13,6 +14,7 @@ public final class CrashPoints
 {
     public static final String PROPERTY = "ontul.streaming.test.crash-point";
     public static final String AFTER_PREPARE_COMMIT = "after-prepare-commit";
+    public static final String BEFORE_CHECKPOINT_COMPLETE = "before-checkpoint-complete";
     public static final String AFTER_CHECKPOINT_COMPLETE = "after-checkpoint-complete";
     public static final String AFTER_SINK_COMMIT = "after-sink-commit";
     public static final String HALT = ":halt";

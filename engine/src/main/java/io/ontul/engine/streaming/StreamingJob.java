@@ -227,8 +227,8 @@ final class StreamingJob
         CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), Set.of(TASK));
         QueryContext context = new QueryContext("stream-" + definition.jobId(), definition.createdBy(), environment.rootAllocator(),
                 options.maxMemory().orElse(environment.defaultMaxMemory()), environment.workers(), 1, new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
-        context.enableSpill(environment.spillStore().get());
         try (JobSinks sink = JobSinks.open(plan, definition.name(), definition.jobId(), context.allocator())) {
+            context.enableSpill(environment.spillStore().get());
             CheckpointCoordinator.Restored restored = coordinator.restore();
             if (restored.checkpointId() > 0) {
                 sink.commit(restored.checkpointId(), restored.committables());
@@ -248,7 +248,7 @@ final class StreamingJob
                 pipeline.restore(restored.stateMetadata(TASK), restored.snapshots().get(TASK), context);
                 long rejectedBefore = recordsRejected.get();
                 long lateBefore = recordsLate.get();
-                long nextCheckpointId = restored.checkpointId() + 1;
+                long nextCheckpointId = checkpointIdAfter(restored.checkpointId());
                 long nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
                 while (!stopRequested && !shutdown) {
                     StreamBatch polled = reader.poll(POLL_TIMEOUT);
@@ -266,7 +266,8 @@ final class StreamingJob
                     spilledBytes = context.spillStatistics().bytes();
                     if (System.nanoTime() >= nextCheckpointNanos) {
                         long started = System.nanoTime();
-                        checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId++, positions);
+                        checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId, positions);
+                        nextCheckpointId = checkpointIdAfter(nextCheckpointId);
                         nextCheckpointNanos = Math.max(started + options.checkpointInterval().toNanos(), System.nanoTime() + options.checkpointMinPause().toNanos());
                     }
                 }
@@ -281,6 +282,17 @@ final class StreamingJob
         finally {
             context.close();
         }
+    }
+
+    /**
+     * The id of the checkpoint after {@code previous}. With at-least-once delivery a sink commits
+     * a checkpoint before it is stored, so a restart from an earlier checkpoint must never reuse
+     * an id a sink may hold (sinks skip ids they have): ids then follow the clock (milliseconds),
+     * which moves on across restarts, and are only made to grow when checkpoints come faster.
+     */
+    private long checkpointIdAfter(long previous)
+    {
+        return options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE ? Math.max(previous + 1, System.currentTimeMillis()) : previous + 1;
     }
 
     private void checkpoint(CheckpointCoordinator coordinator, JobSinks sink, StreamReader reader, StreamingPipeline pipeline, long checkpointId, Map<String, byte[]> positions)
@@ -299,6 +311,7 @@ final class StreamingJob
             throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Checkpoint " + checkpointId + " of streaming job " + definition.name() + " took " + elapsed.toMillis()
                     + " ms, more than its '" + StreamingJobOptions.CHECKPOINT_TIMEOUT + "' of " + options.checkpointTimeout().toMillis() + " ms; the job restarts from the previous checkpoint");
         }
+        CrashPoints.reached(CrashPoints.BEFORE_CHECKPOINT_COMPLETE);
         List<byte[]> committables = coordinator.acknowledge(new TaskAcknowledgement(TASK, checkpointId, committable))
                 .orElseThrow(() -> OntulException.internal("checkpoint " + checkpointId + " of streaming job " + definition.name() + " is missing acknowledgements", null));
         CrashPoints.reached(CrashPoints.AFTER_CHECKPOINT_COMPLETE);

@@ -21,11 +21,17 @@ import io.ontul.spi.stream.WatermarkDeclaration;
  * watermark moves up to the greatest split watermark, so the last records before a quiet spell
  * close their windows (a split that later delivers older records has them counted late).
  * The watermark never goes back. Time comes from the given nanosecond clock, so tests control it.
+ * <p>
+ * Idle time counts only while the task polls: a gap between two {@link #advance} calls longer
+ * than {@link #POLL_GAP} (a slow checkpoint, a pause of the process) is left out, so partitions
+ * with a backlog are not taken for silent ones after the task itself stood still.
  */
 final class WatermarkTracker
 {
     /** No watermark yet: every window is open. */
     static final long NONE = EventTimeWindowAggregation.NO_WATERMARK;
+    /** Longest time between two polls that still counts as polling. */
+    static final long POLL_GAP = 1_000_000_000L;
 
     private final long delayMicros;
     private final long idleTimeoutNanos;
@@ -33,6 +39,7 @@ final class WatermarkTracker
     private final Map<String, Long> maxEventTimes = new HashMap<>();
     private final Map<String, Long> lastActivity = new HashMap<>();
     private long watermark = NONE;
+    private long lastAdvance;
 
     WatermarkTracker(WatermarkDeclaration declaration, Collection<String> splits, LongSupplier nanoClock)
     {
@@ -45,6 +52,7 @@ final class WatermarkTracker
             maxEventTimes.put(split, NONE);
             lastActivity.put(split, now);
         }
+        lastAdvance = now;
     }
 
     /** Continues from a checkpoint: the splits' greatest event times and the watermark then. */
@@ -62,6 +70,11 @@ final class WatermarkTracker
     long advance(Map<String, Long> polledMaxEventTimes)
     {
         long now = nanoClock.getAsLong();
+        long paused = now - lastAdvance - POLL_GAP;
+        if (paused > 0) {
+            lastActivity.replaceAll((split, time) -> time + paused);
+        }
+        lastAdvance = now;
         polledMaxEventTimes.forEach((split, time) -> {
             maxEventTimes.merge(split, time, Math::max);
             lastActivity.put(split, now);

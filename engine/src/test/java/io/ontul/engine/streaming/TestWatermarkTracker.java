@@ -37,15 +37,15 @@ class TestWatermarkTracker
         WatermarkTracker tracker = tracker(Duration.ZERO, Optional.of(Duration.ofSeconds(5)), "0", "1", "2");
         tracker.advance(Map.of("0", 10 * SECOND, "1", 12 * SECOND));
         assertThat(tracker.watermark()).as("split 2 never delivered and is not idle yet").isEqualTo(WatermarkTracker.NONE);
-        now += 4 * NANOS_PER_SECOND;
+        poll(tracker, 4 * NANOS_PER_SECOND);
         assertThat(tracker.advance(Map.of("0", 11 * SECOND, "1", 13 * SECOND))).isEqualTo(WatermarkTracker.NONE);
-        now += 1 * NANOS_PER_SECOND;
+        poll(tracker, 1 * NANOS_PER_SECOND);
         assertThat(tracker.advance(Map.of("0", 11 * SECOND, "1", 13 * SECOND))).as("split 2 idle since the start").isEqualTo(11 * SECOND);
-        now += 5 * NANOS_PER_SECOND;
+        poll(tracker, 5 * NANOS_PER_SECOND);
         assertThat(tracker.advance(Map.of("1", 40 * SECOND))).as("split 0 went idle, split 1 alone counts").isEqualTo(40 * SECOND);
         assertThat(tracker.advance(Map.of("0", 15 * SECOND))).as("split 0 is back but the watermark never goes back").isEqualTo(40 * SECOND);
         assertThat(tracker.advance(Map.of("0", 50 * SECOND, "1", 45 * SECOND))).isEqualTo(45 * SECOND);
-        now += 10 * NANOS_PER_SECOND;
+        poll(tracker, 10 * NANOS_PER_SECOND);
         assertThat(tracker.advance(Map.of())).as("every split idle: the greatest split watermark").isEqualTo(50 * SECOND);
     }
 
@@ -55,7 +55,7 @@ class TestWatermarkTracker
         WatermarkTracker tracker = tracker(Duration.ofSeconds(1), Optional.of(Duration.ofSeconds(5)), "0", "1", "2");
         now += NANOS_PER_SECOND / 10;
         assertThat(tracker.advance(Map.of("0", 12 * SECOND, "1", 20 * SECOND))).isEqualTo(WatermarkTracker.NONE);
-        now += 5 * NANOS_PER_SECOND;
+        poll(tracker, 5 * NANOS_PER_SECOND);
         assertThat(tracker.advance(Map.of())).as("split 2 never delivered; 0 and 1 went quiet").isEqualTo(19 * SECOND);
     }
 
@@ -75,13 +75,34 @@ class TestWatermarkTracker
         WatermarkTracker tracker = tracker(Duration.ZERO, Optional.of(Duration.ofSeconds(1)), "0", "1");
         now += NANOS_PER_SECOND / 10;
         assertThat(tracker.advance(Map.of("0", 12 * SECOND))).isEqualTo(WatermarkTracker.NONE);
-        now += NANOS_PER_SECOND;
+        poll(tracker, NANOS_PER_SECOND);
         assertThat(tracker.advance(Map.of())).isEqualTo(12 * SECOND);
         assertThat(tracker.advance(Map.of("0", 5 * SECOND))).isEqualTo(12 * SECOND);
-        now += NANOS_PER_SECOND / 5;
+        poll(tracker, NANOS_PER_SECOND / 5);
         assertThat(tracker.advance(Map.of("1", 25 * SECOND))).as("split 0 still active").isEqualTo(12 * SECOND);
-        now += NANOS_PER_SECOND;
-        assertThat(tracker.advance(Map.of())).as("both quiet now").isEqualTo(25 * SECOND);
+        poll(tracker, 2 * NANOS_PER_SECOND);
+        assertThat(tracker.advance(Map.of())).as("split 0 quiet, then both").isEqualTo(25 * SECOND);
+    }
+
+    @Test
+    void timeTheTaskDidNotPollDoesNotMakeSplitsIdle()
+    {
+        WatermarkTracker tracker = tracker(Duration.ZERO, Optional.of(Duration.ofSeconds(5)), "0", "1");
+        assertThat(tracker.advance(Map.of("0", 10 * SECOND, "1", 3 * SECOND))).isEqualTo(3 * SECOND);
+        // a checkpoint held the task for 30 s; split 1's backlog is still there
+        now += 30 * NANOS_PER_SECOND;
+        assertThat(tracker.advance(Map.of("0", 20 * SECOND))).as("split 1 is not idle").isEqualTo(3 * SECOND);
+        poll(tracker, 5 * NANOS_PER_SECOND);
+        assertThat(tracker.advance(Map.of("0", 21 * SECOND))).as("5 s of polls without split 1").isEqualTo(21 * SECOND);
+    }
+
+    /** Empty polls every 100 ms for {@code nanos}. */
+    private void poll(WatermarkTracker tracker, long nanos)
+    {
+        for (long passed = 0; passed < nanos; passed += NANOS_PER_SECOND / 10) {
+            now += NANOS_PER_SECOND / 10;
+            tracker.advance(Map.of());
+        }
     }
 
     private WatermarkTracker tracker(Duration delay, Optional<Duration> idleTimeout, String... splits)

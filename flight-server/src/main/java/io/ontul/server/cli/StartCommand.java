@@ -78,10 +78,11 @@ public final class StartCommand
             return SqlCommand.FAILURE;
         }
         catch (RuntimeException e) {
-            if (kafka == null && !options.withKafka()) {
+            if (kafka != null || !options.withKafka()) {
+                // the broker runs: the server failed
+                closeQuietly(kafka);
                 throw e;
             }
-            closeQuietly(kafka);
             error.println("Cannot start the Kafka broker of --with-kafka: " + e.getMessage());
             return SqlCommand.FAILURE;
         }

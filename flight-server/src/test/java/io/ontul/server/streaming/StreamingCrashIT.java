@@ -102,8 +102,8 @@ class StreamingCrashIT
 
         // each round produces a chunk, then the server dies: halted at an injected point, or killed at a random moment
         List<String> deaths = List.of(
-                CrashPoints.AFTER_PREPARE_COMMIT, "kill", CrashPoints.AFTER_CHECKPOINT_COMPLETE, "kill",
-                CrashPoints.AFTER_SINK_COMMIT, "kill", "kill", "kill");
+                CrashPoints.AFTER_PREPARE_COMMIT, "kill", CrashPoints.BEFORE_CHECKPOINT_COMPLETE, "kill", CrashPoints.AFTER_CHECKPOINT_COMPLETE, "kill",
+                CrashPoints.AFTER_SINK_COMMIT, "kill", "kill");
         int produced = 0;
         for (String death : deaths) {
             produce(produced, CHUNK);

@@ -34,11 +34,13 @@ import io.ontul.spi.stream.StreamSink;
  * A streaming job's two-phase sink into a Kafka table, exactly once without Kafka's prepared
  * transactions (KIP-939, not in the client): rows written between two barriers are held (in
  * memory, then as the checkpoint's committable); {@link #commit} sends them and a marker record
- * {@code (job, table) -> checkpoint id} to the topic {@value #MARKER_TOPIC} in ONE Kafka
- * transaction, from a producer whose transactional id is the job's and the table's, so starting
- * it fences a producer of an earlier run of the job and aborts what that one left open. Before its
- * first commit a sink reads the markers (read_committed): a checkpoint already in is not sent
- * again. The marker topic is compacted and created on first use.
+ * (the checkpoint id) to the sink's own marker topic {@code ontul_stream_commits-<job>-<table
+ * hash>} in ONE Kafka transaction, from a producer whose transactional id is the job's and the
+ * table's. Before its first commit a sink starts that producer, which fences a producer of an
+ * earlier run of the job and lets the broker finish (commit or abort) what that one left open;
+ * then, once no transaction is open on the marker topic (only this producer writes it), it reads
+ * the markers: a checkpoint already in is not sent again. The marker topic is compacted and
+ * created on first use; DROP STREAMING JOB leaves it.
  * <p>
  * Memory: one checkpoint interval of rows, as encoded records, is held until the checkpoint
  * completes; keep the interval short for high-volume jobs.
@@ -46,7 +48,7 @@ import io.ontul.spi.stream.StreamSink;
 final class KafkaStreamSink
         implements StreamSink
 {
-    static final String MARKER_TOPIC = "ontul_stream_commits";
+    static final String MARKER_TOPIC_PREFIX = "ontul_stream_commits-";
 
     private final KafkaTableDefinition table;
     private final String qualifiedName;
@@ -103,6 +105,8 @@ final class KafkaStreamSink
     public void commit(long checkpointId, List<byte[]> committables)
     {
         if (committedCheckpoint < 0) {
+            // fence the previous run first: its last transaction is then committed or aborted
+            producer();
             committedCheckpoint = lastCommittedCheckpoint();
         }
         if (checkpointId <= committedCheckpoint) {
@@ -119,7 +123,7 @@ final class KafkaStreamSink
                     transactional.send(new ProducerRecord<>(table.topic(), key, value));
                 }
             }
-            transactional.send(new ProducerRecord<>(MARKER_TOPIC, markerKey(), ByteBuffer.allocate(Long.BYTES).putLong(checkpointId).array()));
+            transactional.send(new ProducerRecord<>(markerTopic(), markerKey(), ByteBuffer.allocate(Long.BYTES).putLong(checkpointId).array()));
             transactional.commitTransaction();
             committedCheckpoint = checkpointId;
         }
@@ -150,10 +154,17 @@ final class KafkaStreamSink
         return (jobId + "/" + qualifiedName).getBytes(UTF_8);
     }
 
+    /** Written by this sink's producer only, so no other transaction can hold its markers back. */
+    private String markerTopic()
+    {
+        return MARKER_TOPIC_PREFIX + jobId.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + Integer.toHexString(qualifiedName.hashCode());
+    }
+
     /** The greatest checkpoint the markers say this job committed into this table, or 0. */
     private long lastCommittedCheckpoint()
     {
-        admin.ensureTopic(MARKER_TOPIC, 1, Map.of("cleanup.policy", "compact"));
+        String markerTopic = markerTopic();
+        admin.ensureTopic(markerTopic, 1, Map.of("cleanup.policy", "compact"));
         Map<String, Object> properties = config.consumerProperties();
         properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -163,14 +174,21 @@ final class KafkaStreamSink
         byte[] key = markerKey();
         long last = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties)) {
-            List<TopicPartition> partitions = new ArrayList<>(admin.partitions(MARKER_TOPIC));
+            List<TopicPartition> partitions = new ArrayList<>(admin.partitions(markerTopic));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, config.apiTimeout());
             long deadline = System.nanoTime() + config.apiTimeout().toNanos() * 4;
+            // the broker writes a finished transaction's markers a moment after it answered
+            Map<TopicPartition, Long> ends = admin.highWatermarks(markerTopic, partitions);
+            while (!consumer.endOffsets(partitions, config.apiTimeout()).equals(ends)) {
+                if (System.nanoTime() > deadline) {
+                    throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format("Kafka at %s: a transaction on topic '%s' stays open; cannot tell which checkpoints are in", config.bootstrapServers(), markerTopic));
+                }
+                Thread.sleep(50);
+            }
             while (partitions.stream().anyMatch(partition -> consumer.position(partition, config.apiTimeout()) < ends.get(partition))) {
                 if (System.nanoTime() > deadline) {
-                    throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format("Kafka at %s: reading the commit markers in topic '%s' took too long", config.bootstrapServers(), MARKER_TOPIC));
+                    throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format("Kafka at %s: reading the commit markers in topic '%s' took too long", config.bootstrapServers(), markerTopic));
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     if (java.util.Arrays.equals(record.key(), key) && record.value() != null && record.value().length == Long.BYTES) {
@@ -181,7 +199,11 @@ final class KafkaStreamSink
         }
         catch (KafkaException e) {
             throw new OntulException(ErrorCode.EXTERNAL_ERROR, String.format("Kafka at %s failed reading the commit markers in topic '%s': %s",
-                    config.bootstrapServers(), MARKER_TOPIC, KafkaTopicAdmin.rootMessage(e)), e);
+                    config.bootstrapServers(), markerTopic, KafkaTopicAdmin.rootMessage(e)), e);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Interrupted while reading the commit markers in topic '" + markerTopic + "'", e);
         }
         return last;
     }

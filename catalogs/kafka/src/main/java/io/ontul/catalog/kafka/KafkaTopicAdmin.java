@@ -75,12 +75,23 @@ public final class KafkaTopicAdmin
      */
     public Map<TopicPartition, Long> offsets(String topic, Collection<TopicPartition> partitions, OffsetSpec spec)
     {
+        return offsets(topic, partitions, spec, IsolationLevel.READ_COMMITTED);
+    }
+
+    /** The partitions' high watermarks: the end including records of transactions still open. */
+    public Map<TopicPartition, Long> highWatermarks(String topic, Collection<TopicPartition> partitions)
+    {
+        return offsets(topic, partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    private Map<TopicPartition, Long> offsets(String topic, Collection<TopicPartition> partitions, OffsetSpec spec, IsolationLevel isolation)
+    {
         if (partitions.isEmpty()) {
             return Map.of();
         }
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         partitions.forEach(partition -> request.put(partition, spec));
-        ListOffsetsOptions options = new ListOffsetsOptions(IsolationLevel.READ_COMMITTED).timeoutMs(timeoutMillis());
+        ListOffsetsOptions options = new ListOffsetsOptions(isolation).timeoutMs(timeoutMillis());
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result = await(admin().listOffsets(request, options).all(), topic, "reading offsets of");
         Map<TopicPartition, Long> offsets = new HashMap<>();
         result.forEach((partition, info) -> offsets.put(partition, info.offset()));
