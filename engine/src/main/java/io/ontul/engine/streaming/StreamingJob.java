@@ -63,6 +63,7 @@ final class StreamingJob
     private volatile long lastCheckpointId;
     private volatile Instant lastCheckpointTime;
     private volatile long lastCheckpointDurationMillis;
+    private volatile long lastCheckpointBytes;
     private volatile StreamingJobPlan lastPlan;
     private volatile boolean stopRequested;
     private volatile boolean shutdown;
@@ -323,6 +324,7 @@ final class StreamingJob
         lastCheckpointId = checkpointId;
         lastCheckpointTime = Instant.now();
         lastCheckpointDurationMillis = (System.nanoTime() - started) / 1_000_000;
+        lastCheckpointBytes = pipeline.lastSnapshotBytes() + committable.length;
         consecutiveFailures = 0;
     }
 
@@ -353,6 +355,7 @@ final class StreamingJob
                 lastCheckpointId == 0 ? null : lastCheckpointId,
                 checkpointTime == null ? null : checkpointTime.toString(),
                 checkpointTime == null ? null : lastCheckpointDurationMillis,
+                checkpointTime == null ? null : lastCheckpointBytes,
                 lastError);
     }
 

@@ -52,6 +52,7 @@ final class StreamingPipeline
     private final List<EventTimeWindowAggregation> windows = new ArrayList<>();
     private final List<Operator> outputs = new ArrayList<>();
     private final WatermarkTracker watermarks;
+    private long lastSnapshotBytes;
 
     StreamingPipeline(StreamingJobPlan plan, QueryContext context, Collection<String> splits, LongSupplier nanoClock)
     {
@@ -158,6 +159,7 @@ final class StreamingPipeline
     /** The task's state for a checkpoint: metadata entries (returned) and state streams (written to {@code writer}). */
     Map<String, String> snapshot(TaskSnapshotWriter writer)
     {
+        lastSnapshotBytes = 0;
         Map<String, String> metadata = new HashMap<>();
         if (windows.isEmpty()) {
             return metadata;
@@ -166,13 +168,33 @@ final class StreamingPipeline
         watermarks.maxEventTimes().forEach((split, time) -> metadata.put(EVENT_TIME + split, String.valueOf(time)));
         for (EventTimeWindowAggregation aggregation : windows) {
             StateStreamWriter stream = writer.stream(windowsStream(windows.indexOf(aggregation)), aggregation.stateSchema());
-            aggregation.snapshot(stream::write);
+            aggregation.snapshot(batch -> {
+                stream.write(batch);
+                lastSnapshotBytes += bytes(batch);
+            });
             stream.finish();
         }
         if (sessions != null) {
-            writeState(writer, SESSIONS, sessions.stateSchema(), sessions.snapshot());
+            List<VectorSchemaRoot> state = sessions.snapshot();
+            state.forEach(batch -> lastSnapshotBytes += bytes(batch));
+            writeState(writer, SESSIONS, sessions.stateSchema(), state);
         }
         return metadata;
+    }
+
+    /** Bytes of Arrow state the latest {@link #snapshot} wrote (before compression and encryption). */
+    long lastSnapshotBytes()
+    {
+        return lastSnapshotBytes;
+    }
+
+    private static long bytes(VectorSchemaRoot batch)
+    {
+        long bytes = 0;
+        for (org.apache.arrow.vector.FieldVector vector : batch.getFieldVectors()) {
+            bytes += vector.getBufferSize();
+        }
+        return bytes;
     }
 
     private static void writeState(TaskSnapshotWriter writer, String name, org.apache.arrow.vector.types.pojo.Schema schema, List<VectorSchemaRoot> state)

@@ -60,7 +60,8 @@ class TestStreamingJobs
     private static final int SOURCE_LAG = 7;
     private static final int WATERMARK = 8;
     private static final int SPILLED_BYTES = 9;
-    private static final int LAST_ERROR = 13;
+    private static final int LAST_CHECKPOINT_BYTES = 13;
+    private static final int LAST_ERROR = 14;
 
     private static EmbeddedKafka kafka;
 
@@ -372,6 +373,7 @@ class TestStreamingJobs
             List<Object> job = query(session, "SHOW STREAMING JOBS").get(0);
             assertThat(job.get(RECORDS_LATE)).isEqualTo(0L);
             assertThat((String) job.get(WATERMARK)).isEqualTo("2026-01-02T03:46:35Z");
+            assertThat((Long) job.get(LAST_CHECKPOINT_BYTES)).as("open windows and pending files in the checkpoint").isPositive();
             run(session, "STOP STREAMING JOB window_job");
             assertThat(query(session, "SELECT * FROM iceberg.lake.window_summary ORDER BY window_start, category")).isEqualTo(expected);
         }

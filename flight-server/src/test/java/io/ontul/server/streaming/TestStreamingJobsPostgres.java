@@ -133,7 +133,7 @@ class TestStreamingJobsPostgres
                 relay.cut();
                 produceTo(topic, 500, 500);
                 await(() -> "RESTARTING".equals(query(session, "SHOW STREAMING JOBS").get(0).get(1)));
-                assertThat((String) query(session, "SHOW STREAMING JOBS").get(0).get(13)).isNotNull();
+                assertThat((String) query(session, "SHOW STREAMING JOBS").get(0).get(14)).isNotNull();
                 assertThat(count(table)).isEqualTo(500);
 
                 relay.refuse(false);
