@@ -226,36 +226,20 @@ public final class EventTimeSessions
         Held source = held.get(index);
         int count = rows.size();
         int[] positions = new int[count];
+        long[] starts = new long[count];
+        long[] ends = new long[count];
         for (int i = 0; i < count; i++) {
             positions[i] = (int) rows.get(i)[0];
+            starts[i] = rows.get(i)[1];
+            ends[i] = rows.get(i)[2];
         }
-        int inputColumns = inputSchema.getFields().size();
-        FieldVector[] outputs = Batches.allocate(outputSchema, context.allocator(), count);
-        try {
-            for (int c = 0; c < inputColumns; c++) {
-                VectorGather.gather(source.rows.getVector(c), positions, count, outputs[c]);
-            }
-            TimeStampVector windowStart = (TimeStampVector) outputs[inputColumns];
-            TimeStampVector windowEnd = (TimeStampVector) outputs[inputColumns + 1];
-            for (int i = 0; i < count; i++) {
-                windowStart.getDataBuffer().setLong((long) i * TimeStampVector.TYPE_WIDTH, rows.get(i)[1]);
-                windowStart.setIndexDefined(i);
-                windowEnd.getDataBuffer().setLong((long) i * TimeStampVector.TYPE_WIDTH, rows.get(i)[2]);
-                windowEnd.setIndexDefined(i);
-            }
-        }
-        catch (RuntimeException e) {
-            for (FieldVector vector : outputs) {
-                vector.close();
-            }
-            throw e;
-        }
+        VectorSchemaRoot output = WindowedRows.of(source.rows, positions, starts, ends, count, outputSchema, context.allocator());
         source.live -= count;
         if (source.live == 0) {
             release(source);
             held.remove(index);
         }
-        return Batches.root(outputSchema, outputs, count);
+        return output;
     }
 
     /** The held rows, for a checkpoint; the caller owns the batches. */

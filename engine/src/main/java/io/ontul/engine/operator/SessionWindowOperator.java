@@ -124,34 +124,17 @@ public final class SessionWindowOperator
     {
         TimeStampVector time = (TimeStampVector) batch.getVector(function.timeColumn());
         int[] rows = new int[batch.getRowCount()];
+        long[] rowStarts = new long[batch.getRowCount()];
+        long[] rowEnds = new long[batch.getRowCount()];
         int count = 0;
         for (int row = 0; row < batch.getRowCount(); row++) {
             if (!time.isNull(row)) {
+                rowStarts[count] = batchStarts[row];
+                rowEnds[count] = batchEnds[row];
                 rows[count++] = row;
             }
         }
-        int inputColumns = batch.getFieldVectors().size();
-        FieldVector[] outputs = Batches.allocate(outputSchema, context.allocator(), count);
-        try {
-            for (int c = 0; c < inputColumns; c++) {
-                VectorGather.gather(batch.getVector(c), rows, count, outputs[c]);
-            }
-            TimeStampVector windowStart = (TimeStampVector) outputs[inputColumns];
-            TimeStampVector windowEnd = (TimeStampVector) outputs[inputColumns + 1];
-            for (int i = 0; i < count; i++) {
-                windowStart.getDataBuffer().setLong((long) i * TimeStampVector.TYPE_WIDTH, batchStarts[rows[i]]);
-                windowStart.setIndexDefined(i);
-                windowEnd.getDataBuffer().setLong((long) i * TimeStampVector.TYPE_WIDTH, batchEnds[rows[i]]);
-                windowEnd.setIndexDefined(i);
-            }
-        }
-        catch (RuntimeException e) {
-            for (FieldVector vector : outputs) {
-                vector.close();
-            }
-            throw e;
-        }
-        return Batches.root(outputSchema, outputs, count);
+        return WindowedRows.of(batch, rows, rowStarts, rowEnds, count, outputSchema, context.allocator());
     }
 
     @Override

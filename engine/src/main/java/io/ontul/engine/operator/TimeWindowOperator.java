@@ -3,7 +3,6 @@ package io.ontul.engine.operator;
 import static java.util.Objects.requireNonNull;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -74,28 +73,11 @@ public final class TimeWindowOperator
                 starts[out++] = start - w * function.slide();
             }
         }
-        int inputColumns = batch.getFieldVectors().size();
-        FieldVector[] outputs = Batches.allocate(outputSchema, allocator, outputRows);
-        try {
-            for (int c = 0; c < inputColumns; c++) {
-                VectorGather.gather(batch.getVector(c), rows, outputRows, outputs[c]);
-            }
-            TimeStampVector windowStart = (TimeStampVector) outputs[inputColumns];
-            TimeStampVector windowEnd = (TimeStampVector) outputs[inputColumns + 1];
-            for (int i = 0; i < outputRows; i++) {
-                windowStart.getDataBuffer().setLong((long) i * TimeStampVector.TYPE_WIDTH, starts[i]);
-                windowStart.setIndexDefined(i);
-                windowEnd.getDataBuffer().setLong((long) i * TimeStampVector.TYPE_WIDTH, starts[i] + function.size());
-                windowEnd.setIndexDefined(i);
-            }
+        long[] ends = new long[outputRows];
+        for (int i = 0; i < outputRows; i++) {
+            ends[i] = starts[i] + function.size();
         }
-        catch (RuntimeException e) {
-            for (FieldVector vector : outputs) {
-                vector.close();
-            }
-            throw e;
-        }
-        return Batches.root(outputSchema, outputs, outputRows);
+        return WindowedRows.of(batch, rows, starts, ends, outputRows, outputSchema, allocator);
     }
 
     @Override

@@ -32,10 +32,11 @@ import io.ontul.spi.stream.StreamReader;
 import io.ontul.spi.stream.StreamSplit;
 
 /**
- * One running streaming job: a thread that polls the source, runs the job's filter/project
- * operators (the query engine's, over a {@link StreamFeedNode}) and writes the sink, and every
- * checkpoint interval takes a checkpoint through its {@link CheckpointCoordinator}. One task for
- * now; the task talks to the coordinator with messages ({@link TaskAcknowledgement}).
+ * One running streaming job: a thread that polls the source, runs the rows through the job's
+ * {@link StreamingPipeline} (the query engine's operators: filter/project, window table
+ * functions, window aggregations) into its sinks ({@link JobSinks}), and every checkpoint
+ * interval takes a checkpoint through its {@link CheckpointCoordinator}. One task for now; the
+ * task talks to the coordinator with messages ({@link TaskAcknowledgement}).
  * <p>
  * A failure ends the attempt; the job restarts from its latest complete checkpoint after the
  * backoff, up to the configured attempts in a row (a completed checkpoint resets the count), then
