@@ -67,7 +67,8 @@ public final class EmbeddedKafka
             throw new UncheckedIOException(e);
         }
         try {
-            SingleNodeKafkaBroker server = SingleNodeKafkaBroker.start(directory, freePort(), freePort());
+            int[] ports = freePorts(2);
+            SingleNodeKafkaBroker server = SingleNodeKafkaBroker.start(directory, ports[0], ports[1]);
             return new EmbeddedKafka(directory, server, server.bootstrapServers());
         }
         catch (IOException | RuntimeException e) {
@@ -202,12 +203,25 @@ public final class EmbeddedKafka
         }
     }
 
-    private static int freePort()
+    /** Distinct ports free on 127.0.0.1 now: held open together, so the system cannot hand out one twice. */
+    private static int[] freePorts(int count)
             throws IOException
     {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+        ServerSocket[] sockets = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        }
+        finally {
+            for (ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
         }
     }
 
