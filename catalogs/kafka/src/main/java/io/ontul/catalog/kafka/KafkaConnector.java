@@ -85,7 +85,7 @@ public final class KafkaConnector
     @Override
     public Optional<StreamSinkProvider> streamSinkProvider()
     {
-        return Optional.of((table, jobId, allocator) -> new KafkaStreamSink((KafkaTableDefinition) table.connectorHandle(), table.qualifiedName(), jobId, config, admin));
+        return Optional.of((table, jobId, allocator) -> new KafkaStreamSink((KafkaTableDefinition) table.connectorHandle(), table.qualifiedName(), jobId, config, admin, allocator));
     }
 
     /** Malformed records skipped by all scans of this catalog so far. */

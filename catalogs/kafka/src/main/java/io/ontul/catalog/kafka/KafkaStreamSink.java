@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -43,7 +45,9 @@ import io.ontul.spi.stream.StreamSink;
  * created on first use; DROP STREAMING JOB leaves it.
  * <p>
  * Memory: one checkpoint interval of rows, as encoded records, is held until the checkpoint
- * completes; keep the interval short for high-volume jobs.
+ * completes: until the barrier in Arrow buffers of the job's allocator (counted against the job's
+ * memory budget), then as the checkpoint's committable; keep the interval short for high-volume
+ * jobs.
  */
 final class KafkaStreamSink
         implements StreamSink
@@ -55,13 +59,17 @@ final class KafkaStreamSink
     private final String jobId;
     private final KafkaCatalogConfig config;
     private final KafkaTopicAdmin admin;
-    private ByteArrayOutputStream pending = new ByteArrayOutputStream();
-    private DataOutputStream pendingRecords = new DataOutputStream(pending);
+    /** Records written since the last barrier: keys and values, NULL for none. */
+    private final VarBinaryVector pendingKeys;
+    private final VarBinaryVector pendingValues;
+    private int pendingCount;
     private KafkaProducer<byte[], byte[]> producer;
     private long committedCheckpoint = -1;
 
-    KafkaStreamSink(KafkaTableDefinition table, String qualifiedName, String jobId, KafkaCatalogConfig config, KafkaTopicAdmin admin)
+    KafkaStreamSink(KafkaTableDefinition table, String qualifiedName, String jobId, KafkaCatalogConfig config, KafkaTopicAdmin admin, BufferAllocator allocator)
     {
+        this.pendingKeys = new VarBinaryVector("key", allocator);
+        this.pendingValues = new VarBinaryVector("value", allocator);
         this.table = requireNonNull(table, "table is null");
         this.qualifiedName = requireNonNull(qualifiedName, "qualifiedName is null");
         this.jobId = requireNonNull(jobId, "jobId is null");
@@ -73,14 +81,20 @@ final class KafkaStreamSink
     public void write(VectorSchemaRoot batch)
     {
         KafkaRecordEncoder.encode(table, batch, (key, value) -> {
-            try {
-                writeBytes(pendingRecords, key);
-                writeBytes(pendingRecords, value);
-            }
-            catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            set(pendingKeys, pendingCount, key);
+            set(pendingValues, pendingCount, value);
+            pendingCount++;
         });
+    }
+
+    private static void set(VarBinaryVector vector, int index, byte[] bytes)
+    {
+        if (bytes == null) {
+            vector.setNull(index);
+        }
+        else {
+            vector.setSafe(index, bytes);
+        }
     }
 
     private static void writeBytes(DataOutputStream out, byte[] bytes)
@@ -95,10 +109,18 @@ final class KafkaStreamSink
     @Override
     public byte[] prepareCommit(long checkpointId)
     {
-        byte[] committable = pending.toByteArray();
-        pending = new ByteArrayOutputStream();
-        pendingRecords = new DataOutputStream(pending);
-        return committable;
+        ByteArrayOutputStream committable = new ByteArrayOutputStream();
+        try (DataOutputStream records = new DataOutputStream(committable)) {
+            for (int i = 0; i < pendingCount; i++) {
+                writeBytes(records, pendingKeys.isNull(i) ? null : pendingKeys.get(i));
+                writeBytes(records, pendingValues.isNull(i) ? null : pendingValues.get(i));
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        abort();
+        return committable.toByteArray();
     }
 
     @Override
@@ -249,14 +271,17 @@ final class KafkaStreamSink
     @Override
     public void abort()
     {
-        pending = new ByteArrayOutputStream();
-        pendingRecords = new DataOutputStream(pending);
+        // release the buffers: an interval's records can be many
+        pendingKeys.clear();
+        pendingValues.clear();
+        pendingCount = 0;
     }
 
     @Override
     public void close()
     {
-        abort();
+        pendingKeys.close();
+        pendingValues.close();
         closeProducer();
     }
 }
