@@ -166,8 +166,9 @@ final class StreamingPipeline
         }
         metadata.put(WATERMARK, String.valueOf(watermarks.watermark()));
         watermarks.maxEventTimes().forEach((split, time) -> metadata.put(EVENT_TIME + split, String.valueOf(time)));
-        for (EventTimeWindowAggregation aggregation : windows) {
-            StateStreamWriter stream = writer.stream(windowsStream(windows.indexOf(aggregation)), aggregation.stateSchema());
+        for (int i = 0; i < windows.size(); i++) {
+            EventTimeWindowAggregation aggregation = windows.get(i);
+            StateStreamWriter stream = writer.stream(windowsStream(i), aggregation.stateSchema());
             aggregation.snapshot(batch -> {
                 stream.write(batch);
                 lastSnapshotBytes += bytes(batch);

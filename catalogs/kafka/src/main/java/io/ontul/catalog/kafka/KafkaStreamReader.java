@@ -186,14 +186,25 @@ final class KafkaStreamReader
         }
         TimeStampVector times = (TimeStampVector) batch.getVector(eventTimeColumn);
         long toMicros = times instanceof TimeStampMilliVector ? 1000 : 1;
-        Map<Integer, Long> maxima = new HashMap<>();
+        // per partition number, without boxing per row
+        int partitionCount = 0;
+        for (TopicPartition partition : partitions.values()) {
+            partitionCount = Math.max(partitionCount, partition.partition() + 1);
+        }
+        long[] maxima = new long[partitionCount];
+        Arrays.fill(maxima, Long.MIN_VALUE);
         for (int row = 0; row < batch.getRowCount(); row++) {
             if (!times.isNull(row)) {
-                maxima.merge(rowPartitions[row], times.get(row) * toMicros, Math::max);
+                int partition = rowPartitions[row];
+                maxima[partition] = Math.max(maxima[partition], times.get(row) * toMicros);
             }
         }
         Map<String, Long> result = new HashMap<>();
-        maxima.forEach((partition, max) -> result.put(String.valueOf(partition), max));
+        for (int partition = 0; partition < maxima.length; partition++) {
+            if (maxima[partition] != Long.MIN_VALUE) {
+                result.put(String.valueOf(partition), maxima[partition]);
+            }
+        }
         return result;
     }
 

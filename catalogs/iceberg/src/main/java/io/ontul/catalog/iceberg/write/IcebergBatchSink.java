@@ -7,7 +7,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -19,13 +18,11 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileWriterFactory;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ontul.catalog.iceberg.IcebergErrors;
 import io.ontul.catalog.iceberg.IcebergTableHandle;
-import io.ontul.catalog.iceberg.type.IcebergColumn;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -123,26 +120,12 @@ public final class IcebergBatchSink
 
     private IcebergFileWriters newWriters()
     {
-        Table icebergTable = table.table();
-        OutputFileFactory files = OutputFileFactory.builderFor(icebergTable, writerIds.incrementAndGet(), 0)
-                .format(FileFormat.PARQUET)
-                .operationId(operationId)
-                .build();
-        return new IcebergFileWriters(table.qualifiedName(), table.schema(), icebergTable.spec(), table.columns(), writerFactory, files, icebergTable.io(), targetFileSize);
+        return IcebergFileWriters.open(table, writerFactory, writerIds.incrementAndGet(), operationId, targetFileSize);
     }
 
     private void checkColumns(VectorSchemaRoot batch)
     {
-        List<IcebergColumn> columns = table.columns();
-        List<FieldVector> vectors = batch.getFieldVectors();
-        if (vectors.size() != columns.size()) {
-            throw OntulException.internal("batch for table '%s' has %d columns, the table %d".formatted(table.qualifiedName(), vectors.size(), columns.size()), null);
-        }
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).required() && vectors.get(i).getNullCount() > 0) {
-                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "NULL value not allowed for NOT NULL column '%s' of table '%s'", columns.get(i).name(), table.qualifiedName());
-            }
-        }
+        IcebergFileWriters.checkColumns(table, batch);
     }
 
     @Override

@@ -13,11 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FileIO;
@@ -26,7 +29,10 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingDataWriter;
 import org.apache.iceberg.util.StructLikeWrapper;
 
+import io.ontul.catalog.iceberg.IcebergTableHandle;
 import io.ontul.catalog.iceberg.type.IcebergColumn;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
 
 /**
  * The data files one writer thread writes: one rolling Parquet writer for an unpartitioned
@@ -53,6 +59,32 @@ final class IcebergFileWriters
     /** Files whose close failed: not committed, deleted by {@link #abandon()}. */
     private final List<String> unfinished = new ArrayList<>();
     private RollingDataWriter<Record> unpartitionedWriter;
+
+    /** Writers of new data files of {@code table}: Parquet, named after the operation and the writer. */
+    static IcebergFileWriters open(IcebergTableHandle table, FileWriterFactory<Record> writerFactory, int writerId, String operationId, long targetFileSize)
+    {
+        Table icebergTable = table.table();
+        OutputFileFactory files = OutputFileFactory.builderFor(icebergTable, writerId, 0)
+                .format(FileFormat.PARQUET)
+                .operationId(operationId)
+                .build();
+        return new IcebergFileWriters(table.qualifiedName(), table.schema(), icebergTable.spec(), table.columns(), writerFactory, files, icebergTable.io(), targetFileSize);
+    }
+
+    /** Checks a batch against the table's columns: their count, and no NULL in a NOT NULL column. */
+    static void checkColumns(IcebergTableHandle table, VectorSchemaRoot batch)
+    {
+        List<IcebergColumn> columns = table.columns();
+        List<FieldVector> vectors = batch.getFieldVectors();
+        if (vectors.size() != columns.size()) {
+            throw OntulException.internal("batch for table '%s' has %d columns, the table %d".formatted(table.qualifiedName(), vectors.size(), columns.size()), null);
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).required() && vectors.get(i).getNullCount() > 0) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "NULL value not allowed for NOT NULL column '%s' of table '%s'", columns.get(i).name(), table.qualifiedName());
+            }
+        }
+    }
 
     IcebergFileWriters(String tableName, Schema schema, PartitionSpec spec, List<IcebergColumn> columns, FileWriterFactory<Record> writerFactory, OutputFileFactory fileFactory, FileIO io, long targetFileSize)
     {

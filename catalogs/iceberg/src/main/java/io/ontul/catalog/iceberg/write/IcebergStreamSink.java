@@ -15,7 +15,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -25,14 +24,12 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FileWriterFactory;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ontul.catalog.iceberg.IcebergErrors;
 import io.ontul.catalog.iceberg.IcebergTableHandle;
-import io.ontul.catalog.iceberg.type.IcebergColumn;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.stream.StreamSink;
@@ -104,26 +101,12 @@ final class IcebergStreamSink
 
     private IcebergFileWriters newWriters()
     {
-        Table icebergTable = table.table();
-        OutputFileFactory files = OutputFileFactory.builderFor(icebergTable, writerIds.incrementAndGet(), 0)
-                .format(FileFormat.PARQUET)
-                .operationId(jobId + "-" + sinkId)
-                .build();
-        return new IcebergFileWriters(table.qualifiedName(), table.schema(), icebergTable.spec(), table.columns(), writerFactory, files, icebergTable.io(), targetFileSize);
+        return IcebergFileWriters.open(table, writerFactory, writerIds.incrementAndGet(), jobId + "-" + sinkId, targetFileSize);
     }
 
     private void checkColumns(VectorSchemaRoot batch)
     {
-        List<IcebergColumn> columns = table.columns();
-        List<FieldVector> vectors = batch.getFieldVectors();
-        if (vectors.size() != columns.size()) {
-            throw OntulException.internal("batch for table '%s' has %d columns, the table %d".formatted(table.qualifiedName(), vectors.size(), columns.size()), null);
-        }
-        for (int i = 0; i < columns.size(); i++) {
-            if (columns.get(i).required() && vectors.get(i).getNullCount() > 0) {
-                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "NULL value not allowed for NOT NULL column '%s' of table '%s'", columns.get(i).name(), table.qualifiedName());
-            }
-        }
+        IcebergFileWriters.checkColumns(table, batch);
     }
 
     @Override
