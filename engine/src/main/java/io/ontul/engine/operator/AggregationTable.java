@@ -238,7 +238,8 @@ final class AggregationTable
         }
     }
 
-    private static boolean[] selection(FieldVector[] columns, int filterColumn, int rowCount)
+    /** The rows whose FILTER column is true, or null when there is no FILTER column. */
+    static boolean[] selection(FieldVector[] columns, int filterColumn, int rowCount)
     {
         if (filterColumn < 0) {
             return null;

@@ -80,6 +80,40 @@ public final class Batches
         return root;
     }
 
+    /** For each column of {@code batch}, whether it holds a NULL (for {@link #gather}). */
+    public static boolean[] hasNulls(VectorSchemaRoot batch)
+    {
+        boolean[] hasNulls = new boolean[batch.getFieldVectors().size()];
+        for (int c = 0; c < hasNulls.length; c++) {
+            hasNulls[c] = batch.getVector(c).getNullCount() > 0;
+        }
+        return hasNulls;
+    }
+
+    /**
+     * A new batch (of {@code allocator}) of the rows {@code rows[0..count)} of {@code batch}, in
+     * that order, copied with {@link VectorGather}.
+     *
+     * @param hasNulls per column, whether it may hold NULLs ({@link #hasNulls})
+     */
+    public static VectorSchemaRoot gather(VectorSchemaRoot batch, int[] rows, int count, boolean[] hasNulls, BufferAllocator allocator)
+    {
+        Schema schema = batch.getSchema();
+        FieldVector[] vectors = allocate(schema, allocator, count);
+        try {
+            for (int c = 0; c < vectors.length; c++) {
+                VectorGather.gather(batch.getVector(c), rows, count, vectors[c], hasNulls[c]);
+            }
+        }
+        catch (RuntimeException e) {
+            for (FieldVector vector : vectors) {
+                vector.close();
+            }
+            throw e;
+        }
+        return root(schema, vectors, count);
+    }
+
     public static VectorSchemaRoot empty(Schema schema, BufferAllocator allocator)
     {
         return root(schema, allocate(schema, allocator, 1), 0);

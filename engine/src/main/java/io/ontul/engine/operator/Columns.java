@@ -135,6 +135,19 @@ public final class Columns
         }
     }
 
+    /**
+     * A key hash mixed again with a seed (murmur3's 64-bit finalizer), for splitting rows into
+     * partitions: other seeds give independent bits, and none correlate with the low bits a hash
+     * table indexes by.
+     */
+    public static long remix(long hash, long seed)
+    {
+        long x = hash ^ (0x9E3779B97F4A7C15L * seed);
+        x = (x ^ (x >>> 33)) * 0xFF51AFD7ED558CCDL;
+        x = (x ^ (x >>> 33)) * 0xC4CEB9FE1A85EC53L;
+        return x ^ (x >>> 33);
+    }
+
     public static long mix(long value)
     {
         long h = value * 0x9E3779B97F4A7C15L;

@@ -24,7 +24,10 @@ import io.ontul.exchange.spill.SpillRunReader;
  * <p>
  * Bounded memory depends on the {@link AggregationStep}. A partial step emits the groups it
  * holds and starts over (the final step merges repeated keys) once it holds a sixteenth of the
- * query's budget, or a thirty-second when the query is past half of it. A single or final step,
+ * query's budget, or a thirty-second when the query is past half of it. A partial step that,
+ * after {@link #DECISION_ROWS} input rows, holds more than {@link #PASS_THROUGH_RATIO} groups
+ * per row stops hashing: it emits what it holds and passes further rows on as groups of one
+ * ({@link PartialPassThrough}), leaving the merging to the final step. A single or final step,
  * when the query's memory runs short ({@link QueryContext#shouldSpill}) while it holds an eighth
  * of the budget, writes its groups' states to disk, partitioned by key hash
  * ({@link AggregationPartitions}), and starts over; at the end of its input it spills the rest
@@ -36,6 +39,9 @@ import io.ontul.exchange.spill.SpillRunReader;
 public final class HashAggregateOperator
         implements Operator
 {
+    static final int DECISION_ROWS = 100_000;
+    static final double PASS_THROUGH_RATIO = 0.8;
+
     private final QueryContext context;
     private final Operator child;
     private final Schema outputSchema;
@@ -51,6 +57,10 @@ public final class HashAggregateOperator
     private AggregationTable table;
     private AggregationPartitions spilled;
     private AggregationPartitions.Partition current;
+    private PartialPassThrough passThrough;
+    private boolean decided;
+    private long inputRows;
+    private long flushedGroups;
     private boolean inputDone;
     private boolean emitting;
     private int emitted;
@@ -90,7 +100,17 @@ public final class HashAggregateOperator
                 emitting = false;
                 closeTable();
             }
-            if (!inputDone) {
+            if (passThrough != null && !inputDone) {
+                VectorSchemaRoot batch = child.next();
+                if (batch != null) {
+                    try (batch) {
+                        context.checkCancelled();
+                        return passThrough.convert(batch);
+                    }
+                }
+                inputDone = true;
+            }
+            else if (!inputDone) {
                 aggregateInput();
             }
             else if (!pending.isEmpty()) {
@@ -110,13 +130,24 @@ public final class HashAggregateOperator
         }
         VectorSchemaRoot next;
         while ((next = child.next()) != null) {
+            int rowCount = next.getRowCount();
             try (VectorSchemaRoot batch = next) {
                 context.checkCancelled();
                 FieldVector[] columns = batch.getFieldVectors().toArray(new FieldVector[0]);
-                table.addInput(columns, keyColumns, nulled, filterColumns, batch.getRowCount());
+                table.addInput(columns, keyColumns, nulled, filterColumns, rowCount);
             }
             if (step == AggregationStep.PARTIAL) {
+                inputRows += rowCount;
+                if (!decided && inputRows >= DECISION_ROWS) {
+                    decided = true;
+                    if (flushedGroups + table.groupCount() > PASS_THROUGH_RATIO * inputRows) {
+                        passThrough = new PartialPassThrough(context, outputSchema, keyColumns, accumulators, filterColumns);
+                        startEmitting();
+                        return;
+                    }
+                }
                 if (mustFlush()) {
+                    flushedGroups += table.groupCount();
                     startEmitting();
                     return;
                 }

@@ -87,12 +87,8 @@ final class JoinPartitioner
     /** The partition of a row whose key hash ({@link Columns#hashInto} over the keys) is {@code hash}. */
     static int partition(long hash, int level, int bits)
     {
-        // murmur3's 64-bit finalizer, seeded per level: independent of the bits the hash table uses
-        long x = hash ^ (0x9E3779B97F4A7C15L * (level + 1));
-        x = (x ^ (x >>> 33)) * 0xFF51AFD7ED558CCDL;
-        x = (x ^ (x >>> 33)) * 0xC4CEB9FE1A85EC53L;
-        x ^= x >>> 33;
-        return (int) (x >>> (64 - bits));
+        // seeded per level: independent of the bits the hash table uses
+        return (int) (Columns.remix(hash, level + 1) >>> (64 - bits));
     }
 
     void add(VectorSchemaRoot batch)
@@ -139,13 +135,10 @@ final class JoinPartitioner
                 members[partition][filled[partition]++] = row;
             }
         }
-        boolean[] hasNulls = new boolean[batch.getFieldVectors().size()];
-        for (int c = 0; c < hasNulls.length; c++) {
-            hasNulls[c] = batch.getVector(c).getNullCount() > 0;
-        }
+        boolean[] hasNulls = Batches.hasNulls(batch);
         for (int p = 0; p < fanOut; p++) {
             if (sizes[p] > 0) {
-                buffer(p, gather(batch, members[p], hasNulls));
+                buffer(p, Batches.gather(batch, members[p], members[p].length, hasNulls, context.allocator()));
             }
         }
         if (buffered > bufferLimit) {
@@ -161,24 +154,6 @@ final class JoinPartitioner
             }
         }
         return false;
-    }
-
-    private VectorSchemaRoot gather(VectorSchemaRoot batch, int[] rowsOfPartition, boolean[] hasNulls)
-    {
-        int count = rowsOfPartition.length;
-        FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
-        try {
-            for (int c = 0; c < vectors.length; c++) {
-                VectorGather.gather(batch.getVector(c), rowsOfPartition, count, vectors[c], hasNulls[c]);
-            }
-        }
-        catch (RuntimeException e) {
-            for (FieldVector vector : vectors) {
-                vector.close();
-            }
-            throw e;
-        }
-        return Batches.root(schema, vectors, count);
     }
 
     private void buffer(int partition, VectorSchemaRoot slice)

@@ -142,7 +142,9 @@ public final class PhysicalPlanner
 
     /**
      * Aggregation in two steps: each parallel pipeline aggregates its own rows (partial), then
-     * one final step merges the partial results by key. AVG travels as (sum, count).
+     * the final step merges the partial results by key: in parallel when grouped, each instance
+     * on the keys a {@link HashExchangeNode} sends it, else in one place. AVG travels as
+     * (sum, count).
      */
     private PlanNode partialAndFinal(Aggregate aggregate, PlanNode input)
     {
@@ -184,7 +186,11 @@ public final class PhysicalPlanner
         for (int k = 0; k < keys.length; k++) {
             finalKeys[k] = k;
         }
-        return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.AggregationStep.FINAL, false);
+        if (keys.length == 0) {
+            return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.AggregationStep.FINAL, false);
+        }
+        // grouped: the final step runs in parallel too, each instance on its share of the keys
+        return new AggregateNode(aggregate.getRowType(), new HashExchangeNode(partial, finalKeys), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.AggregationStep.FINAL, true);
     }
 
     PlanNode planGathered(RelNode rel)

@@ -1,0 +1,307 @@
+package io.ontul.engine.operator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * Repartitions the rows of a parallel pipeline by a hash of key columns, so that all rows of one
+ * key reach the same consumer: between a partial and a final aggregation, it lets several final
+ * instances each merge their share of the keys.
+ * <p>
+ * Protocol: one exchange per plan node and query, with a fixed number of consumers;
+ * {@link #consumer}{@code (i)} is opened once for each {@code i}. The first consumer that asks
+ * for rows starts the producers: {@code producers} instances of the child pipeline on the
+ * query's worker threads. Each producer splits every batch by key hash into one slice per
+ * consumer and puts each slice into that consumer's bounded queue, blocking while it is full
+ * (back-pressure; memory of queued slices is the query's). A consumer returns its slices in
+ * arrival order and ends when every producer has ended. The first failure of a producer stops
+ * the others and is rethrown to every consumer. A consumer closed early gets no more slices
+ * (they are dropped); when the last consumer closes, the producers are stopped and awaited and
+ * what is still queued is freed.
+ * <p>
+ * NULL keys hash like any other value, so they all meet in one consumer; the partition of a row
+ * comes from {@link Columns#remix} of its key hash, independent of the hash bits the consumers'
+ * hash tables and spill partitions use.
+ */
+public final class LocalHashExchange
+{
+    private static final VectorSchemaRoot END = new VectorSchemaRoot(List.of());
+    private static final long PARTITION_SEED = 0x51ED27L;
+
+    private final QueryContext context;
+    private final IntFunction<Operator> pipelines;
+    private final int producers;
+    private final int[] keyColumns;
+    private final List<BlockingQueue<VectorSchemaRoot>> queues = new ArrayList<>();
+    private final AtomicBoolean[] consumerClosed;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicBoolean stopped = new AtomicBoolean();
+    private final AtomicInteger openConsumers;
+    private final List<Future<?>> futures = new ArrayList<>();
+    private boolean started;
+
+    /**
+     * @param pipelines opens instance {@code i} of {@code producers} of the child pipeline
+     */
+    public LocalHashExchange(QueryContext context, IntFunction<Operator> pipelines, int producers, int consumers, int[] keyColumns)
+    {
+        this.context = requireNonNull(context, "context is null");
+        this.pipelines = requireNonNull(pipelines, "pipelines is null");
+        this.producers = producers;
+        this.keyColumns = keyColumns.clone();
+        this.consumerClosed = new AtomicBoolean[consumers];
+        for (int i = 0; i < consumers; i++) {
+            queues.add(new ArrayBlockingQueue<>(Math.max(4, producers * 2)));
+            consumerClosed[i] = new AtomicBoolean();
+        }
+        this.openConsumers = new AtomicInteger(consumers);
+    }
+
+    public int consumers()
+    {
+        return queues.size();
+    }
+
+    /** The operator of consumer {@code index}: the rows of its share of the keys. */
+    public Operator consumer(int index)
+    {
+        return new Consumer(index);
+    }
+
+    private synchronized void start()
+    {
+        if (started) {
+            return;
+        }
+        started = true;
+        for (int instance = 0; instance < producers; instance++) {
+            int id = instance;
+            futures.add(context.executor().submit(() -> produce(id)));
+        }
+    }
+
+    private void produce(int instance)
+    {
+        try (Operator pipeline = pipelines.apply(instance)) {
+            while (!stopped.get() && failure.get() == null) {
+                VectorSchemaRoot batch = pipeline.next();
+                if (batch == null) {
+                    break;
+                }
+                try (batch) {
+                    distribute(batch);
+                }
+            }
+        }
+        catch (Throwable t) {
+            failure.compareAndSet(null, t);
+        }
+        finally {
+            for (int consumer = 0; consumer < queues.size(); consumer++) {
+                offer(consumer, END);
+            }
+        }
+    }
+
+    private void distribute(VectorSchemaRoot batch)
+    {
+        int rowCount = batch.getRowCount();
+        if (rowCount == 0) {
+            return;
+        }
+        int consumers = queues.size();
+        if (consumers == 1) {
+            offer(0, Batches.gather(batch, identity(rowCount), rowCount, Batches.hasNulls(batch), context.allocator()));
+            return;
+        }
+        long[] hashes = new long[rowCount];
+        for (int key : keyColumns) {
+            Columns.hashInto(batch.getVector(key), rowCount, hashes);
+        }
+        int[] consumerOf = new int[rowCount];
+        int[] sizes = new int[consumers];
+        for (int row = 0; row < rowCount; row++) {
+            // the high 32 bits scaled to [0, consumers): any consumer count, no modulo bias worth naming
+            int consumer = (int) (((Columns.remix(hashes[row], PARTITION_SEED) >>> 32) * consumers) >>> 32);
+            consumerOf[row] = consumer;
+            sizes[consumer]++;
+        }
+        int[][] rows = new int[consumers][];
+        for (int c = 0; c < consumers; c++) {
+            rows[c] = new int[sizes[c]];
+        }
+        int[] filled = new int[consumers];
+        for (int row = 0; row < rowCount; row++) {
+            int consumer = consumerOf[row];
+            rows[consumer][filled[consumer]++] = row;
+        }
+        boolean[] hasNulls = Batches.hasNulls(batch);
+        for (int c = 0; c < consumers; c++) {
+            if (sizes[c] > 0 && !consumerClosed[c].get()) {
+                offer(c, Batches.gather(batch, rows[c], sizes[c], hasNulls, context.allocator()));
+            }
+        }
+    }
+
+    private static int[] identity(int count)
+    {
+        int[] rows = new int[count];
+        for (int i = 0; i < count; i++) {
+            rows[i] = i;
+        }
+        return rows;
+    }
+
+    /** Queues a slice for a consumer, waiting for room; drops it when the consumer or the exchange closed. */
+    private void offer(int consumer, VectorSchemaRoot slice)
+    {
+        BlockingQueue<VectorSchemaRoot> queue = queues.get(consumer);
+        try {
+            while (!stopped.get() && !consumerClosed[consumer].get()) {
+                if (queue.offer(slice, 50, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (slice != END) {
+            slice.close();
+        }
+    }
+
+    private void consumerClosed(int consumer)
+    {
+        consumerClosed[consumer].set(true);
+        drain(queues.get(consumer));
+        if (openConsumers.decrementAndGet() == 0) {
+            stop();
+        }
+    }
+
+    /** Stops the producers, waits for them (no buffer may be allocated after the query's allocator closes) and frees what is queued. */
+    private void stop()
+    {
+        stopped.set(true);
+        boolean interrupted = false;
+        List<Future<?>> running;
+        synchronized (this) {
+            started = true;
+            running = List.copyOf(futures);
+        }
+        for (Future<?> future : running) {
+            while (true) {
+                try {
+                    future.get();
+                    break;
+                }
+                catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                catch (Exception ignored) {
+                    // a producer records its own failure
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        queues.forEach(LocalHashExchange::drain);
+    }
+
+    private static void drain(BlockingQueue<VectorSchemaRoot> queue)
+    {
+        VectorSchemaRoot slice;
+        while ((slice = queue.poll()) != null) {
+            if (slice != END) {
+                slice.close();
+            }
+        }
+    }
+
+    private static RuntimeException propagate(Throwable error)
+    {
+        if (error instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (error instanceof Error fatal) {
+            throw fatal;
+        }
+        return new RuntimeException(error);
+    }
+
+    private final class Consumer
+            implements Operator
+    {
+        private final int index;
+        private final BlockingQueue<VectorSchemaRoot> queue;
+        private int ended;
+        private boolean closed;
+
+        Consumer(int index)
+        {
+            this.index = index;
+            this.queue = queues.get(index);
+        }
+
+        @Override
+        public VectorSchemaRoot next()
+        {
+            start();
+            while (true) {
+                Throwable error = failure.get();
+                if (error != null) {
+                    throw propagate(error);
+                }
+                if (ended == producers) {
+                    return null;
+                }
+                VectorSchemaRoot slice;
+                try {
+                    slice = queue.poll(50, TimeUnit.MILLISECONDS);
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    context.cancel();
+                    throw new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted");
+                }
+                if (slice == null) {
+                    context.checkCancelled();
+                }
+                else if (slice == END) {
+                    ended++;
+                }
+                else {
+                    return slice;
+                }
+            }
+        }
+
+        @Override
+        public void close()
+        {
+            if (!closed) {
+                closed = true;
+                consumerClosed(index);
+            }
+        }
+    }
+}
