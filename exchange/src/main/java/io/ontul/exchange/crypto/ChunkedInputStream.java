@@ -31,9 +31,11 @@ public final class ChunkedInputStream
     private final FileHeader header;
     private final ChunkSealer sealer;
     private final Optional<ChunkCompressor> compressor;
-    private final byte[] frame;
-    private final byte[] opened;
-    private final byte[] decompressed;
+    private final int chunkSize;
+    // sized by the chunks read, up to a chunk's full size: a small file never pays for more
+    private byte[] frame = new byte[0];
+    private byte[] opened = new byte[0];
+    private byte[] decompressed = new byte[0];
     private final byte[] frameHeader = new byte[FRAME_HEADER_BYTES];
     private byte[] current;
     private int position;
@@ -50,10 +52,7 @@ public final class ChunkedInputStream
         this.header = header;
         this.sealer = sealer;
         this.compressor = header.codec().newCompressor();
-        int chunkSize = header.chunkSize();
-        this.frame = new byte[chunkSize + sealer.overhead()];
-        this.opened = new byte[chunkSize];
-        this.decompressed = compressor.isPresent() ? new byte[chunkSize] : null;
+        this.chunkSize = header.chunkSize();
     }
 
     /**
@@ -194,8 +193,12 @@ public final class ChunkedInputStream
         ByteBuffer frameHeaderBuffer = ByteBuffer.wrap(frameHeader);
         byte flags = frameHeaderBuffer.get();
         int sealedLength = frameHeaderBuffer.getInt();
-        if (sealedLength < sealer.overhead() || sealedLength > frame.length) {
+        if (sealedLength < sealer.overhead() || sealedLength > chunkSize + sealer.overhead()) {
             throw new ExchangeFileException(fileName, fileName + ": chunk " + chunkIndex + " has an invalid length " + sealedLength + " (corrupted)");
+        }
+        if (frame.length < sealedLength) {
+            frame = new byte[sealedLength];
+            opened = new byte[sealedLength];
         }
         if (in.readNBytes(frame, 0, sealedLength) < sealedLength) {
             throw truncatedIn();
@@ -208,12 +211,7 @@ public final class ChunkedInputStream
             if (compressor.isEmpty()) {
                 throw new ExchangeFileException(fileName, fileName + ": chunk " + chunkIndex + " is marked compressed, but the file has no compression codec (corrupted)");
             }
-            try {
-                limit = compressor.get().decompress(opened, 0, dataLength, decompressed, 0, decompressed.length);
-            }
-            catch (IOException e) {
-                throw new ExchangeFileException(fileName, fileName + ": chunk " + chunkIndex + " cannot be decompressed: " + e.getMessage(), e);
-            }
+            limit = decompress(flags, dataLength);
             current = decompressed;
         }
         else {
@@ -228,6 +226,31 @@ public final class ChunkedInputStream
             }
         }
         chunkIndex++;
+    }
+
+    /**
+     * Decompresses the opened chunk. Every chunk but the final one holds a full chunk of data; a
+     * final chunk of unknown length is first tried in a buffer sized from its compressed length,
+     * then in a full chunk's.
+     */
+    private int decompress(byte flags, int dataLength)
+            throws IOException
+    {
+        boolean full = (flags & FLAG_FINAL) == 0;
+        if (decompressed.length < chunkSize && (full || decompressed.length < 4L * dataLength)) {
+            decompressed = new byte[full ? chunkSize : (int) Math.min(chunkSize, Math.max(ExchangeFileFormat.INITIAL_BUFFER_BYTES, 4L * dataLength))];
+        }
+        while (true) {
+            try {
+                return compressor.get().decompress(opened, 0, dataLength, decompressed, 0, decompressed.length);
+            }
+            catch (IOException e) {
+                if (decompressed.length >= chunkSize) {
+                    throw new ExchangeFileException(fileName, fileName + ": chunk " + chunkIndex + " cannot be decompressed: " + e.getMessage(), e);
+                }
+                decompressed = new byte[chunkSize];
+            }
+        }
     }
 
     private ExchangeFileException truncatedIn()

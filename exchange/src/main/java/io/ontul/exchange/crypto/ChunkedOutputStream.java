@@ -38,9 +38,11 @@ public final class ChunkedOutputStream
     private final FileHeader header;
     private final ChunkSealer sealer;
     private final Optional<ChunkCompressor> compressor;
-    private final byte[] chunk;
-    private final byte[] compressed;
-    private final byte[] frame;
+    private final int chunkSize;
+    // grown as data comes, up to chunkSize: a small file never pays for a chunk's full buffers
+    private byte[] chunk;
+    private byte[] compressed = new byte[0];
+    private byte[] frame = new byte[0];
     private int chunkLength;
     private long chunkIndex;
     private boolean finished;
@@ -55,10 +57,8 @@ public final class ChunkedOutputStream
         this.header = header;
         this.sealer = sealer;
         this.compressor = header.codec().newCompressor();
-        int chunkSize = header.chunkSize();
-        this.chunk = new byte[chunkSize];
-        this.compressed = compressor.map(value -> new byte[value.maxCompressedLength(chunkSize)]).orElse(null);
-        this.frame = new byte[FRAME_HEADER_BYTES + chunkSize + sealer.overhead()];
+        this.chunkSize = header.chunkSize();
+        this.chunk = new byte[Math.min(chunkSize, ExchangeFileFormat.INITIAL_BUFFER_BYTES)];
         try {
             out.write(header.bytes());
         }
@@ -128,9 +128,7 @@ public final class ChunkedOutputStream
             throws IOException
     {
         checkWritable();
-        if (chunkLength == chunk.length) {
-            writeChunk(false);
-        }
+        makeRoom();
         chunk[chunkLength++] = (byte) value;
     }
 
@@ -141,11 +139,7 @@ public final class ChunkedOutputStream
         Objects.checkFromIndexSize(offset, length, buffer.length);
         checkWritable();
         while (length > 0) {
-            // A full chunk is written only when more data follows, so that close() can mark the
-            // last one final.
-            if (chunkLength == chunk.length) {
-                writeChunk(false);
-            }
+            makeRoom();
             int count = Math.min(length, chunk.length - chunkLength);
             System.arraycopy(buffer, offset, chunk, chunkLength, count);
             chunkLength += count;
@@ -233,6 +227,22 @@ public final class ChunkedOutputStream
         }
     }
 
+    /** Grows the chunk buffer, or writes the chunk once it is full. */
+    private void makeRoom()
+            throws IOException
+    {
+        if (chunkLength < chunk.length) {
+            return;
+        }
+        if (chunk.length < chunkSize) {
+            chunk = Arrays.copyOf(chunk, (int) Math.min(chunkSize, 2L * chunk.length));
+            return;
+        }
+        // A full chunk is written only when more data follows, so that close() can mark the
+        // last one final.
+        writeChunk(false);
+    }
+
     private void writeChunk(boolean last)
             throws IOException
     {
@@ -246,6 +256,10 @@ public final class ChunkedOutputStream
             int dataLength = chunkLength;
             int flags = last ? FLAG_FINAL : 0;
             if (compressor.isPresent() && chunkLength > 0) {
+                int room = compressor.get().maxCompressedLength(chunkLength);
+                if (compressed.length < room) {
+                    compressed = new byte[room];
+                }
                 int compressedLength = compressor.get().compress(chunk, 0, chunkLength, compressed, 0);
                 // Keeping a chunk raw when compression does not help bounds every chunk by chunk size.
                 if (compressedLength < chunkLength) {
@@ -253,6 +267,9 @@ public final class ChunkedOutputStream
                     dataLength = compressedLength;
                     flags |= FLAG_COMPRESSED;
                 }
+            }
+            if (frame.length < FRAME_HEADER_BYTES + dataLength + sealer.overhead()) {
+                frame = new byte[FRAME_HEADER_BYTES + chunk.length + sealer.overhead()];
             }
             int sealedLength = sealer.seal(chunkIndex, (byte) flags, data, 0, dataLength, frame, FRAME_HEADER_BYTES);
             ByteBuffer.wrap(frame, 0, FRAME_HEADER_BYTES).put((byte) flags).putInt(sealedLength);

@@ -32,6 +32,8 @@ public final class ExchangeFileFormat
     public static final int DEFAULT_CHUNK_SIZE = 1 << 20;
     public static final int MINIMUM_CHUNK_SIZE = 1 << 10;
     public static final int MAXIMUM_CHUNK_SIZE = 16 << 20;
+    /** Buffers of a stream start this large and grow to the chunk size as data comes. */
+    public static final int INITIAL_BUFFER_BYTES = 64 << 10;
 
     public static final int NONCE_PREFIX_BYTES = 8;
     public static final int FRAME_HEADER_BYTES = 5;

@@ -104,6 +104,26 @@ public class TestChunkedStreams
     }
 
     @Test
+    void buffersGrowFromSmallToAFullChunk()
+            throws IOException
+    {
+        // buffers start at INITIAL_BUFFER_BYTES; a final chunk of zeros decompresses to far more
+        // than its compressed length suggests, so the reader retries in a full chunk's buffer
+        int chunk = ExchangeFileFormat.DEFAULT_CHUNK_SIZE;
+        int initial = ExchangeFileFormat.INITIAL_BUFFER_BYTES;
+        for (CompressionCodec codec : CompressionCodec.values()) {
+            for (int size : new int[] {100, initial - 1, initial, initial + 1, 300_000, chunk, chunk + 300_000}) {
+                for (byte[] data : new byte[][] {new byte[size], mixedData(size, size)}) {
+                    for (int writeSize : new int[] {1000, 3 * chunk}) {
+                        byte[] file = files.write(true, codec, chunk, data, writeSize);
+                        assertThat(files.readAll(file, "f", 1 << 16)).as("%s, %s bytes, writes of %s", codec, size, writeSize).isEqualTo(data);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void defaultChunkSizeWithSeveralMegabytes()
             throws IOException
     {
