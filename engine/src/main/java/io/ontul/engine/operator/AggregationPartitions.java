@@ -21,6 +21,11 @@ import io.ontul.exchange.spill.SpillRunWriter;
  * always land in the same partition, so each partition can be aggregated on its own;
  * one that still does not fit is split again by the next bits, one level deeper. The table's
  * slots use the low bits of the hash, so partitioning never crowds a table.
+ * <p>
+ * State rows can also come without a table ({@link #add}: rows that are each a group of their
+ * own, with their group hashes): they are gathered into per-partition buffers of query memory,
+ * and once the buffers hold more than {@code bufferLimit} bytes the largest are written out,
+ * each as a new run; {@link #finish} writes the rest.
  */
 final class AggregationPartitions
         implements AutoCloseable
@@ -44,6 +49,9 @@ final class AggregationPartitions
     private final int level;
     private final OperatorStats stats;
     private final List<List<SpillRun>> runs = new ArrayList<>();
+    private final List<List<VectorSchemaRoot>> buffers = new ArrayList<>();
+    private final long[] bufferedBytes = new long[PARTITIONS];
+    private long buffered;
 
     AggregationPartitions(QueryContext context, Schema stateSchema, int level, OperatorStats stats)
     {
@@ -56,6 +64,7 @@ final class AggregationPartitions
         this.stats = requireNonNull(stats, "stats is null");
         for (int p = 0; p < PARTITIONS; p++) {
             runs.add(new ArrayList<>());
+            buffers.add(new ArrayList<>());
         }
     }
 
@@ -112,6 +121,91 @@ final class AggregationPartitions
         }
     }
 
+    /**
+     * Buffers state rows (of the state schema) by the partition of their group hash; the caller
+     * keeps {@code states}.
+     *
+     * @param bufferLimit bytes of buffered rows above which the largest buffers are written out
+     */
+    void add(VectorSchemaRoot states, long[] groupHashes, long bufferLimit)
+    {
+        int rowCount = states.getRowCount();
+        int[] partitionOf = new int[rowCount];
+        int[] sizes = new int[PARTITIONS];
+        for (int row = 0; row < rowCount; row++) {
+            partitionOf[row] = partition(groupHashes[row], level);
+            sizes[partitionOf[row]]++;
+        }
+        int[][] members = new int[PARTITIONS][];
+        for (int p = 0; p < PARTITIONS; p++) {
+            members[p] = new int[sizes[p]];
+        }
+        int[] filled = new int[PARTITIONS];
+        for (int row = 0; row < rowCount; row++) {
+            members[partitionOf[row]][filled[partitionOf[row]]++] = row;
+        }
+        boolean[] hasNulls = Batches.hasNulls(states);
+        for (int p = 0; p < PARTITIONS; p++) {
+            if (sizes[p] > 0) {
+                VectorSchemaRoot slice = Batches.gather(states, members[p], sizes[p], hasNulls, context.allocator());
+                long bytes = Batches.bytes(slice);
+                buffers.get(p).add(slice);
+                bufferedBytes[p] += bytes;
+                buffered += bytes;
+            }
+        }
+        if (buffered > bufferLimit) {
+            // down to half, so that the next writes come after a while, not at every batch
+            while (buffered > bufferLimit / 2) {
+                int largest = 0;
+                for (int p = 1; p < PARTITIONS; p++) {
+                    if (bufferedBytes[p] > bufferedBytes[largest]) {
+                        largest = p;
+                    }
+                }
+                writeBuffer(largest);
+            }
+        }
+    }
+
+    /** Writes a partition's buffered rows as a new run of it. */
+    private void writeBuffer(int partition)
+    {
+        List<VectorSchemaRoot> slices = buffers.get(partition);
+        if (slices.isEmpty()) {
+            return;
+        }
+        try (SpillRunWriter writer = context.spillSpace().newRun(stateSchema)) {
+            int from = 0;
+            while (from < slices.size()) {
+                // slices are a batch's share of one partition: written together, they read back as batches
+                int to = from;
+                int rows = 0;
+                while (to < slices.size() && (to == from || rows + slices.get(to).getRowCount() <= Batches.TARGET_ROWS)) {
+                    rows += slices.get(to).getRowCount();
+                    to++;
+                }
+                if (to - from == 1) {
+                    writer.write(slices.get(from));
+                }
+                else {
+                    try (VectorSchemaRoot batch = Batches.concat(stateSchema, slices.subList(from, to), context.allocator())) {
+                        writer.write(batch);
+                    }
+                }
+                context.checkCancelled();
+                from = to;
+            }
+            SpillRun run = writer.finish();
+            runs.get(partition).add(run);
+            stats.recordSpill(run.bytes());
+        }
+        slices.forEach(VectorSchemaRoot::close);
+        slices.clear();
+        buffered -= bufferedBytes[partition];
+        bufferedBytes[partition] = 0;
+    }
+
     boolean isEmpty()
     {
         return runs.stream().allMatch(List::isEmpty);
@@ -120,6 +214,9 @@ final class AggregationPartitions
     /** The partitions written, to aggregate one by one at the next level; this object then holds none. */
     List<Partition> finish()
     {
+        for (int p = 0; p < PARTITIONS; p++) {
+            writeBuffer(p);
+        }
         List<Partition> partitions = new ArrayList<>();
         for (List<SpillRun> partitionRuns : runs) {
             if (!partitionRuns.isEmpty()) {
@@ -134,6 +231,12 @@ final class AggregationPartitions
     @Override
     public void close()
     {
+        for (int p = 0; p < PARTITIONS; p++) {
+            buffers.get(p).forEach(VectorSchemaRoot::close);
+            buffers.get(p).clear();
+            buffered -= bufferedBytes[p];
+            bufferedBytes[p] = 0;
+        }
         for (List<SpillRun> partitionRuns : runs) {
             partitionRuns.forEach(SpillRun::delete);
             partitionRuns.clear();

@@ -10,6 +10,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 
 /** Creating and assembling batches. */
 public final class Batches
@@ -112,6 +113,31 @@ public final class Batches
             throw e;
         }
         return root(schema, vectors, count);
+    }
+
+    /** One new batch (of {@code allocator}) of the rows of {@code batches}, in order. */
+    public static VectorSchemaRoot concat(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator)
+    {
+        VectorSchemaRoot combined = VectorSchemaRoot.create(schema, allocator);
+        try {
+            combined.allocateNew();
+            VectorSchemaRootAppender.append(false, combined, batches.toArray(new VectorSchemaRoot[0]));
+            return combined;
+        }
+        catch (RuntimeException e) {
+            combined.close();
+            throw e;
+        }
+    }
+
+    /** Bytes of the buffers of a batch's vectors. */
+    public static long bytes(VectorSchemaRoot batch)
+    {
+        long bytes = 0;
+        for (FieldVector vector : batch.getFieldVectors()) {
+            bytes += vector.getBufferSize();
+        }
+        return bytes;
     }
 
     public static VectorSchemaRoot empty(Schema schema, BufferAllocator allocator)

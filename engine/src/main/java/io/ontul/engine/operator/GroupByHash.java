@@ -30,23 +30,35 @@ public final class GroupByHash
     // integer-like keys also kept as longs by group, so probing compares primitives
     private final long[][] keyLongs;
     private long[][] inputLongs;
-    private boolean[] keyIsNull = new boolean[1024];
+    private boolean[] keyIsNull;
 
     public GroupByHash(QueryContext context, java.util.List<Field> keyFields)
     {
+        this(context, keyFields, 0);
+    }
+
+    /**
+     * @param expectedGroups groups to make room for at once (a table that replaces a spilled one
+     * of that size), so it does not rehash its way up again; 0 for the smallest table
+     */
+    public GroupByHash(QueryContext context, java.util.List<Field> keyFields, int expectedGroups)
+    {
         this.context = context;
+        // at most half full, as insert keeps it; a power of two
+        int capacity = Math.max(1024, Integer.highestOneBit(Math.max(1, Math.min(expectedGroups, 1 << 28)) * 2 - 1) << 1);
         this.keys = new FieldVector[keyFields.size()];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = keyFields.get(i).createVector(context.allocator());
-            Batches.allocate(keys[i], 1024);
+            Batches.allocate(keys[i], capacity / 2);
         }
         this.keyLongs = new long[keys.length][];
         for (int i = 0; i < keys.length; i++) {
             if (Columns.isLongLike(keys[i])) {
-                keyLongs[i] = new long[1024];
+                reserve(capacity / 2 * 8L);
+                keyLongs[i] = new long[capacity / 2];
             }
         }
-        int capacity = 1024;
+        keyIsNull = new boolean[capacity / 2];
         reserve(capacity * 4L + capacity * (8L + 4L));
         table = new int[capacity];
         mask = capacity - 1;
@@ -118,18 +130,7 @@ public final class GroupByHash
      */
     public void groupIds(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds)
     {
-        long[] hashes = new long[rowCount];
-        Arrays.fill(hashes, groupSet * 0x9E3779B97F4A7C15L);
-        for (int k = 0; k < inputs.length; k++) {
-            if (nulled[k]) {
-                for (int row = 0; row < rowCount; row++) {
-                    hashes[row] = hashes[row] * 31 + 0x5bd1e995L;
-                }
-            }
-            else {
-                Columns.hashInto(inputs[k], rowCount, hashes);
-            }
-        }
+        long[] hashes = keyHashes(inputs, nulled, groupSet, rowCount);
         inputLongs = new long[inputs.length][];
         for (int k = 0; k < inputs.length; k++) {
             if (!nulled[k] && keyLongs[k] != null && Columns.isLongLike(inputs[k])) {
@@ -148,6 +149,27 @@ public final class GroupByHash
             }
         }
         inputLongs = null;
+    }
+
+    /**
+     * The hashes of the rows' keys in a grouping set, before {@link Columns#mix}: mixed, each is
+     * the {@link #groupHash} the row's group gets in any table.
+     */
+    static long[] keyHashes(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount)
+    {
+        long[] hashes = new long[rowCount];
+        Arrays.fill(hashes, groupSet * 0x9E3779B97F4A7C15L);
+        for (int k = 0; k < inputs.length; k++) {
+            if (nulled[k]) {
+                for (int row = 0; row < rowCount; row++) {
+                    hashes[row] = hashes[row] * 31 + 0x5bd1e995L;
+                }
+            }
+            else {
+                Columns.hashInto(inputs[k], rowCount, hashes);
+            }
+        }
+        return hashes;
     }
 
     private boolean allLongKeysWithoutNulls(FieldVector[] inputs)

@@ -27,14 +27,16 @@ import io.ontul.exchange.spill.SpillRunReader;
  * query's budget, or a thirty-second when the query is past half of it. A partial step that,
  * after {@link #DECISION_ROWS} input rows, holds more than {@link #PASS_THROUGH_RATIO} groups
  * per row stops hashing: it emits what it holds and passes further rows on as groups of one
- * ({@link PartialPassThrough}), leaving the merging to the final step. A single or final step,
+ * ({@link SingleRowGroups}), leaving the merging to the final step. A single or final step,
  * when the query's memory runs short ({@link QueryContext#shouldSpill}) while it holds an eighth
  * of the budget, writes its groups' states to disk, partitioned by key hash
  * ({@link AggregationPartitions}), and starts over; at the end of its input it spills the rest
  * too, then aggregates the partitions one at a time, each in a fresh table, and emits them. A
  * partition that still does not fit is split again one level deeper, up to
  * {@link AggregationPartitions#MAX_LEVELS}; past that the query fails with the memory-limit
- * error.
+ * error. When its first spilled table held more than {@link #PASS_THROUGH_RATIO} groups per
+ * row added (one grouping set), hashing the rest of the input would not shrink it either: the
+ * rest goes straight to the partitions as groups of one, and is merged there.
  */
 public final class HashAggregateOperator
         implements Operator
@@ -57,7 +59,9 @@ public final class HashAggregateOperator
     private AggregationTable table;
     private AggregationPartitions spilled;
     private AggregationPartitions.Partition current;
-    private PartialPassThrough passThrough;
+    private SingleRowGroups passThrough;
+    private SingleRowGroups direct;
+    private long rowsInTable;
     private boolean decided;
     private long inputRows;
     private long flushedGroups;
@@ -105,7 +109,7 @@ public final class HashAggregateOperator
                 if (batch != null) {
                     try (batch) {
                         context.checkCancelled();
-                        return passThrough.convert(batch);
+                        return passThrough.results(batch, outputSchema);
                     }
                 }
                 inputDone = true;
@@ -126,22 +130,27 @@ public final class HashAggregateOperator
     private void aggregateInput()
     {
         if (table == null) {
-            table = newTable();
+            table = newTable(0);
         }
         VectorSchemaRoot next;
         while ((next = child.next()) != null) {
             int rowCount = next.getRowCount();
             try (VectorSchemaRoot batch = next) {
                 context.checkCancelled();
+                if (direct != null) {
+                    spillDirectly(batch);
+                    continue;
+                }
                 FieldVector[] columns = batch.getFieldVectors().toArray(new FieldVector[0]);
                 table.addInput(columns, keyColumns, nulled, filterColumns, rowCount);
             }
+            rowsInTable += rowCount;
             if (step == AggregationStep.PARTIAL) {
                 inputRows += rowCount;
                 if (!decided && inputRows >= DECISION_ROWS) {
                     decided = true;
                     if (flushedGroups + table.groupCount() > PASS_THROUGH_RATIO * inputRows) {
-                        passThrough = new PartialPassThrough(context, outputSchema, keyColumns, accumulators, filterColumns);
+                        passThrough = new SingleRowGroups(context, keyColumns, accumulators, filterColumns);
                         startEmitting();
                         return;
                     }
@@ -153,10 +162,21 @@ public final class HashAggregateOperator
                 }
             }
             else if (mustSpill()) {
-                spill(0);
+                boolean barelyReduces = spilled == null && nulled.length == 1 && !anyNulled(nulled[0]) && table.groupCount() > PASS_THROUGH_RATIO * rowsInTable;
+                int groups = spill(0);
+                if (barelyReduces) {
+                    direct = new SingleRowGroups(context, keyColumns, accumulators, filterColumns);
+                }
+                else {
+                    // the next table fills up the same way: room for as many groups from the start
+                    table = newTable(groups);
+                }
             }
         }
         inputDone = true;
+        if (table == null) {
+            table = newTable(0);
+        }
         table.addEmptyKeyGroups(nulled);
         finishLevel();
     }
@@ -165,7 +185,7 @@ public final class HashAggregateOperator
     private void aggregatePartition(AggregationPartitions.Partition partition)
     {
         current = partition;
-        table = newTable();
+        table = newTable(0);
         for (SpillRun run : partition.runs()) {
             try (SpillRunReader reader = run.open(context.allocator())) {
                 VectorSchemaRoot next;
@@ -175,7 +195,7 @@ public final class HashAggregateOperator
                         table.addState(batch);
                     }
                     if (mustSpill()) {
-                        spill(partition.level());
+                        table = newTable(spill(partition.level()));
                     }
                 }
             }
@@ -216,7 +236,35 @@ public final class HashAggregateOperator
         return table.heldBytes() > context.memoryLimit() / 8 && context.shouldSpill();
     }
 
-    private void spill(int level)
+    /** Rows of one grouping set, as groups of one, to the spill partitions of their keys' hashes. */
+    private void spillDirectly(VectorSchemaRoot batch)
+    {
+        int rowCount = batch.getRowCount();
+        FieldVector[] keys = new FieldVector[keyColumns.length];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = batch.getVector(keyColumns[k]);
+        }
+        long[] groupHashes = GroupByHash.keyHashes(keys, nulled[0], 0, rowCount);
+        for (int row = 0; row < rowCount; row++) {
+            groupHashes[row] = Columns.mix(groupHashes[row]);
+        }
+        try (VectorSchemaRoot states = direct.states(batch, stateSchema)) {
+            spilled.add(states, groupHashes, context.memoryLimit() / 8);
+        }
+    }
+
+    private static boolean anyNulled(boolean[] nulledKeys)
+    {
+        for (boolean left : nulledKeys) {
+            if (left) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes the table's groups to the partitions of {@code level} and closes it; returns how many groups it held. */
+    private int spill(int level)
     {
         if (level >= AggregationPartitions.MAX_LEVELS) {
             // the keys of one spilled partition share their top 32 hash bits and still do not fit
@@ -226,9 +274,11 @@ public final class HashAggregateOperator
             spilled = new AggregationPartitions(context, stateSchema, level, stats);
         }
         stats.recordMemory(table.heldBytes());
+        int groups = table.groupCount();
         spilled.spill(table);
         closeTable();
-        table = newTable();
+        rowsInTable = 0;
+        return groups;
     }
 
     private void startEmitting()
@@ -238,9 +288,9 @@ public final class HashAggregateOperator
         emitted = 0;
     }
 
-    private AggregationTable newTable()
+    private AggregationTable newTable(int expectedGroups)
     {
-        return new AggregationTable(context, keyFields, accumulators);
+        return new AggregationTable(context, keyFields, accumulators, expectedGroups);
     }
 
     private void closeTable()

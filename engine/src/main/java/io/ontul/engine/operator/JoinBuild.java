@@ -123,7 +123,7 @@ public final class JoinBuild
                 else {
                     batches.add(batch);
                     rowCount += batch.getRowCount();
-                    heldBytes += JoinPartitioner.bytes(batch);
+                    heldBytes += Batches.bytes(batch);
                     if (mayPartition() && ((heldBytes > context.memoryLimit() / 8 && context.shouldSpill()) || wouldNotFit())) {
                         startPartitioning();
                     }

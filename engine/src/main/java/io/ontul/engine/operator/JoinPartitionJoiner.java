@@ -162,7 +162,7 @@ final class JoinPartitionJoiner
             long cost = 0;
             long budget = join.buildBudget();
             while (nextBuildBatch != null) {
-                long batchCost = GraceHashJoin.buildCost(JoinPartitioner.bytes(nextBuildBatch), nextBuildBatch.getRowCount());
+                long batchCost = GraceHashJoin.buildCost(Batches.bytes(nextBuildBatch), nextBuildBatch.getRowCount());
                 if (!batches.isEmpty() && cost + batchCost > budget) {
                     break;
                 }

@@ -8,7 +8,6 @@ import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.spill.SpillRun;
@@ -158,20 +157,12 @@ final class JoinPartitioner
 
     private void buffer(int partition, VectorSchemaRoot slice)
     {
-        long bytes = bytes(slice);
+        long bytes = Batches.bytes(slice);
         buffers.get(partition).add(slice);
         bufferedBytes[partition] += bytes;
         buffered += bytes;
     }
 
-    static long bytes(VectorSchemaRoot batch)
-    {
-        long bytes = 0;
-        for (FieldVector vector : batch.getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
-        return bytes;
-    }
 
     /** Writes out the largest buffers until at most half the budget is held. */
     private void spillLargest()
@@ -201,16 +192,16 @@ final class JoinPartitioner
                 int to = from;
                 int groupRows = 0;
                 long groupBytes = 0;
-                while (to < slices.size() && (to == from || groupRows + slices.get(to).getRowCount() <= Batches.TARGET_ROWS && groupBytes + bytes(slices.get(to)) <= maxBatchBytes)) {
+                while (to < slices.size() && (to == from || groupRows + slices.get(to).getRowCount() <= Batches.TARGET_ROWS && groupBytes + Batches.bytes(slices.get(to)) <= maxBatchBytes)) {
                     groupRows += slices.get(to).getRowCount();
-                    groupBytes += bytes(slices.get(to));
+                    groupBytes += Batches.bytes(slices.get(to));
                     to++;
                 }
                 if (to - from == 1) {
                     writeInParts(writer, slices.get(from));
                 }
                 else {
-                    try (VectorSchemaRoot group = concat(slices.subList(from, to))) {
+                    try (VectorSchemaRoot group = Batches.concat(schema, slices.subList(from, to), context.allocator())) {
                         writer.write(group);
                     }
                 }
@@ -234,7 +225,7 @@ final class JoinPartitioner
     private void writeInParts(SpillRunWriter writer, VectorSchemaRoot slice)
     {
         int rowCount = slice.getRowCount();
-        int parts = (int) Math.min(rowCount, Math.max(1, (bytes(slice) + maxBatchBytes - 1) / Math.max(1, maxBatchBytes)));
+        int parts = (int) Math.min(rowCount, Math.max(1, (Batches.bytes(slice) + maxBatchBytes - 1) / Math.max(1, maxBatchBytes)));
         if (parts == 1) {
             writer.write(slice);
             return;
@@ -247,19 +238,6 @@ final class JoinPartitioner
         }
     }
 
-    private VectorSchemaRoot concat(List<VectorSchemaRoot> group)
-    {
-        VectorSchemaRoot combined = VectorSchemaRoot.create(schema, context.allocator());
-        try {
-            combined.allocateNew();
-            VectorSchemaRootAppender.append(false, combined, group.toArray(new VectorSchemaRoot[0]));
-            return combined;
-        }
-        catch (RuntimeException e) {
-            combined.close();
-            throw e;
-        }
-    }
 
     /** Writes out what is buffered and returns the runs of each partition, which the caller then owns. */
     List<JoinPartitionRuns> finish()
