@@ -2,10 +2,6 @@ package io.ontul.exchange.spill;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -18,16 +14,20 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class SpillRun
 {
     private final SpillSpace space;
-    private final Path file;
+    private final SpillFile file;
+    private final long start;
+    private final String name;
     private final Schema schema;
     private final long rows;
     private final long bytes;
     private final java.util.concurrent.atomic.AtomicBoolean deleted = new java.util.concurrent.atomic.AtomicBoolean();
 
-    SpillRun(SpillSpace space, Path file, Schema schema, long rows, long bytes)
+    SpillRun(SpillSpace space, SpillFile file, long start, boolean ownsFile, Schema schema, long rows, long bytes)
     {
         this.space = requireNonNull(space, "space is null");
         this.file = requireNonNull(file, "file is null");
+        this.start = start;
+        this.name = name(file, start, ownsFile);
         this.schema = requireNonNull(schema, "schema is null");
         this.rows = rows;
         this.bytes = bytes;
@@ -37,9 +37,9 @@ public final class SpillRun
     public SpillRunReader open(BufferAllocator allocator)
     {
         if (deleted.get()) {
-            throw new IllegalStateException("spill run " + file + " was deleted");
+            throw new IllegalStateException("spill run " + name + " was deleted");
         }
-        return new SpillRunReader(space.store().streams(), file, schema, allocator);
+        return new SpillRunReader(space.store().streams(), file, start, bytes, name, schema, allocator);
     }
 
     public Schema schema()
@@ -52,30 +52,31 @@ public final class SpillRun
         return rows;
     }
 
-    /** Bytes of the file on disk. */
+    /** How a run is named in messages: its file, and where in it when the file is shared. */
+    static String name(SpillFile file, long start, boolean ownsFile)
+    {
+        return ownsFile ? file.path().toString() : file.path() + "@" + start;
+    }
+
+    /** Bytes of the run on disk. */
     public long bytes()
     {
         return bytes;
     }
 
-    /** Deletes the file now, giving its space back. Idempotent. */
+    /** Deletes the run now, giving its space back (its file goes with its last run). Idempotent. */
     public void delete()
     {
         if (!deleted.compareAndSet(false, true)) {
             return;
         }
-        try {
-            Files.deleteIfExists(file);
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete spill file " + file, e);
-        }
         space.released(bytes);
+        file.release();
     }
 
     @Override
     public String toString()
     {
-        return file.getFileName() + " (" + rows + " rows, " + bytes + " bytes)";
+        return name + " (" + rows + " rows, " + bytes + " bytes)";
     }
 }

@@ -2,9 +2,10 @@ package io.ontul.exchange.spill;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -23,20 +24,33 @@ import io.ontul.exchange.crypto.ExchangeStreamFactory;
 public final class SpillRunReader
         implements AutoCloseable
 {
-    private final Path file;
+    private final String file;
     private final ChunkedInputStream in;
     private final ArrowBatchReader reader;
 
-    SpillRunReader(ExchangeStreamFactory streams, Path file, Schema schema, BufferAllocator allocator)
+    SpillRunReader(ExchangeStreamFactory streams, SpillFile file, long start, long length, String name, Schema schema, BufferAllocator allocator)
     {
-        this.file = requireNonNull(file, "file is null");
+        this.file = requireNonNull(name, "name is null");
         requireNonNull(schema, "schema is null");
         requireNonNull(allocator, "allocator is null");
+        InputStream raw = null;
         try {
-            this.in = streams.openFile(file);
+            raw = new BufferedInputStream(file.open(start, length), 64 * 1024);
+            this.in = streams.newInputStream(raw, name);
         }
-        catch (IOException e) {
-            throw new UncheckedIOException("Cannot read spill file " + file + ": " + e.getMessage(), e);
+        catch (IOException | RuntimeException e) {
+            if (raw != null) {
+                try {
+                    raw.close();
+                }
+                catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new UncheckedIOException("Cannot read spill file " + file + ": " + e.getMessage(), (IOException) e);
         }
         this.reader = new ArrowBatchReader(in, allocator);
     }

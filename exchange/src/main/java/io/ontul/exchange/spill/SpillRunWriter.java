@@ -2,14 +2,10 @@ package io.ontul.exchange.spill;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -18,19 +14,23 @@ import io.ontul.exchange.arrow.ArrowBatchWriter;
 import io.ontul.exchange.crypto.ChunkedOutputStream;
 
 /**
- * Writes one spill run: Arrow IPC stream format inside an exchange file (encrypted and
- * compressed as configured). {@link #write} copies nothing: the caller keeps and closes its
- * batch. {@link #finish} completes the file and returns the {@link SpillRun}; {@link #close}
- * without finishing deletes the file. Every byte that reaches the disk is charged to the query's
- * space first, so going over the spill limit fails the write before the disk fills. Not
- * thread-safe.
+ * Writes one spill run: Arrow IPC stream format inside an exchange stream (encrypted and
+ * compressed as configured), alone in its file or appended to a {@link SpillRunFile}.
+ * {@link #write} copies nothing: the caller keeps and closes its batch. {@link #finish}
+ * completes the run and returns the {@link SpillRun}; {@link #close} without finishing drops
+ * it (a file of its own is deleted; a shared file takes no more runs). Every byte that reaches
+ * the disk is charged to the query's space first, so going over the spill limit fails the write
+ * before the disk fills. Not thread-safe.
  */
 public final class SpillRunWriter
         implements AutoCloseable
 {
     private final SpillSpace space;
-    private final Path file;
+    private final SpillFile file;
+    private final boolean ownsFile;
+    private final String name;
     private final Schema schema;
+    private long start;
     private OutputStream disk;
     private ChunkedOutputStream out;
     private ArrowBatchWriter batches;
@@ -38,19 +38,23 @@ public final class SpillRunWriter
     private long bytes;
     private boolean done;
 
-    SpillRunWriter(SpillSpace space, Path file, Schema schema)
+    /** @param ownsFile the run is alone in {@code file}, which is closed for writing when the run ends */
+    SpillRunWriter(SpillSpace space, SpillFile file, Schema schema, boolean ownsFile)
     {
         this.space = requireNonNull(space, "space is null");
         this.file = requireNonNull(file, "file is null");
+        this.ownsFile = ownsFile;
         this.schema = requireNonNull(schema, "schema is null");
+        this.start = file.offset();
+        this.name = SpillRun.name(file, start, ownsFile);
         try {
-            this.disk = new ChargingOutputStream(new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 64 * 1024));
-            this.out = space.store().streams().newOutputStream(disk, file.toString());
+            this.disk = new ChargingOutputStream(file.output());
+            this.out = space.store().streams().newOutputStream(disk, name);
             this.batches = new ArrowBatchWriter(out, schema);
         }
         catch (IOException | RuntimeException e) {
             abort();
-            throw e instanceof IOException io ? new UncheckedIOException("Cannot write spill file " + file, io) : (RuntimeException) e;
+            throw e instanceof IOException io ? new UncheckedIOException("Cannot write spill file " + name, io) : (RuntimeException) e;
         }
     }
 
@@ -58,7 +62,7 @@ public final class SpillRunWriter
     public void write(VectorSchemaRoot batch)
     {
         if (done) {
-            throw new IllegalStateException("spill run " + file + " is finished");
+            throw new IllegalStateException("spill run " + name + " is finished");
         }
         try {
             batches.write(batch);
@@ -66,7 +70,7 @@ public final class SpillRunWriter
         }
         catch (IOException e) {
             abort();
-            throw new UncheckedIOException("Cannot write spill file " + file, e);
+            throw new UncheckedIOException("Cannot write spill file " + name, e);
         }
         catch (RuntimeException e) {
             abort();
@@ -78,23 +82,28 @@ public final class SpillRunWriter
     public SpillRun finish()
     {
         if (done) {
-            throw new IllegalStateException("spill run " + file + " is finished");
+            throw new IllegalStateException("spill run " + name + " is finished");
         }
         try {
             batches.finish();
+            // finishes the stream and flushes it; the file itself stays open for the next run
             out.close();
             done = true;
+            file.runFinished(bytes);
+            if (ownsFile) {
+                file.closeWriting();
+            }
         }
         catch (IOException e) {
             abort();
-            throw new UncheckedIOException("Cannot write spill file " + file, e);
+            throw new UncheckedIOException("Cannot write spill file " + name, e);
         }
         catch (RuntimeException e) {
             abort();
             throw e;
         }
         space.recordRows(rows);
-        return new SpillRun(space, file, schema, rows, bytes);
+        return new SpillRun(space, file, start, ownsFile, schema, rows, bytes);
     }
 
     public long rows()
@@ -118,17 +127,16 @@ public final class SpillRunWriter
             if (out != null) {
                 out.abort();
             }
-            else if (disk != null) {
-                disk.close();
-            }
         }
         catch (IOException ignored) {
-            // the file is deleted next
+            // the file is dropped next
         }
         try {
-            Files.deleteIfExists(file);
+            // a file of its own is deleted; a shared one keeps the runs finished before, and
+            // this run's bytes until they all go
+            file.runFailed();
         }
-        catch (IOException ignored) {
+        catch (UncheckedIOException ignored) {
             // the space's folder is deleted when the query ends
         }
         space.released(bytes);
@@ -158,6 +166,14 @@ public final class SpillRunWriter
         {
             charge(length);
             out.write(buffer, offset, length);
+        }
+
+        /** Flushes only: the file outlives the run. */
+        @Override
+        public void close()
+                throws IOException
+        {
+            out.flush();
         }
 
         private void charge(long length)

@@ -48,6 +48,20 @@ public final class SpillSpace
     public SpillRunWriter newRun(Schema schema)
     {
         requireNonNull(schema, "schema is null");
+        return new SpillRunWriter(this, newFile(), schema, true);
+    }
+
+    /**
+     * Starts a file for several spill runs written one after another ({@link SpillRunFile}):
+     * one file instead of one per run, for callers that write many small runs at once.
+     */
+    public SpillRunFile newRunFile()
+    {
+        return new SpillRunFile(this, newFile());
+    }
+
+    private SpillFile newFile()
+    {
         Path file;
         synchronized (this) {
             if (closed) {
@@ -61,10 +75,10 @@ public final class SpillSpace
             }
             file = directory.resolve("run-" + fileCounter.incrementAndGet() + ".arrow");
         }
-        return new SpillRunWriter(this, file, schema);
+        return new SpillFile(file);
     }
 
-    /** Spill runs started so far (one file each). */
+    /** Spill files started so far (each with one run or more). */
     public int files()
     {
         return fileCounter.get();

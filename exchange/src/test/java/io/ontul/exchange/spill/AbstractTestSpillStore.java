@@ -200,6 +200,99 @@ public abstract class AbstractTestSpillStore
     }
 
     @Test
+    public void runsShareAFileAndItGoesWithTheLastOfThem()
+            throws IOException
+    {
+        SpillStore store = store(1L << 30);
+        try (SpillSpace space = store.forQuery("q8")) {
+            SpillRun first;
+            SpillRun empty;
+            SpillRun third;
+            try (SpillRunFile file = space.newRunFile()) {
+                first = writeRun(file, 0, 2, 3000);
+                empty = writeRun(file, 0, 0, 0);
+                third = writeRun(file, 50_000, 3, 11);
+            }
+            assertThat(space.files()).isEqualTo(1);
+            assertThat(filesIn(space)).hasSize(1);
+            assertThat(store.usedBytes()).isEqualTo(first.bytes() + empty.bytes() + third.bytes());
+            // each run reads on its own, in any order, any number of times
+            assertThat(readIds(third)).isEqualTo(expectedIds(50_000, 3, 11));
+            assertThat(readIds(empty)).isEmpty();
+            assertThat(readIds(first)).isEqualTo(expectedIds(0, 2, 3000));
+            assertThat(readIds(third)).hasSize(33);
+
+            empty.delete();
+            first.delete();
+            assertThat(filesIn(space)).hasSize(1);
+            assertThat(readIds(third)).hasSize(33);
+            third.delete();
+            assertThat(filesIn(space)).isEmpty();
+            assertThat(store.usedBytes()).isZero();
+        }
+    }
+
+    @Test
+    public void damageToOneRunOfASharedFileNamesItsPlace()
+            throws IOException
+    {
+        SpillStore store = store(1L << 30);
+        try (SpillSpace space = store.forQuery("q9")) {
+            SpillRun first;
+            SpillRun second;
+            try (SpillRunFile file = space.newRunFile()) {
+                first = writeRun(file, 0, 1, 500);
+                second = writeRun(file, 1000, 1, 500);
+            }
+            Path path = filesIn(space).get(0);
+            byte[] bytes = Files.readAllBytes(path);
+            int inSecond = (int) (first.bytes() + second.bytes() / 2);
+            bytes[inSecond] ^= 0x5A;
+            Files.write(path, bytes);
+            assertThat(readIds(first)).hasSize(500);
+            assertThatThrownBy(() -> readIds(second)).hasMessageContaining(path + "@" + first.bytes());
+        }
+    }
+
+    @Test
+    public void aFailedRunEndsItsFileAndKeepsTheRunsBefore()
+            throws IOException
+    {
+        SpillStore store = store(64 * 1024);
+        try (SpillSpace space = store.forQuery("q10")) {
+            SpillRunFile file = space.newRunFile();
+            SpillRun kept = writeRun(file, 0, 1, 10);
+            SpillRunWriter failing = file.newRun(SCHEMA);
+            assertThatThrownBy(() -> {
+                for (int i = 0; i < 100; i++) {
+                    try (VectorSchemaRoot batch = batch(i * 10_000L, 10_000)) {
+                        failing.write(batch);
+                    }
+                }
+            }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_SPILL_LIMIT));
+            failing.close();
+            assertThatThrownBy(() -> file.newRun(SCHEMA)).hasMessageContaining("broken by a failed run");
+            file.close();
+            assertThat(store.usedBytes()).isEqualTo(kept.bytes());
+            assertThat(readIds(kept)).isEqualTo(expectedIds(0, 1, 10));
+            kept.delete();
+            assertThat(filesIn(space)).isEmpty();
+            assertThat(store.usedBytes()).isZero();
+        }
+    }
+
+    private static List<Path> filesIn(SpillSpace space)
+            throws IOException
+    {
+        if (!Files.exists(space.directory())) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(space.directory())) {
+            return files.toList();
+        }
+    }
+
+    @Test
     public void openingSweepsFilesOfAKilledProcess()
             throws IOException
     {
@@ -221,7 +314,17 @@ public abstract class AbstractTestSpillStore
 
     protected SpillRun writeRun(SpillSpace space, long firstId, int batches, int rowsPerBatch)
     {
-        try (SpillRunWriter writer = space.newRun(SCHEMA)) {
+        return writeRun(space.newRun(SCHEMA), firstId, batches, rowsPerBatch);
+    }
+
+    protected SpillRun writeRun(SpillRunFile file, long firstId, int batches, int rowsPerBatch)
+    {
+        return writeRun(file.newRun(SCHEMA), firstId, batches, rowsPerBatch);
+    }
+
+    private SpillRun writeRun(SpillRunWriter runWriter, long firstId, int batches, int rowsPerBatch)
+    {
+        try (SpillRunWriter writer = runWriter) {
             for (int b = 0; b < batches; b++) {
                 try (VectorSchemaRoot batch = batch(firstId + (long) b * rowsPerBatch, rowsPerBatch)) {
                     writer.write(batch);
