@@ -11,13 +11,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunFile;
 import io.ontul.exchange.spill.SpillRunWriter;
 
 /**
  * The groups a hash aggregation spilled while aggregating one input (its own input at level 0,
  * or a spilled partition at a deeper level). Each {@link #spill} writes every group of the table
  * as a state row to a new run of its partition, chosen by {@link #PARTITION_BITS} bits of the
- * group hash: the top bits at level 0, the next ones at level 1, and so on. Groups of one key
+ * group hash: the top bits at level 0, the next ones at level 1, and so on (the runs of one
+ * spill share a file, {@link SpillRunFile}). Groups of one key
  * always land in the same partition, so each partition can be aggregated on its own;
  * one that still does not fit is split again by the next bits, one level deeper. The table's
  * slots use the low bits of the hash, so partitioning never crowds a table.
@@ -98,16 +100,19 @@ final class AggregationPartitions
         // small batches: reading a partition back holds one of them next to its table
         long rowBytes = Math.max(1, table.heldBytes() / groups);
         int batchRows = (int) Math.max(1024, Math.min(Batches.TARGET_ROWS, context.memoryLimit() / 64 / rowBytes));
-        for (int p = 0; p < PARTITIONS; p++) {
-            if (starts[p + 1] > starts[p]) {
-                writeRun(table, p, Arrays.copyOfRange(order, starts[p], starts[p + 1]), batchRows);
+        // one file for the partitions' runs (creating a file costs more than a small run)
+        try (SpillRunFile file = context.spillSpace().newRunFile()) {
+            for (int p = 0; p < PARTITIONS; p++) {
+                if (starts[p + 1] > starts[p]) {
+                    writeRun(file, table, p, Arrays.copyOfRange(order, starts[p], starts[p + 1]), batchRows);
+                }
             }
         }
     }
 
-    private void writeRun(AggregationTable table, int partition, int[] groups, int batchRows)
+    private void writeRun(SpillRunFile file, AggregationTable table, int partition, int[] groups, int batchRows)
     {
-        try (SpillRunWriter writer = context.spillSpace().newRun(stateSchema)) {
+        try (SpillRunWriter writer = file.newRun(stateSchema)) {
             for (int from = 0; from < groups.length; from += batchRows) {
                 int count = Math.min(batchRows, groups.length - from);
                 try (VectorSchemaRoot batch = table.state(stateSchema, Arrays.copyOfRange(groups, from, from + count), count)) {
@@ -156,26 +161,28 @@ final class AggregationPartitions
         }
         if (buffered > bufferLimit) {
             // down to half, so that the next writes come after a while, not at every batch
-            while (buffered > bufferLimit / 2) {
-                int largest = 0;
-                for (int p = 1; p < PARTITIONS; p++) {
-                    if (bufferedBytes[p] > bufferedBytes[largest]) {
-                        largest = p;
+            try (SpillRunFile file = context.spillSpace().newRunFile()) {
+                while (buffered > bufferLimit / 2) {
+                    int largest = 0;
+                    for (int p = 1; p < PARTITIONS; p++) {
+                        if (bufferedBytes[p] > bufferedBytes[largest]) {
+                            largest = p;
+                        }
                     }
+                    writeBuffer(file, largest);
                 }
-                writeBuffer(largest);
             }
         }
     }
 
     /** Writes a partition's buffered rows as a new run of it. */
-    private void writeBuffer(int partition)
+    private void writeBuffer(SpillRunFile file, int partition)
     {
         List<VectorSchemaRoot> slices = buffers.get(partition);
         if (slices.isEmpty()) {
             return;
         }
-        try (SpillRunWriter writer = context.spillSpace().newRun(stateSchema)) {
+        try (SpillRunWriter writer = file.newRun(stateSchema)) {
             int from = 0;
             while (from < slices.size()) {
                 // slices are a batch's share of one partition: written together, they read back as batches
@@ -214,8 +221,12 @@ final class AggregationPartitions
     /** The partitions written, to aggregate one by one at the next level; this object then holds none. */
     List<Partition> finish()
     {
-        for (int p = 0; p < PARTITIONS; p++) {
-            writeBuffer(p);
+        if (buffered > 0) {
+            try (SpillRunFile file = context.spillSpace().newRunFile()) {
+                for (int p = 0; p < PARTITIONS; p++) {
+                    writeBuffer(file, p);
+                }
+            }
         }
         List<Partition> partitions = new ArrayList<>();
         for (List<SpillRun> partitionRuns : runs) {

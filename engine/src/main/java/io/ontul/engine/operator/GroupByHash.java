@@ -47,19 +47,28 @@ public final class GroupByHash
         // at most half full, as insert keeps it; a power of two
         int capacity = Math.max(1024, Integer.highestOneBit(Math.max(1, Math.min(expectedGroups, 1 << 28)) * 2 - 1) << 1);
         this.keys = new FieldVector[keyFields.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = keyFields.get(i).createVector(context.allocator());
-            Batches.allocate(keys[i], capacity / 2);
-        }
         this.keyLongs = new long[keys.length][];
+        long longKeys = 0;
         for (int i = 0; i < keys.length; i++) {
-            if (Columns.isLongLike(keys[i])) {
-                reserve(capacity / 2 * 8L);
-                keyLongs[i] = new long[capacity / 2];
+            // empty until allocated below
+            keys[i] = keyFields.get(i).createVector(context.allocator());
+            longKeys += Columns.isLongLike(keys[i]) ? 1 : 0;
+        }
+        try {
+            // reserve before allocating: a refused reservation leaves no buffer behind
+            reserve(capacity * 4L + capacity * (8L + 4L) + longKeys * (capacity / 2) * 8L);
+            for (int i = 0; i < keys.length; i++) {
+                Batches.allocate(keys[i], capacity / 2);
+                if (Columns.isLongLike(keys[i])) {
+                    keyLongs[i] = new long[capacity / 2];
+                }
             }
         }
+        catch (RuntimeException e) {
+            close();
+            throw e;
+        }
         keyIsNull = new boolean[capacity / 2];
-        reserve(capacity * 4L + capacity * (8L + 4L));
         table = new int[capacity];
         mask = capacity - 1;
         groupHashes = new long[capacity];

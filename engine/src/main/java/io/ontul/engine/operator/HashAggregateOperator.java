@@ -263,7 +263,11 @@ public final class HashAggregateOperator
         return false;
     }
 
-    /** Writes the table's groups to the partitions of {@code level} and closes it; returns how many groups it held. */
+    /**
+     * Writes the table's groups to the partitions of {@code level} and closes it; returns how
+     * many groups the next table should make room for: as many as this one held, or 0 when the
+     * query is short of memory.
+     */
     private int spill(int level)
     {
         if (level >= AggregationPartitions.MAX_LEVELS) {
@@ -273,12 +277,14 @@ public final class HashAggregateOperator
         if (spilled == null) {
             spilled = new AggregationPartitions(context, stateSchema, level, stats);
         }
-        stats.recordMemory(table.heldBytes());
+        long held = table.heldBytes();
+        stats.recordMemory(held);
         int groups = table.groupCount();
         spilled.spill(table);
         closeTable();
         rowsInTable = 0;
-        return groups;
+        // the next table may start at this size only while the query has room for it at once
+        return context.memoryUsed() + held < context.memoryLimit() / 2 ? groups : 0;
     }
 
     private void startEmitting()

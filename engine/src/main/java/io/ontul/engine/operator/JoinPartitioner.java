@@ -11,6 +11,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunFile;
 import io.ontul.exchange.spill.SpillRunWriter;
 
 /**
@@ -24,8 +25,8 @@ import io.ontul.exchange.spill.SpillRunWriter;
  * partition holding them all would look like a hot key).
  * <p>
  * Rows are gathered into per-partition buffers (query memory); when the buffers exceed their
- * budget the largest ones are written out, each as a new run, so only one spill file is open
- * at a time. Use: {@link #add} batches (the caller keeps them), then {@link #finish} once for
+ * budget the largest ones are written out, each as a new run, all of them in one file
+ * ({@link SpillRunFile}), so only one spill file is open at a time. Use: {@link #add} batches (the caller keeps them), then {@link #finish} once for
  * the runs of every partition; {@link #close} drops buffers and, unless finished, the runs
  * written so far. Not thread-safe.
  */
@@ -167,25 +168,28 @@ final class JoinPartitioner
     /** Writes out the largest buffers until at most half the budget is held. */
     private void spillLargest()
     {
-        while (buffered > bufferLimit / 2) {
-            int largest = 0;
-            for (int p = 1; p < fanOut; p++) {
-                if (bufferedBytes[p] > bufferedBytes[largest]) {
-                    largest = p;
+        // one file for the runs written now (creating a file costs more than a small run)
+        try (SpillRunFile file = context.spillSpace().newRunFile()) {
+            while (buffered > bufferLimit / 2) {
+                int largest = 0;
+                for (int p = 1; p < fanOut; p++) {
+                    if (bufferedBytes[p] > bufferedBytes[largest]) {
+                        largest = p;
+                    }
                 }
+                spill(file, largest);
             }
-            spill(largest);
         }
     }
 
-    private void spill(int partition)
+    private void spill(SpillRunFile file, int partition)
     {
         List<VectorSchemaRoot> slices = buffers.get(partition);
         if (slices.isEmpty()) {
             return;
         }
         long sliceRows = 0;
-        try (SpillRunWriter writer = context.spillSpace().newRun(schema)) {
+        try (SpillRunWriter writer = file.newRun(schema)) {
             int from = 0;
             while (from < slices.size()) {
                 // slices are small (a batch spread over the partitions): written together, they read back as full batches
@@ -242,8 +246,10 @@ final class JoinPartitioner
     /** Writes out what is buffered and returns the runs of each partition, which the caller then owns. */
     List<JoinPartitionRuns> finish()
     {
-        for (int p = 0; p < fanOut; p++) {
-            spill(p);
+        try (SpillRunFile file = context.spillSpace().newRunFile()) {
+            for (int p = 0; p < fanOut; p++) {
+                spill(file, p);
+            }
         }
         List<JoinPartitionRuns> result = new ArrayList<>(fanOut);
         for (int p = 0; p < fanOut; p++) {

@@ -14,6 +14,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunFile;
 import io.ontul.exchange.spill.SpillRunReader;
 import io.ontul.exchange.spill.SpillRunWriter;
 import io.ontul.spi.ErrorCode;
@@ -246,9 +247,12 @@ final class SpillingWindowPartitions
             }
             long rowBytes = Math.max(1, measuredRows == 0 ? 1 : measuredBytes / measuredRows);
             int batchRows = (int) Math.max(1024, Math.min(Batches.TARGET_ROWS, context.memoryLimit() / 64 / rowBytes));
-            for (int p = 0; p < target.length; p++) {
-                if (starts[p + 1] > starts[p]) {
-                    target[p].add(writeRun(batches, batchOf, rowOf, starts[p], starts[p + 1], batchRows));
+            // one file for the partitions' runs (creating a file costs more than a small run)
+            try (SpillRunFile file = context.spillSpace().newRunFile()) {
+                for (int p = 0; p < target.length; p++) {
+                    if (starts[p + 1] > starts[p]) {
+                        target[p].add(writeRun(file, batches, batchOf, rowOf, starts[p], starts[p + 1], batchRows));
+                    }
                 }
             }
         }
@@ -258,9 +262,9 @@ final class SpillingWindowPartitions
         }
     }
 
-    private SpillRun writeRun(List<VectorSchemaRoot> batches, int[] batchOf, int[] rowOf, int from, int to, int batchRows)
+    private SpillRun writeRun(SpillRunFile file, List<VectorSchemaRoot> batches, int[] batchOf, int[] rowOf, int from, int to, int batchRows)
     {
-        try (SpillRunWriter writer = context.spillSpace().newRun(schema)) {
+        try (SpillRunWriter writer = file.newRun(schema)) {
             for (int start = from; start < to; start += batchRows) {
                 int count = Math.min(batchRows, to - start);
                 FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -177,6 +178,32 @@ public class TestSpillingJoin
         assertSpillsAndMatchesDuckDb("16MB", """
                 SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders
                 WHERE o_orderkey NOT IN (SELECT l_orderkey FROM tpch.sf0_1.lineitem WHERE l_quantity > 10)""");
+    }
+
+    @Test
+    public void budgetsFromTooSmallToEnoughAnswerOrFailCleanly()
+            throws SQLException
+    {
+        // tables replacing a spilled one are sized up front: a refused reservation must fail
+        // the query without leaving a buffer behind, and a budget that fits must answer
+        String sql = "SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders WHERE o_orderkey NOT IN (SELECT l_orderkey FROM tpch.sf0_1.lineitem WHERE l_quantity > 10)";
+        long expected;
+        try (Statement statement = duckDb.createStatement();
+                ResultSet count = statement.executeQuery("SELECT count(*) FROM (" + sql + ")")) {
+            count.next();
+            expected = count.getLong(1);
+        }
+        long before = engine.rootAllocator().getAllocatedMemory();
+        for (String budget : List.of("2MB", "4MB", "6MB", "8MB", "10MB", "12MB", "14MB", "16MB")) {
+            try (QueryResult result = spill.session(budget).execute(sql)) {
+                assertThat(ResultRows.drain(result)).as("rows under %s", budget).hasSize((int) expected);
+            }
+            catch (OntulException e) {
+                assertThat(e.code()).as("failure under %s: %s", budget, e.getMessage()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
+                assertThat(budget).isNotEqualTo("16MB");
+            }
+            assertThat(engine.rootAllocator().getAllocatedMemory()).as("memory held after the query under %s", budget).isEqualTo(before);
+        }
     }
 
     @Test
