@@ -31,9 +31,10 @@ public final class Errors
             return ontul;
         }
         if (error instanceof OutOfMemoryException) {
+            // keeps the allocation that was refused as the cause: the log then shows where memory ran out
             return context == null
-                    ? new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Engine memory exhausted: " + error.getMessage())
-                    : context.exceededMemoryLimit();
+                    ? new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Engine memory exhausted: " + error.getMessage(), error)
+                    : context.exceededMemoryLimit(error);
         }
         Throwable cause = error.getCause();
         if (cause instanceof OntulException ontul) {

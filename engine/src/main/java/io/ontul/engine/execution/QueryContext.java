@@ -128,8 +128,14 @@ public final class QueryContext
 
     public OntulException exceededMemoryLimit()
     {
+        return exceededMemoryLimit(null);
+    }
+
+    /** @param cause the refused allocation, kept so that the log shows where memory ran out; may be null */
+    public OntulException exceededMemoryLimit(Throwable cause)
+    {
         return new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(memoryLimit)
-                + " (raise it with SET SESSION query_max_memory = '...')");
+                + " (raise it with SET SESSION query_max_memory = '...')", cause);
     }
 
     /** Lets the query's operators spill to {@code store}; without it they fail at the memory limit. */

@@ -143,7 +143,8 @@ final class GraceHashJoin
         probersLeft--;
         if (probersLeft == 0) {
             for (int p = 0; p < buildPartitions.size(); p++) {
-                JoinPartition partition = new JoinPartition(0, buildPartitions.get(p), JoinPartitionRuns.concat(probePartitions.get(p)), false);
+                // without keys every row is in one partition, and splitting it again cannot spread them
+                JoinPartition partition = new JoinPartition(0, buildPartitions.get(p), JoinPartitionRuns.concat(probePartitions.get(p)), buildKeys.length == 0);
                 pending.add(partition);
                 created.add(partition);
             }

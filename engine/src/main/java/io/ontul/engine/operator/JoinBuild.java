@@ -20,7 +20,9 @@ import io.ontul.engine.execution.QueryContext;
  * finished table would take the query past three quarters of it), the build side is instead
  * hash-partitioned by key into spill runs, the rows already held included, and the join
  * becomes a {@link GraceHashJoin} ({@link #spilled}): the probe instances then partition their
- * input the same way and join partition by partition. Joins without keys never spill.
+ * input the same way and join partition by partition. A join without keys (nested loop) spills
+ * the same way: all its rows fall into one partition, joined in chunks of build rows that fit,
+ * its probe rows read back once per chunk.
  */
 public final class JoinBuild
         implements AutoCloseable
@@ -329,7 +331,7 @@ public final class JoinBuild
 
     private boolean mayPartition()
     {
-        return partitionable && keyColumns.length > 0 && context.canSpill();
+        return partitionable && context.canSpill();
     }
 
     /** Whether the finished table (rows copied into one batch, plus chains) would take the query past 3/4 of its budget. */

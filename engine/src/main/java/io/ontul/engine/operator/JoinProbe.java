@@ -33,6 +33,7 @@ final class JoinProbe
     private final JoinBuild build;
     private final JoinSpec spec;
     private final Deque<VectorSchemaRoot> output;
+    private final int maxPairs;
 
     JoinProbe(QueryContext context, JoinBuild build, JoinSpec spec, Deque<VectorSchemaRoot> output)
     {
@@ -40,6 +41,24 @@ final class JoinProbe
         this.build = requireNonNull(build, "build is null");
         this.spec = requireNonNull(spec, "spec is null");
         this.output = requireNonNull(output, "output is null");
+        this.maxPairs = maxPairs(context.memoryLimit(), spec.joinedSchema());
+    }
+
+    /**
+     * Pairs matched before they are joined into one batch: {@link Batches#TARGET_ROWS}, fewer
+     * when a batch of joined rows (every column of both sides, before the residual filters it)
+     * would take more than a 32nd of the query's budget, as in a nested-loop join of wide rows
+     * under a small budget.
+     */
+    static int maxPairs(long memoryLimit, Schema joinedSchema)
+    {
+        long rowBytes = 0;
+        for (Field field : joinedSchema.getFields()) {
+            ArrowType type = field.getType();
+            // offsets and a guess at the text for variable-width columns; validity included loosely
+            rowBytes += type instanceof ArrowType.Utf8 || type instanceof ArrowType.Binary ? 40 : 9;
+        }
+        return (int) Math.max(1024, Math.min(Batches.TARGET_ROWS, memoryLimit / 32 / Math.max(1, rowBytes)));
     }
 
     /** Starts matching {@code batch}, which the returned matching then owns and closes. */
@@ -163,7 +182,7 @@ final class JoinProbe
                     candidate = build.next(buildRow);
                     if (values != null || keysEqual(keys, probeLongs, buildLongs, row, buildRow)) {
                         pairs.add(row, buildRow);
-                        if (pairs.size() >= Batches.TARGET_ROWS) {
+                        if (pairs.size() >= maxPairs) {
                             flushPairs(batch, pairs, matched);
                             return true;
                         }

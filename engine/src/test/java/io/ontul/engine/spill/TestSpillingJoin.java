@@ -60,6 +60,7 @@ public class TestSpillingJoin
         }
         DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.ORDERS, 0.1);
         DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.LINE_ITEM, 0.1);
+        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.PART, 0.1);
         engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
         spill = new SpillTesting(engine, duckDb);
     }
@@ -178,6 +179,23 @@ public class TestSpillingJoin
         assertSpillsAndMatchesDuckDb("16MB", """
                 SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders
                 WHERE o_orderkey NOT IN (SELECT l_orderkey FROM tpch.sf0_1.lineitem WHERE l_quantity > 10)""");
+    }
+
+    @Test
+    public void nestedLoopJoinSpillsAndJoinsInChunks()
+            throws SQLException, IOException
+    {
+        // no equality: a nested-loop join whose build side (part, 20,000 wide rows) does not fit
+        // the budget; the filtered orders are fewer than estimated, so they are the probe side
+        String inner = "SELECT count(*), sum(p_retailprice), min(o_orderkey), max(p_comment), max(p_type), min(p_name) FROM tpch.sf0_1.orders JOIN tpch.sf0_1.part "
+                + "ON o_totalprice BETWEEN p_retailprice * 100 AND p_retailprice * 100 + 20000 AND p_name <> o_comment WHERE o_orderkey < 40";
+        String plan = explain(inner);
+        assertThat(plan).contains("NestedLoopJoin INNER");
+        assertThat(plan.indexOf("Scan tpch.sf0_1.part")).as("part is the build side (second input)").isGreaterThan(plan.indexOf("Scan tpch.sf0_1.orders"));
+        assertSpillsAndMatchesDuckDb("6MB", inner);
+        // probe rows without a match in any chunk still come out once
+        assertSpillsAndMatchesDuckDb("6MB", "SELECT o_orderkey, count(p_partkey), max(p_comment) FROM tpch.sf0_1.orders LEFT JOIN tpch.sf0_1.part "
+                + "ON o_totalprice BETWEEN p_retailprice * 100 AND p_retailprice * 100 + 300 AND p_type <> o_comment WHERE o_orderkey < 40 GROUP BY o_orderkey");
     }
 
     @Test
@@ -341,6 +359,17 @@ public class TestSpillingJoin
             throws SQLException, IOException
     {
         spill.assertSpillsAndMatches(sql, budget);
+    }
+
+    private String explain(String sql)
+    {
+        StringBuilder plan = new StringBuilder();
+        try (QueryResult result = session("1GB").execute("EXPLAIN " + sql)) {
+            for (List<Object> row : ResultRows.drain(result)) {
+                plan.append(row.get(0)).append('\n');
+            }
+        }
+        return plan.toString();
     }
 
     private Session session(String budget)
