@@ -32,10 +32,12 @@ import io.ontul.exchange.spill.SpillRunWriter;
 final class AggregationPartitions
         implements AutoCloseable
 {
-    static final int PARTITION_BITS = 4;
+    // 32 parts: a partition of a spill that filled the budget is read back at about a 32nd of it,
+    // which leaves room for the other instances merging theirs at the same time
+    static final int PARTITION_BITS = 5;
     static final int PARTITIONS = 1 << PARTITION_BITS;
-    /** Levels of partitioning (16^8 partitions in all, using the top 32 bits of the hash). */
-    static final int MAX_LEVELS = 8;
+    /** Levels of partitioning (32^6 partitions in all, using the top 30 bits of the hash). */
+    static final int MAX_LEVELS = 6;
 
     /** A spilled partition: runs of state rows to aggregate together at {@code level}. */
     record Partition(int level, List<SpillRun> runs)

@@ -271,7 +271,7 @@ public final class HashAggregateOperator
     private int spill(int level)
     {
         if (level >= AggregationPartitions.MAX_LEVELS) {
-            // the keys of one spilled partition share their top 32 hash bits and still do not fit
+            // the keys of one spilled partition share their top 30 hash bits and still do not fit
             throw context.exceededMemoryLimit();
         }
         if (spilled == null) {
