@@ -136,6 +136,20 @@ public final class Columns
     }
 
     /**
+     * Whether a vector of {@code vectors} that is not {@code exempt} holds a NULL: one scan of
+     * each validity buffer, so that row loops can skip their per-row NULL checks when none does.
+     */
+    public static boolean anyNull(FieldVector[] vectors, boolean[] exempt)
+    {
+        for (int i = 0; i < vectors.length; i++) {
+            if (!exempt[i] && vectors[i].getNullCount() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * A key hash mixed again with a seed (murmur3's 64-bit finalizer), for splitting rows into
      * partitions: other seeds give independent bits, and none correlate with the low bits a hash
      * table indexes by.

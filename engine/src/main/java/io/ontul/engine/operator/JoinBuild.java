@@ -178,10 +178,11 @@ public final class JoinBuild
             VectorSchemaRoot batch = batches.get(b);
             int rows = batch.getRowCount();
             long[] hashes = keyColumns.length == 0 ? null : hashes(batch, rows);
+            boolean nullKeys = keyColumns.length > 0 && keysHaveNull(batch);
             for (int row = 0; row < rows; row++, global++) {
                 batchOf[global] = b;
                 rowOf[global] = row;
-                if (keyColumns.length > 0 && hasExcludedNull(batch, row)) {
+                if (nullKeys && hasExcludedNull(batch, row)) {
                     next[global] = -2;
                     continue;
                 }
@@ -305,6 +306,15 @@ public final class JoinBuild
             hashes[row] = Columns.mix(hashes[row]);
         }
         return hashes;
+    }
+
+    private boolean keysHaveNull(VectorSchemaRoot batch)
+    {
+        FieldVector[] keys = new FieldVector[keyColumns.length];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = batch.getVector(keyColumns[k]);
+        }
+        return Columns.anyNull(keys, nullSafe);
     }
 
     private boolean hasExcludedNull(VectorSchemaRoot batch, int row)

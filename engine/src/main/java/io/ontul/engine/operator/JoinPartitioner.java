@@ -108,9 +108,10 @@ final class JoinPartitioner
         }
         int[] partitionOf = new int[count];
         int[] sizes = new int[fanOut];
+        boolean nullKeys = Columns.anyNull(keys, nullSafe);
         for (int row = 0; row < count; row++) {
             int partition;
-            if (hasExcludedNull(keys, row)) {
+            if (nullKeys && hasExcludedNull(keys, row)) {
                 if (!keepRowsWithNullKeys) {
                     partitionOf[row] = -1;
                     continue;

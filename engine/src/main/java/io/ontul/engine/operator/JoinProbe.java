@@ -116,6 +116,7 @@ final class JoinProbe
         // one integer-like key: the probe keys as longs, looked up by value
         private final long[] values;
         private final boolean valueNulls;
+        private final boolean keyNulls;
         // otherwise: key hashes, and the keys as longs where both sides have integer-like keys
         private final long[] hashes;
         private final long[][] probeLongs;
@@ -135,6 +136,7 @@ final class JoinProbe
                 keys[k] = batch.getVector(probeKeys[k]);
             }
             this.matched = new boolean[rows];
+            this.keyNulls = Columns.anyNull(keys, spec.nullSafe());
             if (build.hasSingleLongKey() && Columns.isLongLike(keys[0])) {
                 values = Columns.longs(keys[0], rows);
                 valueNulls = keys[0].getNullCount() > 0;
@@ -170,7 +172,7 @@ final class JoinProbe
             }
             while (row < rows) {
                 if (!rowStarted) {
-                    if (values != null ? valueNulls && keys[0].isNull(row) : hasExcludedNull(keys, row)) {
+                    if (values != null ? valueNulls && keys[0].isNull(row) : keyNulls && hasExcludedNull(keys, row)) {
                         row++;
                         continue;
                     }
