@@ -138,25 +138,14 @@ final class AggregationPartitions
     {
         int rowCount = states.getRowCount();
         int[] partitionOf = new int[rowCount];
-        int[] sizes = new int[PARTITIONS];
         for (int row = 0; row < rowCount; row++) {
             partitionOf[row] = partition(groupHashes[row], level);
-            sizes[partitionOf[row]]++;
         }
-        int[][] members = new int[PARTITIONS][];
+        VectorSchemaRoot[] slices = Batches.scatter(states, partitionOf, PARTITIONS, context.allocator());
         for (int p = 0; p < PARTITIONS; p++) {
-            members[p] = new int[sizes[p]];
-        }
-        int[] filled = new int[PARTITIONS];
-        for (int row = 0; row < rowCount; row++) {
-            members[partitionOf[row]][filled[partitionOf[row]]++] = row;
-        }
-        boolean[] hasNulls = Batches.hasNulls(states);
-        for (int p = 0; p < PARTITIONS; p++) {
-            if (sizes[p] > 0) {
-                VectorSchemaRoot slice = Batches.gather(states, members[p], sizes[p], hasNulls, context.allocator());
-                long bytes = Batches.bytes(slice);
-                buffers.get(p).add(slice);
+            if (slices[p] != null) {
+                long bytes = Batches.bytes(slices[p]);
+                buffers.get(p).add(slices[p]);
                 bufferedBytes[p] += bytes;
                 buffered += bytes;
             }

@@ -115,6 +115,51 @@ public final class Batches
         return root(schema, vectors, count);
     }
 
+    /**
+     * Splits {@code batch} by {@code partitionOf} (a partition in {@code [0, partitions)} per row,
+     * or -1 to drop the row): new batches of {@code allocator}, rows in their order, null for a
+     * partition without rows. The caller keeps {@code batch}.
+     */
+    public static VectorSchemaRoot[] scatter(VectorSchemaRoot batch, int[] partitionOf, int partitions, BufferAllocator allocator)
+    {
+        int count = batch.getRowCount();
+        int[] sizes = new int[partitions];
+        for (int row = 0; row < count; row++) {
+            if (partitionOf[row] >= 0) {
+                sizes[partitionOf[row]]++;
+            }
+        }
+        int[][] members = new int[partitions][];
+        for (int p = 0; p < partitions; p++) {
+            members[p] = new int[sizes[p]];
+        }
+        int[] filled = new int[partitions];
+        for (int row = 0; row < count; row++) {
+            int partition = partitionOf[row];
+            if (partition >= 0) {
+                members[partition][filled[partition]++] = row;
+            }
+        }
+        boolean[] hasNulls = hasNulls(batch);
+        VectorSchemaRoot[] slices = new VectorSchemaRoot[partitions];
+        try {
+            for (int p = 0; p < partitions; p++) {
+                if (sizes[p] > 0) {
+                    slices[p] = gather(batch, members[p], sizes[p], hasNulls, allocator);
+                }
+            }
+        }
+        catch (RuntimeException e) {
+            for (VectorSchemaRoot slice : slices) {
+                if (slice != null) {
+                    slice.close();
+                }
+            }
+            throw e;
+        }
+        return slices;
+    }
+
     /** One new batch (of {@code allocator}) of the rows of {@code batches}, in order. */
     public static VectorSchemaRoot concat(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator)
     {

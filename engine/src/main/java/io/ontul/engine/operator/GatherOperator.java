@@ -101,7 +101,7 @@ public final class GatherOperator
         while (true) {
             Throwable error = failure.get();
             if (error != null) {
-                throw propagate(error);
+                throw Workers.propagate(error);
             }
             if (finished == instances) {
                 return null;
@@ -127,16 +127,6 @@ public final class GatherOperator
         }
     }
 
-    private static RuntimeException propagate(Throwable error)
-    {
-        if (error instanceof RuntimeException runtime) {
-            return runtime;
-        }
-        if (error instanceof Error fatal) {
-            throw fatal;
-        }
-        return new RuntimeException(error);
-    }
 
     @Override
     public void close()
@@ -144,27 +134,7 @@ public final class GatherOperator
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        // wait for producers to stop so no buffer is allocated after the query's allocator closes;
-        // an interrupted closer (a cancelled RPC) must still wait, or it would free memory in use
-        boolean interrupted = false;
-        for (Future<?> future : futures) {
-            while (true) {
-                try {
-                    future.get();
-                    break;
-                }
-                catch (InterruptedException e) {
-                    interrupted = true;
-                }
-                catch (Exception ignored) {
-                    // failures were already recorded by the instance itself
-                    break;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Workers.awaitAll(futures);
         VectorSchemaRoot batch;
         while ((batch = queue.poll()) != null) {
             if (batch != END) {

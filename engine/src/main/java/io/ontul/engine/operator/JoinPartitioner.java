@@ -107,7 +107,6 @@ final class JoinPartitioner
             Columns.hashInto(keys[k], count, hashes);
         }
         int[] partitionOf = new int[count];
-        int[] sizes = new int[fanOut];
         boolean nullKeys = Columns.anyNull(keys, nullSafe);
         for (int row = 0; row < count; row++) {
             int partition;
@@ -123,23 +122,11 @@ final class JoinPartitioner
                 partition = partition(hashes[row], level, bits);
             }
             partitionOf[row] = partition;
-            sizes[partition]++;
         }
-        int[][] members = new int[fanOut][];
+        VectorSchemaRoot[] slices = Batches.scatter(batch, partitionOf, fanOut, context.allocator());
         for (int p = 0; p < fanOut; p++) {
-            members[p] = new int[sizes[p]];
-        }
-        int[] filled = new int[fanOut];
-        for (int row = 0; row < count; row++) {
-            int partition = partitionOf[row];
-            if (partition >= 0) {
-                members[partition][filled[partition]++] = row;
-            }
-        }
-        boolean[] hasNulls = Batches.hasNulls(batch);
-        for (int p = 0; p < fanOut; p++) {
-            if (sizes[p] > 0) {
-                buffer(p, Batches.gather(batch, members[p], members[p].length, hasNulls, context.allocator()));
+            if (slices[p] != null) {
+                buffer(p, slices[p]);
             }
         }
         if (buffered > bufferLimit) {

@@ -135,26 +135,20 @@ public final class LocalHashExchange
             Columns.hashInto(batch.getVector(key), rowCount, hashes);
         }
         int[] consumerOf = new int[rowCount];
-        int[] sizes = new int[consumers];
         for (int row = 0; row < rowCount; row++) {
             // the high 32 bits scaled to [0, consumers): any consumer count, no modulo bias worth naming
-            int consumer = (int) (((Columns.remix(hashes[row], PARTITION_SEED) >>> 32) * consumers) >>> 32);
-            consumerOf[row] = consumer;
-            sizes[consumer]++;
+            consumerOf[row] = (int) (((Columns.remix(hashes[row], PARTITION_SEED) >>> 32) * consumers) >>> 32);
         }
-        int[][] rows = new int[consumers][];
+        VectorSchemaRoot[] slices = Batches.scatter(batch, consumerOf, consumers, context.allocator());
         for (int c = 0; c < consumers; c++) {
-            rows[c] = new int[sizes[c]];
-        }
-        int[] filled = new int[consumers];
-        for (int row = 0; row < rowCount; row++) {
-            int consumer = consumerOf[row];
-            rows[consumer][filled[consumer]++] = row;
-        }
-        boolean[] hasNulls = Batches.hasNulls(batch);
-        for (int c = 0; c < consumers; c++) {
-            if (sizes[c] > 0 && !consumerClosed[c].get()) {
-                offer(c, Batches.gather(batch, rows[c], sizes[c], hasNulls, context.allocator()));
+            if (slices[c] == null) {
+                continue;
+            }
+            if (consumerClosed[c].get()) {
+                slices[c].close();
+            }
+            else {
+                offer(c, slices[c]);
             }
         }
     }
@@ -200,30 +194,12 @@ public final class LocalHashExchange
     private void stop()
     {
         stopped.set(true);
-        boolean interrupted = false;
         List<Future<?>> running;
         synchronized (this) {
             started = true;
             running = List.copyOf(futures);
         }
-        for (Future<?> future : running) {
-            while (true) {
-                try {
-                    future.get();
-                    break;
-                }
-                catch (InterruptedException e) {
-                    interrupted = true;
-                }
-                catch (Exception ignored) {
-                    // a producer records its own failure
-                    break;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Workers.awaitAll(running);
         queues.forEach(LocalHashExchange::drain);
     }
 
@@ -237,16 +213,6 @@ public final class LocalHashExchange
         }
     }
 
-    private static RuntimeException propagate(Throwable error)
-    {
-        if (error instanceof RuntimeException runtime) {
-            return runtime;
-        }
-        if (error instanceof Error fatal) {
-            throw fatal;
-        }
-        return new RuntimeException(error);
-    }
 
     private final class Consumer
             implements Operator
@@ -269,7 +235,7 @@ public final class LocalHashExchange
             while (true) {
                 Throwable error = failure.get();
                 if (error != null) {
-                    throw propagate(error);
+                    throw Workers.propagate(error);
                 }
                 if (ended == producers) {
                     return null;

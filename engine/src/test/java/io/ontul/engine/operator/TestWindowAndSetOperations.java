@@ -49,15 +49,7 @@ public class TestWindowAndSetOperations
         execute("CREATE TABLE memory.default.wso_third (a INTEGER, b VARCHAR)");
         execute("INSERT INTO memory.default.wso_third VALUES (1, 'x'), (3, NULL), (9, 'q')");
 
-        duckDb = DuckDbTpch.openInMemory();
-        try (Statement statement = duckDb.createStatement()) {
-            statement.execute("ATTACH ':memory:' AS tpch");
-            statement.execute("CREATE SCHEMA tpch.tiny");
-        }
-        DuckDbTpch.loadTable(duckDb, "tpch", "tiny", TpchTable.ORDERS, 0.01);
-        DuckDbTpch.loadTable(duckDb, "tpch", "tiny", TpchTable.NATION, 0.01);
-        DuckDbTpch.loadTable(duckDb, "tpch", "tiny", TpchTable.CUSTOMER, 0.01);
-        DuckDbTpch.loadTable(duckDb, "tpch", "tiny", TpchTable.LINE_ITEM, 0.01);
+        duckDb = DuckDbTpch.openWithTables("tiny", 0.01, TpchTable.ORDERS, TpchTable.NATION, TpchTable.CUSTOMER, TpchTable.LINE_ITEM);
     }
 
     @AfterAll

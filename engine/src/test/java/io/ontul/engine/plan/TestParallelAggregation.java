@@ -50,12 +50,7 @@ public class TestParallelAggregation
     public void setUp()
             throws SQLException
     {
-        duckDb = DuckDbTpch.openInMemory();
-        try (Statement statement = duckDb.createStatement()) {
-            statement.execute("ATTACH ':memory:' AS tpch");
-            statement.execute("CREATE SCHEMA tpch.sf0_1");
-        }
-        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.LINE_ITEM, 0.1);
+        duckDb = DuckDbTpch.openWithTables("sf0_1", 0.1, TpchTable.LINE_ITEM);
         engine = Engine.create(EngineConfig.embeddedDefaults()
                 .withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString())
                 .withProperty(EngineConfig.TASK_CONCURRENCY, "3"));

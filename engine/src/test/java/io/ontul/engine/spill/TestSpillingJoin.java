@@ -53,14 +53,7 @@ public class TestSpillingJoin
     public void setUp()
             throws SQLException
     {
-        duckDb = DuckDbTpch.openInMemory();
-        try (Statement statement = duckDb.createStatement()) {
-            statement.execute("ATTACH ':memory:' AS tpch");
-            statement.execute("CREATE SCHEMA tpch.sf0_1");
-        }
-        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.ORDERS, 0.1);
-        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.LINE_ITEM, 0.1);
-        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.PART, 0.1);
+        duckDb = DuckDbTpch.openWithTables("sf0_1", 0.1, TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART);
         engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
         spill = new SpillTesting(engine, duckDb);
     }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 
 import org.duckdb.DuckDBConnection;
@@ -50,12 +49,7 @@ public class TestSpillingWindow
     public void setUp()
             throws SQLException
     {
-        duckDb = DuckDbTpch.openInMemory();
-        try (Statement statement = duckDb.createStatement()) {
-            statement.execute("ATTACH ':memory:' AS tpch");
-            statement.execute("CREATE SCHEMA tpch.sf0_1");
-        }
-        DuckDbTpch.loadTable(duckDb, "tpch", "sf0_1", TpchTable.LINE_ITEM, 0.1);
+        duckDb = DuckDbTpch.openWithTables("sf0_1", 0.1, TpchTable.LINE_ITEM);
         engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
         spill = new SpillTesting(engine, duckDb);
     }

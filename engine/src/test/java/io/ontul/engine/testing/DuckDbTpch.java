@@ -47,6 +47,30 @@ public final class DuckDbTpch
     }
 
     /**
+     * An in-memory DuckDB ({@link #openInMemory}) with {@code tables} at {@code scale} in
+     * {@code tpch.schema}, where Ontul's TPC-H catalog has them.
+     */
+    public static DuckDBConnection openWithTables(String schema, double scale, TpchTable<?>... tables)
+            throws SQLException
+    {
+        DuckDBConnection connection = openInMemory();
+        try {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("ATTACH ':memory:' AS tpch");
+                statement.execute("CREATE SCHEMA tpch." + quote(schema));
+            }
+            for (TpchTable<?> table : tables) {
+                loadTable(connection, "tpch", schema, table, scale);
+            }
+            return connection;
+        }
+        catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /**
      * Creates {@code catalog.schema} (attaching {@code catalog} as a new in-memory database when
      * no database has that name) and loads the eight TPC-H tables at {@code scale} into it.
      */
