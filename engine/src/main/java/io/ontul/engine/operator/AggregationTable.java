@@ -42,12 +42,6 @@ final class AggregationTable
 
     AggregationTable(QueryContext context, List<Field> keyFields, List<Accumulator> accumulators)
     {
-        this(context, keyFields, accumulators, 0);
-    }
-
-    /** @param expectedGroups groups to make room for at once ({@link GroupByHash#GroupByHash(QueryContext, List, int)}) */
-    AggregationTable(QueryContext context, List<Field> keyFields, List<Accumulator> accumulators, int expectedGroups)
-    {
         this.context = requireNonNull(context, "context is null");
         this.accumulators = List.copyOf(accumulators);
         this.stateColumns = new int[accumulators.size()];
@@ -56,7 +50,7 @@ final class AggregationTable
             stateColumns[a] = column;
             column += accumulators.get(a).stateFields().size();
         }
-        this.hash = new GroupByHash(context, keyFields, expectedGroups);
+        this.hash = new GroupByHash(context, keyFields);
     }
 
     /** The columns of state rows: keys, grouping set index, accumulator states, all nullable. */

@@ -34,18 +34,9 @@ public final class GroupByHash
 
     public GroupByHash(QueryContext context, java.util.List<Field> keyFields)
     {
-        this(context, keyFields, 0);
-    }
-
-    /**
-     * @param expectedGroups groups to make room for at once (a table that replaces a spilled one
-     * of that size), so it does not rehash its way up again; 0 for the smallest table
-     */
-    public GroupByHash(QueryContext context, java.util.List<Field> keyFields, int expectedGroups)
-    {
         this.context = context;
         // at most half full, as insert keeps it; a power of two
-        int capacity = Math.max(1024, Integer.highestOneBit(Math.max(1, Math.min(expectedGroups, 1 << 28)) * 2 - 1) << 1);
+        int capacity = 1024;
         this.keys = new FieldVector[keyFields.size()];
         this.keyLongs = new long[keys.length][];
         long longKeys = 0;

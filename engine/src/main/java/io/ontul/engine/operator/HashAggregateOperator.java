@@ -22,14 +22,16 @@ import io.ontul.exchange.spill.SpillRunReader;
  * emits groups in batches of {@link Batches#TARGET_ROWS}. Output: group keys (NULL where a
  * grouping set leaves a key out), then one column per aggregate.
  * <p>
- * Bounded memory depends on the {@link AggregationStep}. A partial step emits the groups it
- * holds and starts over (the final step merges repeated keys) once it holds a sixteenth of the
- * query's budget, or a thirty-second when the query is past half of it. A partial step that,
+ * Bounded memory depends on the {@link AggregationStep}, and on a table budget: an eighth of the
+ * query's budget, divided further when more than two instances aggregate at once (a parallel
+ * step), so that all of them together stay within a quarter of it. A partial step emits the
+ * groups it holds and starts over (the final step merges repeated keys) once it holds half its
+ * table budget, or a quarter when the query is past half of its budget. A partial step that,
  * after {@link #DECISION_ROWS} input rows, holds more than {@link #PASS_THROUGH_RATIO} groups
  * per row stops hashing: it emits what it holds and passes further rows on as groups of one
  * ({@link SingleRowGroups}), leaving the merging to the final step. A single or final step,
- * when the query's memory runs short ({@link QueryContext#shouldSpill}) while it holds an eighth
- * of the budget, writes its groups' states to disk, partitioned by key hash
+ * when the query's memory runs short ({@link QueryContext#shouldSpill}) while it holds more than
+ * its table budget, writes its groups' states to disk, partitioned by key hash
  * ({@link AggregationPartitions}), and starts over; at the end of its input it spills the rest
  * too, then aggregates the partitions one at a time, each in a fresh table, and emits them. A
  * partition that still does not fit is split again one level deeper, up to
@@ -55,6 +57,7 @@ public final class HashAggregateOperator
     private final OperatorStats stats;
     private final List<Field> keyFields;
     private final Schema stateSchema;
+    private final long tableBudget;
     private final Deque<AggregationPartitions.Partition> pending = new ArrayDeque<>();
     private AggregationTable table;
     private AggregationPartitions spilled;
@@ -69,8 +72,12 @@ public final class HashAggregateOperator
     private boolean emitting;
     private int emitted;
 
+    /**
+     * @param instances how many instances of this step aggregate at the same time (1 unless the
+     * step runs in parallel)
+     */
     public HashAggregateOperator(QueryContext context, Operator child, Schema outputSchema, int[] keyColumns, boolean[][] groupSetMembership,
-            List<Accumulator> accumulators, int[] filterColumns, AggregationStep step, OperatorStats stats)
+            List<Accumulator> accumulators, int[] filterColumns, AggregationStep step, int instances, OperatorStats stats)
     {
         this.context = requireNonNull(context, "context is null");
         this.child = requireNonNull(child, "child is null");
@@ -80,6 +87,7 @@ public final class HashAggregateOperator
         this.filterColumns = requireNonNull(filterColumns, "filterColumns is null");
         this.step = requireNonNull(step, "step is null");
         this.stats = requireNonNull(stats, "stats is null");
+        this.tableBudget = context.memoryLimit() / (4L * Math.max(2, instances));
         this.nulled = new boolean[groupSetMembership.length][keyColumns.length];
         for (int set = 0; set < groupSetMembership.length; set++) {
             for (int k = 0; k < keyColumns.length; k++) {
@@ -130,7 +138,7 @@ public final class HashAggregateOperator
     private void aggregateInput()
     {
         if (table == null) {
-            table = newTable(0);
+            table = newTable();
         }
         VectorSchemaRoot next;
         while ((next = child.next()) != null) {
@@ -163,19 +171,18 @@ public final class HashAggregateOperator
             }
             else if (mustSpill()) {
                 boolean barelyReduces = spilled == null && nulled.length == 1 && !anyNulled(nulled[0]) && table.groupCount() > PASS_THROUGH_RATIO * rowsInTable;
-                int groups = spill(0);
+                spill(0);
                 if (barelyReduces) {
                     direct = new SingleRowGroups(context, keyColumns, accumulators, filterColumns);
                 }
                 else {
-                    // the next table fills up the same way: room for as many groups from the start
-                    table = newTable(groups);
+                    table = newTable();
                 }
             }
         }
         inputDone = true;
         if (table == null) {
-            table = newTable(0);
+            table = newTable();
         }
         table.addEmptyKeyGroups(nulled);
         finishLevel();
@@ -185,7 +192,7 @@ public final class HashAggregateOperator
     private void aggregatePartition(AggregationPartitions.Partition partition)
     {
         current = partition;
-        table = newTable(0);
+        table = newTable();
         for (SpillRun run : partition.runs()) {
             try (SpillRunReader reader = run.open(context.allocator())) {
                 VectorSchemaRoot next;
@@ -195,7 +202,8 @@ public final class HashAggregateOperator
                         table.addState(batch);
                     }
                     if (mustSpill()) {
-                        table = newTable(spill(partition.level()));
+                        spill(partition.level());
+                        table = newTable();
                     }
                 }
             }
@@ -228,12 +236,12 @@ public final class HashAggregateOperator
         // not only when memory runs short: the final step can only spill once the partial
         // results reach it, so partial tables that wait for that would crowd it out
         long held = table.heldBytes();
-        return held > context.memoryLimit() / 16 || (held > context.memoryLimit() / 32 && context.memoryUsed() > context.memoryLimit() / 2);
+        return held > tableBudget / 2 || (held > tableBudget / 4 && context.memoryUsed() > context.memoryLimit() / 2);
     }
 
     private boolean mustSpill()
     {
-        return table.heldBytes() > context.memoryLimit() / 8 && context.shouldSpill();
+        return table.heldBytes() > tableBudget && context.shouldSpill();
     }
 
     /** Rows of one grouping set, as groups of one, to the spill partitions of their keys' hashes. */
@@ -249,7 +257,7 @@ public final class HashAggregateOperator
             groupHashes[row] = Columns.mix(groupHashes[row]);
         }
         try (VectorSchemaRoot states = direct.states(batch, stateSchema)) {
-            spilled.add(states, groupHashes, context.memoryLimit() / 8);
+            spilled.add(states, groupHashes, tableBudget);
         }
     }
 
@@ -263,12 +271,8 @@ public final class HashAggregateOperator
         return false;
     }
 
-    /**
-     * Writes the table's groups to the partitions of {@code level} and closes it; returns how
-     * many groups the next table should make room for: as many as this one held, or 0 when the
-     * query is short of memory.
-     */
-    private int spill(int level)
+    /** Writes the table's groups to the partitions of {@code level} and closes it. */
+    private void spill(int level)
     {
         if (level >= AggregationPartitions.MAX_LEVELS) {
             // the keys of one spilled partition share their top 30 hash bits and still do not fit
@@ -277,14 +281,10 @@ public final class HashAggregateOperator
         if (spilled == null) {
             spilled = new AggregationPartitions(context, stateSchema, level, stats);
         }
-        long held = table.heldBytes();
-        stats.recordMemory(held);
-        int groups = table.groupCount();
+        stats.recordMemory(table.heldBytes());
         spilled.spill(table);
         closeTable();
         rowsInTable = 0;
-        // the next table may start at this size only while the query has room for it at once
-        return context.memoryUsed() + held < context.memoryLimit() / 2 ? groups : 0;
     }
 
     private void startEmitting()
@@ -294,9 +294,9 @@ public final class HashAggregateOperator
         emitted = 0;
     }
 
-    private AggregationTable newTable(int expectedGroups)
+    private AggregationTable newTable()
     {
-        return new AggregationTable(context, keyFields, accumulators, expectedGroups);
+        return new AggregationTable(context, keyFields, accumulators);
     }
 
     private void closeTable()

@@ -33,7 +33,9 @@ import io.ontul.spi.OntulException;
  * arrival order and ends when every producer has ended. The first failure of a producer stops
  * the others and is rethrown to every consumer. A consumer closed early gets no more slices
  * (they are dropped); when the last consumer closes, the producers are stopped and awaited and
- * what is still queued is freed.
+ * what is still queued is freed. Cancelling the query stops the producers too, so that none
+ * waits for a consumer that will never read again. Queues hold fewer slices the more consumers
+ * there are, so what is queued stays about the same.
  * <p>
  * NULL keys hash like any other value, so they all meet in one consumer; the partition of a row
  * comes from {@link Columns#remix} of its key hash, independent of the hash bits the consumers'
@@ -54,6 +56,7 @@ public final class LocalHashExchange
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final AtomicInteger openConsumers;
     private final List<Future<?>> futures = new ArrayList<>();
+    private AutoCloseable cancelHook;
     private boolean started;
 
     /**
@@ -67,7 +70,7 @@ public final class LocalHashExchange
         this.keyColumns = keyColumns.clone();
         this.consumerClosed = new AtomicBoolean[consumers];
         for (int i = 0; i < consumers; i++) {
-            queues.add(new ArrayBlockingQueue<>(Math.max(4, producers * 2)));
+            queues.add(new ArrayBlockingQueue<>(Math.max(2, 8 / consumers)));
             consumerClosed[i] = new AtomicBoolean();
         }
         this.openConsumers = new AtomicInteger(consumers);
@@ -90,6 +93,7 @@ public final class LocalHashExchange
             return;
         }
         started = true;
+        cancelHook = context.onCancel(() -> stopped.set(true));
         for (int instance = 0; instance < producers; instance++) {
             int id = instance;
             futures.add(context.executor().submit(() -> produce(id)));
@@ -167,7 +171,7 @@ public final class LocalHashExchange
     {
         BlockingQueue<VectorSchemaRoot> queue = queues.get(consumer);
         try {
-            while (!stopped.get() && !consumerClosed[consumer].get()) {
+            while (!stopped.get() && !consumerClosed[consumer].get() && failure.get() == null) {
                 if (queue.offer(slice, 50, TimeUnit.MILLISECONDS)) {
                     return;
                 }
@@ -175,6 +179,8 @@ public final class LocalHashExchange
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            // the consumers must not wait for rows that were dropped
+            failure.compareAndSet(null, new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted"));
         }
         if (slice != END) {
             slice.close();
@@ -195,11 +201,22 @@ public final class LocalHashExchange
     {
         stopped.set(true);
         List<Future<?>> running;
+        AutoCloseable hook;
         synchronized (this) {
             started = true;
             running = List.copyOf(futures);
+            hook = cancelHook;
+            cancelHook = null;
         }
         Workers.awaitAll(running);
+        if (hook != null) {
+            try {
+                hook.close();
+            }
+            catch (Exception ignored) {
+                // removing a hook from a list does not fail
+            }
+        }
         queues.forEach(LocalHashExchange::drain);
     }
 

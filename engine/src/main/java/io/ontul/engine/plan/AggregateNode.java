@@ -87,7 +87,8 @@ public final class AggregateNode
     @Override
     protected Operator create(TaskContext task)
     {
-        return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators(), filterColumns(), step, stats());
+        return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators(), filterColumns(), step,
+                splittable() ? task.instances() : 1, stats());
     }
 
     /**

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.ontul.engine.Engine;
 import io.ontul.engine.EngineConfig;
 import io.ontul.engine.QueryResult;
+import io.ontul.engine.Session;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.ResultComparison;
@@ -112,6 +113,33 @@ public class TestParallelAggregation
         assertThat(assertMatchesDuckDb("SELECT count(*), sum(c) FROM (SELECT l_orderkey, count(*) AS c FROM tpch.sf0_1.lineitem GROUP BY l_orderkey)")).hasSize(1);
     }
 
+    @Test
+    public void manyInstancesSpillWithinOneBudget()
+            throws SQLException
+    {
+        // eight final instances share the budget: each spills at its share, not at an eighth of all
+        Engine wide = Engine.create(EngineConfig.embeddedDefaults()
+                .withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.resolve("wide").toString())
+                .withProperty(EngineConfig.TASK_CONCURRENCY, "8"));
+        try {
+            Session session = wide.createSession("test");
+            session.properties().put("query_max_memory", "48MB");
+            String sql = "SELECT l_orderkey, l_linenumber, count(*), sum(l_quantity), max(l_comment) FROM tpch.sf0_1.lineitem GROUP BY l_orderkey, l_linenumber";
+            long before = wide.exchange().spillStore().writtenBytes();
+            List<List<Object>> actual;
+            try (QueryResult result = session.execute(sql)) {
+                actual = ResultRows.drain(result);
+            }
+            assertThat(wide.exchange().spillStore().writtenBytes()).as("bytes spilled").isGreaterThan(before);
+            assertThat(actual).hasSize((int) LINEITEM_ROWS);
+            // the same rows as the three-instance engine, which matches DuckDB
+            assertThat(sorted(actual)).isEqualTo(sorted(assertMatchesDuckDb(sql)));
+        }
+        finally {
+            wide.close();
+        }
+    }
+
     private List<List<Object>> assertMatchesDuckDb(String sql)
             throws SQLException
     {
@@ -142,6 +170,11 @@ public class TestParallelAggregation
             }
         }
         return plan.toString();
+    }
+
+    private static List<String> sorted(List<List<Object>> rows)
+    {
+        return rows.stream().map(Object::toString).sorted().toList();
     }
 
     private static long rows(String plan, String node)

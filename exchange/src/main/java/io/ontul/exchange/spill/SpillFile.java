@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.LongConsumer;
 
 /**
  * One file on disk holding one or more spill runs, written one after another: each run is a
@@ -21,23 +22,28 @@ import java.nio.file.StandardOpenOption;
  * <p>
  * Protocol: runs are appended through {@link #output} one at a time; each finished run holds a
  * reference ({@link #runFinished}) that it gives back when deleted ({@link #release}). The file
- * is deleted once it is closed for writing ({@link #closeWriting}) and no run holds it. A failed
- * run marks the file broken: the runs finished before it stay readable, no more are appended.
- * Thread-safe.
+ * is deleted once it is closed for writing ({@link #closeWriting}) and no run holds it; only
+ * then are the bytes of all its runs (a failed one's included) given back to the query's space,
+ * since only then do they leave the disk. A failed run marks the file broken: the runs finished
+ * before it stay readable, no more are appended. Thread-safe.
  */
 final class SpillFile
 {
     private final Path path;
+    private final LongConsumer released;
     private OutputStream output;
+    private long heldBytes;
     private long offset;
     private int references;
     private boolean writing = true;
     private boolean broken;
     private boolean deleted;
 
-    SpillFile(Path path)
+    /** @param released takes back the bytes of the file's runs once the file is deleted */
+    SpillFile(Path path, LongConsumer released)
     {
         this.path = requireNonNull(path, "path is null");
+        this.released = requireNonNull(released, "released is null");
     }
 
     Path path()
@@ -68,12 +74,14 @@ final class SpillFile
     synchronized void runFinished(long bytes)
     {
         offset += bytes;
+        heldBytes += bytes;
         references++;
     }
 
-    /** A run failed half-way: the file takes no more runs. */
-    synchronized void runFailed()
+    /** A run failed half-way after writing {@code bytes}: the file takes no more runs. */
+    synchronized void runFailed(long bytes)
     {
+        heldBytes += bytes;
         broken = true;
         closeOutput();
         deleteIfUnused();
@@ -131,11 +139,17 @@ final class SpillFile
             return;
         }
         deleted = true;
+        long bytes = heldBytes;
+        heldBytes = 0;
         try {
             Files.deleteIfExists(path);
         }
         catch (IOException e) {
             throw new UncheckedIOException("Cannot delete spill file " + path, e);
+        }
+        finally {
+            // a file that could not be deleted goes with the query's folder
+            released.accept(bytes);
         }
     }
 

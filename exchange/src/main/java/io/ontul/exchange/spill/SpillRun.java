@@ -70,7 +70,7 @@ public final class SpillRun
         if (!deleted.compareAndSet(false, true)) {
             return;
         }
-        space.released(bytes);
+        // the bytes go back to the space when the file leaves the disk, with its last run
         file.release();
     }
 

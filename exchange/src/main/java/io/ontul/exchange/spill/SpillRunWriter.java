@@ -132,14 +132,13 @@ public final class SpillRunWriter
             // the file is dropped next
         }
         try {
-            // a file of its own is deleted; a shared one keeps the runs finished before, and
-            // this run's bytes until they all go
-            file.runFailed();
+            // a file of its own is deleted, its bytes given back; a shared one keeps the runs
+            // finished before, and this run's bytes until they all go
+            file.runFailed(bytes);
         }
         catch (UncheckedIOException ignored) {
             // the space's folder is deleted when the query ends
         }
-        space.released(bytes);
         bytes = 0;
     }
 

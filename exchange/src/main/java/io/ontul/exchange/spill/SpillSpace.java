@@ -75,7 +75,7 @@ public final class SpillSpace
             }
             file = directory.resolve("run-" + fileCounter.incrementAndGet() + ".arrow");
         }
-        return new SpillFile(file);
+        return new SpillFile(file, this::released);
     }
 
     /** Spill files started so far (each with one run or more). */
