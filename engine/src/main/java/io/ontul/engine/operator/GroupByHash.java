@@ -35,7 +35,7 @@ public final class GroupByHash
     public GroupByHash(QueryContext context, java.util.List<Field> keyFields)
     {
         this.context = context;
-        // at most half full, as insert keeps it; a power of two
+        // slots, doubled as groups come (kept at most half full); groups have room for half
         int capacity = 1024;
         this.keys = new FieldVector[keyFields.size()];
         this.keyLongs = new long[keys.length][];
