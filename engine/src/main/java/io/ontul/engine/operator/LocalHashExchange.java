@@ -28,7 +28,8 @@ import io.ontul.spi.OntulException;
  * {@link #consumer}{@code (i)} is opened once for each {@code i}. The first consumer that asks
  * for rows starts the producers: {@code producers} instances of the child pipeline on the
  * query's worker threads. Each producer splits every batch by key hash into one slice per
- * consumer and puts each slice into that consumer's bounded queue, blocking while it is full
+ * consumer (with one consumer, passes the batch as it is) and puts each slice into that
+ * consumer's bounded queue, blocking while it is full
  * (back-pressure; memory of queued slices is the query's). A consumer returns its slices in
  * arrival order and ends when every producer has ended. The first failure of a producer stops
  * the others and is rethrown to every consumer. A consumer closed early gets no more slices
@@ -108,6 +109,11 @@ public final class LocalHashExchange
                 if (batch == null) {
                     break;
                 }
+                if (queues.size() == 1) {
+                    // one consumer: the batch itself, as a gather would pass it
+                    offer(0, batch);
+                    continue;
+                }
                 try (batch) {
                     distribute(batch);
                 }
@@ -130,10 +136,6 @@ public final class LocalHashExchange
             return;
         }
         int consumers = queues.size();
-        if (consumers == 1) {
-            offer(0, Batches.gather(batch, identity(rowCount), rowCount, Batches.hasNulls(batch), context.allocator()));
-            return;
-        }
         long[] hashes = new long[rowCount];
         for (int key : keyColumns) {
             Columns.hashInto(batch.getVector(key), rowCount, hashes);
@@ -155,15 +157,6 @@ public final class LocalHashExchange
                 offer(c, slices[c]);
             }
         }
-    }
-
-    private static int[] identity(int count)
-    {
-        int[] rows = new int[count];
-        for (int i = 0; i < count; i++) {
-            rows[i] = i;
-        }
-        return rows;
     }
 
     /** Queues a slice for a consumer, waiting for room; drops it when the consumer or the exchange closed. */
