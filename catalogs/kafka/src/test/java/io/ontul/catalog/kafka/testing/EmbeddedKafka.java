@@ -9,7 +9,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -20,10 +22,13 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -44,6 +49,8 @@ import io.ontul.catalog.kafka.broker.SingleNodeKafkaBroker;
 public final class EmbeddedKafka
         implements AutoCloseable
 {
+    private static final int PRODUCE_ATTEMPTS = 4;
+
     private final Path directory;
     private final SingleNodeKafkaBroker server;
     private final String bootstrapServers;
@@ -168,12 +175,40 @@ public final class EmbeddedKafka
         return new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.ACKS_CONFIG, "all"),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000),
                 new StringSerializer(), new StringSerializer());
     }
 
-    /** Sends the records and waits until every one is acknowledged. */
+    /**
+     * Sends the records and waits until every one is acknowledged, each exactly once. If some time
+     * out and every record names its partition, a new producer sends again, per partition, the
+     * records after those the partition gained (the producer is idempotent, so what a partition
+     * holds of one attempt is a prefix of what was sent to it). Once, on a loaded CI machine, one
+     * partition of a new topic took none of its records for two minutes while the others did.
+     */
     public void produce(List<ProducerRecord<String, String>> records)
+    {
+        Map<TopicPartition, Long> start = records.stream().allMatch(record -> record.partition() != null) ? endOffsets(records) : null;
+        List<ProducerRecord<String, String>> pending = records;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                send(pending);
+                return;
+            }
+            catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TimeoutException) || start == null || attempt == PRODUCE_ATTEMPTS) {
+                    throw new IllegalStateException("Producing failed (attempt " + attempt + ")", e.getCause());
+                }
+                pending = unwritten(records, start);
+                System.err.printf("EmbeddedKafka: %s; sending the %d records not written again%n", e.getCause().getMessage(), pending.size());
+            }
+        }
+    }
+
+    private void send(List<ProducerRecord<String, String>> records)
+            throws ExecutionException
     {
         try (KafkaProducer<String, String> producer = createProducer()) {
             List<Future<?>> sent = records.stream().<Future<?>>map(producer::send).toList();
@@ -186,8 +221,45 @@ public final class EmbeddedKafka
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        catch (ExecutionException e) {
-            throw new IllegalStateException("Producing failed", e.getCause());
+    }
+
+    /** The records, in order, without the first ones of each partition that it gained since {@code start}. */
+    private List<ProducerRecord<String, String>> unwritten(List<ProducerRecord<String, String>> records, Map<TopicPartition, Long> start)
+    {
+        Map<TopicPartition, Long> end = endOffsets(records);
+        Map<TopicPartition, Long> toSkip = new HashMap<>();
+        end.forEach((partition, offset) -> toSkip.put(partition, offset - start.get(partition)));
+        List<ProducerRecord<String, String>> unwritten = new ArrayList<>();
+        for (ProducerRecord<String, String> record : records) {
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            long skip = toSkip.get(partition);
+            if (skip > 0) {
+                toSkip.put(partition, skip - 1);
+            }
+            else {
+                unwritten.add(record);
+            }
+        }
+        return unwritten;
+    }
+
+    private Map<TopicPartition, Long> endOffsets(List<ProducerRecord<String, String>> records)
+    {
+        Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+        for (ProducerRecord<String, String> record : records) {
+            partitions.put(new TopicPartition(record.topic(), record.partition()), OffsetSpec.latest());
+        }
+        try {
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            admin.listOffsets(partitions).all().get(30, TimeUnit.SECONDS).forEach((partition, info) -> offsets.put(partition, info.offset()));
+            return offsets;
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("Listing the end offsets of " + partitions.keySet() + " failed", e);
         }
     }
 
