@@ -502,8 +502,15 @@ public final class StatementExecutor
                     node.stats().rows(), node.stats().batches(), node.stats().nanos() / 1e6, io.ontul.engine.memory.DataSize.format(node.stats().memoryBytes())));
             if (node.stats().spilledRuns() > 0) {
                 line.setLength(line.length() - 1);
-                line.append(String.format(Locale.ROOT, " spilled=%s in %d runs)",
+                line.append(String.format(Locale.ROOT, " spilled=%s in %d runs",
                         io.ontul.engine.memory.DataSize.format(node.stats().spilledBytes()), node.stats().spilledRuns()));
+                if (node.stats().repartitioned() > 0) {
+                    line.append(" repartitioned=").append(node.stats().repartitioned());
+                }
+                if (node.stats().chunked() > 0) {
+                    line.append(" chunked=").append(node.stats().chunked());
+                }
+                line.append(')');
             }
         }
         rows.add(List.of(line.toString()));

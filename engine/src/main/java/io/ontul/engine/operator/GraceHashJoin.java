@@ -37,6 +37,14 @@ final class GraceHashJoin
     static final int FAN_OUT = 32;
     /** Splits at most this deep (FAN_OUT^(MAX_LEVEL + 1) partitions), then joins partitions in chunks. */
     static final int MAX_LEVEL = 2;
+    /**
+     * A partition whose build rows need up to this many chunks of {@link #buildBudget} is joined
+     * in chunks, its probe runs read once per chunk, rather than split again: splitting writes
+     * and reads both sides once more, which costs about as much as reading the probe side twice
+     * more (measured on TPC-H SF1 lineitem ⋈ orders under a 12 MB limit: the same time, half
+     * the bytes spilled; the self-join of lineitem at 46 MB: 12% faster, half the bytes).
+     */
+    static final int MAX_CHUNKS_INSTEAD_OF_SPLIT = 3;
     /** Bytes a build row costs in the hash table beyond its Arrow data (chains, keys, slots). */
     static final long TABLE_BYTES_PER_ROW = 64;
 

@@ -355,11 +355,12 @@ public final class JoinBuild
     {
         partitioner = new JoinPartitioner(context, keyColumns, nullSafe, 0, GraceHashJoin.FAN_OUT, true, context.memoryLimit() / 8,
                 GraceHashJoin.maxBatchBytes(context, probers), stats);
-        for (VectorSchemaRoot held : batches) {
-            partitioner.add(held);
+        // each held batch goes as soon as it is partitioned: held rows may fill most of the budget
+        while (!batches.isEmpty()) {
+            try (VectorSchemaRoot held = batches.remove(0)) {
+                partitioner.add(held);
+            }
         }
-        batches.forEach(VectorSchemaRoot::close);
-        batches.clear();
         rowCount = 0;
         heldBytes = 0;
     }

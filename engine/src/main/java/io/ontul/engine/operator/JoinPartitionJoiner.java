@@ -18,9 +18,10 @@ import io.ontul.spi.OntulException;
  * leaves as it is made.
  * <p>
  * A partition whose build rows fit the instance's build budget is loaded into a
- * {@link JoinBuild} and its probe runs stream past it. A larger one is split again
+ * {@link JoinBuild} and its probe runs stream past it. One that needs more than
+ * {@link GraceHashJoin#MAX_CHUNKS_INSTEAD_OF_SPLIT} budgets is split again
  * ({@link JoinPartitioner}, next level) and its parts go back to the shared queue, unless it is
- * already {@linkplain JoinPartition#skewed skewed} or at {@link GraceHashJoin#MAX_LEVEL}: then
+ * already {@linkplain JoinPartition#skewed skewed} or at {@link GraceHashJoin#MAX_LEVEL}. Else
  * its build rows are loaded in chunks that fit, and the probe runs are read once per chunk (a
  * block nested loop over hash tables, which ends however hot a key is). Build-side outcomes are
  * complete per chunk; probe-side outcomes (LEFT, FULL, SEMI, ANTI) need every chunk, so a set of
@@ -44,6 +45,7 @@ final class JoinPartitionJoiner
     private JoinProbe probe;
     private JoinProbe.Matching matching;
     private boolean firstChunk = true;
+    private int chunksLoaded;
     private boolean lastChunk;
     private Operator probeReader;
     private long probePosition;
@@ -72,9 +74,11 @@ final class JoinPartitionJoiner
                 return finish();
             }
             JoinPartitionRuns build = partition.build();
-            boolean fits = GraceHashJoin.buildCost(build.memoryBytes(), build.rows()) <= join.buildBudget();
-            if (!fits && !partition.skewed() && partition.level() < GraceHashJoin.MAX_LEVEL) {
+            long budget = join.buildBudget();
+            long chunks = (GraceHashJoin.buildCost(build.memoryBytes(), build.rows()) + budget - 1) / budget;
+            if (chunks > GraceHashJoin.MAX_CHUNKS_INSTEAD_OF_SPLIT && !partition.skewed() && partition.level() < GraceHashJoin.MAX_LEVEL) {
                 split();
+                join.stats().recordRepartition();
                 return finish();
             }
             if (partition.probe().rows() > Integer.MAX_VALUE) {
@@ -100,6 +104,10 @@ final class JoinPartitionJoiner
             closeChunk();
             if (lastChunk) {
                 return finish();
+            }
+            if (chunksLoaded == 1) {
+                // a second chunk follows: the partition is joined in chunks
+                join.stats().recordChunkedPartition();
             }
             loadChunk();
             return true;
@@ -184,6 +192,7 @@ final class JoinPartitionJoiner
             throw e;
         }
         firstChunk = false;
+        chunksLoaded++;
         chunk = JoinBuild.inMemory(context, batches, join.buildKeys(), join.nullSafe(), join.stats());
         probe = new JoinProbe(context, chunk, spec, output);
         probeReader = partition.probe().open(context);

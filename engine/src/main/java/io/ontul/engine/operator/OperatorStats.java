@@ -11,6 +11,8 @@ public final class OperatorStats
     private final AtomicLong memoryBytes = new AtomicLong();
     private final AtomicLong spilledBytes = new AtomicLong();
     private final AtomicLong spilledRuns = new AtomicLong();
+    private final AtomicLong repartitioned = new AtomicLong();
+    private final AtomicLong chunked = new AtomicLong();
 
     public void recordBatch(long rowCount, long elapsedNanos)
     {
@@ -34,6 +36,28 @@ public final class OperatorStats
     {
         spilledBytes.addAndGet(bytes);
         spilledRuns.incrementAndGet();
+    }
+
+    /** A spilled partition too large to process in memory was split into smaller ones (written again). */
+    public void recordRepartition()
+    {
+        repartitioned.incrementAndGet();
+    }
+
+    /** A spilled partition too large to process in memory was processed in chunks (its other side read once per chunk). */
+    public void recordChunkedPartition()
+    {
+        chunked.incrementAndGet();
+    }
+
+    public long repartitioned()
+    {
+        return repartitioned.get();
+    }
+
+    public long chunked()
+    {
+        return chunked.get();
     }
 
     public long spilledBytes()

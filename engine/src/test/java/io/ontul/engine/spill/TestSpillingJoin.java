@@ -90,10 +90,11 @@ public class TestSpillingJoin
     }
 
     @Test
-    public void selfJoinWhosePartitionsAreSplitAgain()
+    public void selfJoinWhosePartitionsExceedTheBuildBudget()
             throws SQLException, IOException
     {
-        // the whole of lineitem on both sides: each first-level partition is still too large and is split once more
+        // the whole of lineitem on both sides: each first-level partition is still too large, and is joined in chunks
+        // (TestSpillingHashJoin drives partitions large enough to be split again)
         assertSpillsAndMatchesDuckDb("12MB", """
                 SELECT l1.l_returnflag, count(*), sum(l2.l_quantity), max(l2.l_comment), min(l1.l_shipinstruct), max(l1.l_shipmode)
                 FROM tpch.sf0_1.lineitem l1 JOIN tpch.sf0_1.lineitem l2 ON l1.l_orderkey = l2.l_orderkey AND l1.l_linenumber = l2.l_linenumber

@@ -1,0 +1,224 @@
+package io.ontul.engine.operator;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rex.RexBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.execution.QueryContext;
+import io.ontul.exchange.crypto.EncryptionConfig;
+import io.ontul.exchange.crypto.ExchangeStreamFactory;
+import io.ontul.exchange.spill.SpillStore;
+
+/**
+ * A hash join whose build side is far larger than its budget, driven directly so that the budget
+ * can be small enough for each way of handling an oversized partition: a partition up to
+ * {@link GraceHashJoin#MAX_CHUNKS_INSTEAD_OF_SPLIT} budgets is joined in chunks, a larger one is
+ * split again. Build rows are (key, 200-byte payload), one per key; probe rows (key, value) match
+ * every build key once and add keys that match nothing. The expected figures are computed from
+ * the generated keys.
+ */
+class TestSpillingHashJoin
+{
+    // a build budget of 1 MB (the floor); a build row costs about 490 bytes in a partition's table (GraceHashJoin.buildCost)
+    private static final long BUDGET = 4L << 20;
+    private static final int BATCH_ROWS = 1024;
+    private static final int PAYLOAD_BYTES = 200;
+    private static final Schema BUILD = new Schema(List.of(bigint("bk"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)));
+    private static final Schema PROBE = new Schema(List.of(bigint("pk"), bigint("v")));
+    private static final Schema JOINED = new Schema(Stream.concat(PROBE.getFields().stream(), BUILD.getFields().stream()).toList());
+
+    @TempDir
+    Path directory;
+
+    private BufferAllocator root;
+    private ExecutorService executor;
+    private SpillStore store;
+    private QueryContext context;
+
+    @BeforeEach
+    void setUp()
+            throws IOException
+    {
+        root = new RootAllocator();
+        executor = Executors.newSingleThreadExecutor();
+        ExchangeStreamFactory streams = ExchangeStreamFactory.create(EncryptionConfig.defaults(), directory.resolve("kms"), Optional.empty());
+        store = SpillStore.open(directory.resolve("spill"), streams, 1L << 32);
+        context = new QueryContext("join", root, BUDGET, executor, 1, new RexBuilder(new JavaTypeFactoryImpl()));
+        context.enableSpill(store);
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        context.close();
+        assertThat(store.usedBytes()).as("spill bytes left").isZero();
+        root.close();
+        executor.shutdownNow();
+    }
+
+    @Test
+    void partitionsAFewBudgetsLargeAreJoinedInChunks()
+    {
+        // 160,000 build rows cost about 2.4 budgets per first-level partition
+        OperatorStats stats = joinAndCheck(160_000);
+        assertThat(stats.chunked()).as("partitions joined in chunks").isPositive();
+        assertThat(stats.repartitioned()).as("partitions split again").isZero();
+    }
+
+    @Test
+    void partitionsManyBudgetsLargeAreSplitAgain()
+    {
+        // 320,000 build rows cost about 4.8 budgets per first-level partition
+        OperatorStats stats = joinAndCheck(320_000);
+        assertThat(stats.repartitioned()).as("partitions split again").isPositive();
+    }
+
+    private OperatorStats joinAndCheck(int buildRows)
+    {
+        int probeRows = buildRows + buildRows / 10;
+        OperatorStats stats = new OperatorStats();
+        JoinBuild build = new JoinBuild(context, () -> new BuildRows(buildRows), new int[] {0}, new boolean[] {false}, 1, stats);
+        long rows = 0;
+        long valueSum = 0;
+        long keySum = 0;
+        long payloadBytes = 0;
+        try (HashJoinOperator join = new HashJoinOperator(context, new ProbeRows(probeRows), build, JoinType.INNER, new int[] {0}, new boolean[] {false},
+                null, JOINED, JOINED, PROBE.getFields().size())) {
+            VectorSchemaRoot next;
+            while ((next = join.next()) != null) {
+                try (VectorSchemaRoot batch = next) {
+                    BigIntVector probeKey = (BigIntVector) batch.getVector(0);
+                    BigIntVector value = (BigIntVector) batch.getVector(1);
+                    BigIntVector buildKey = (BigIntVector) batch.getVector(2);
+                    VarCharVector payload = (VarCharVector) batch.getVector(3);
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        assertThat(buildKey.get(row)).as("build key beside probe key").isEqualTo(probeKey.get(row));
+                        assertThat(new String(payload.get(row), UTF_8)).as("payload of key %s", buildKey.get(row)).startsWith("payload of " + buildKey.get(row) + " ");
+                        rows++;
+                        valueSum += value.get(row);
+                        keySum += buildKey.get(row);
+                        payloadBytes += payload.getValueLength(row);
+                    }
+                }
+            }
+        }
+        assertThat(stats.spilledBytes()).as("bytes spilled").isPositive();
+        // probe key i (i < buildRows) matches build key i once; keys from buildRows on match nothing
+        long expectedKeySum = (long) buildRows * (buildRows - 1) / 2;
+        assertThat(rows).as("joined rows").isEqualTo(buildRows);
+        assertThat(keySum).as("sum of joined keys").isEqualTo(expectedKeySum);
+        assertThat(valueSum).as("sum of joined probe values").isEqualTo(3 * expectedKeySum + buildRows);
+        assertThat(payloadBytes).as("payload bytes").isEqualTo((long) buildRows * PAYLOAD_BYTES);
+        return stats;
+    }
+
+    private static Field bigint(String name)
+    {
+        return new Field(name, FieldType.notNullable(new ArrowType.Int(64, true)), null);
+    }
+
+    /** Build rows (key i, payload), keys in a scrambled order, allocated from the query's allocator as a scan would. */
+    private final class BuildRows
+            implements Operator
+    {
+        private final int count;
+        private int position;
+
+        BuildRows(int count)
+        {
+            this.count = count;
+        }
+
+        @Override
+        public VectorSchemaRoot next()
+        {
+            if (position >= count) {
+                return null;
+            }
+            int rows = Math.min(BATCH_ROWS, count - position);
+            FieldVector[] vectors = Batches.allocate(BUILD, context.allocator(), rows);
+            try {
+                for (int i = 0; i < rows; i++) {
+                    long key = scrambled(position + i, count);
+                    ((BigIntVector) vectors[0]).set(i, key);
+                    String payload = "payload of " + key + " ";
+                    ((VarCharVector) vectors[1]).setSafe(i, (payload + ".".repeat(PAYLOAD_BYTES - payload.length())).getBytes(UTF_8));
+                }
+            }
+            catch (RuntimeException e) {
+                Batches.closeAll(Arrays.asList(vectors));
+                throw e;
+            }
+            position += rows;
+            return Batches.root(BUILD, vectors, rows);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** Probe rows (key i, value 3i + 1) for i below {@code count}. */
+    private final class ProbeRows
+            implements Operator
+    {
+        private final int count;
+        private int position;
+
+        ProbeRows(int count)
+        {
+            this.count = count;
+        }
+
+        @Override
+        public VectorSchemaRoot next()
+        {
+            if (position >= count) {
+                return null;
+            }
+            int rows = Math.min(BATCH_ROWS, count - position);
+            FieldVector[] vectors = Batches.allocate(PROBE, context.allocator(), rows);
+            for (int i = 0; i < rows; i++) {
+                long key = position + i;
+                ((BigIntVector) vectors[0]).set(i, key);
+                ((BigIntVector) vectors[1]).set(i, 3 * key + 1);
+            }
+            position += rows;
+            return Batches.root(PROBE, vectors, rows);
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** A permutation of 0..count-1: each position maps to a distinct key. */
+    private static long scrambled(int position, int count)
+    {
+        // 7919 is prime and divides no count used here, so i -> i * 7919 mod count is a bijection
+        return (long) position * 7919 % count;
+    }
+}
