@@ -11,7 +11,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.spill.SpillRun;
-import io.ontul.exchange.spill.SpillRunFile;
 import io.ontul.exchange.spill.SpillRunWriter;
 
 /**
@@ -25,10 +24,12 @@ import io.ontul.exchange.spill.SpillRunWriter;
  * partition holding them all would look like a hot key).
  * <p>
  * Rows are gathered into per-partition buffers (query memory); when the buffers exceed their
- * budget the largest ones are written out, each as a new run, all of them in one file
- * ({@link SpillRunFile}), so only one spill file is open at a time. Use: {@link #add} batches (the caller keeps them), then {@link #finish} once for
- * the runs of every partition; {@link #close} drops buffers and, unless finished, the runs
- * written so far. Not thread-safe.
+ * budget the largest ones are written out. Each partition has one run, in a file of its own,
+ * open from its first write-out to {@link #finish}: a write-out appends to it and flushes it
+ * ({@link SpillRunWriter#flush}), so an open run holds no memory, and a partition written out
+ * many times is still one stream to read back (one header, one data key). Use: {@link #add}
+ * batches (the caller keeps them), then {@link #finish} once for the runs of every partition;
+ * {@link #close} drops buffers and, unless finished, the runs written so far. Not thread-safe.
  */
 final class JoinPartitioner
         implements AutoCloseable
@@ -48,6 +49,7 @@ final class JoinPartitioner
     private final List<List<SpillRun>> runs = new ArrayList<>();
     private final long[] rows;
     private final long[] memoryBytes;
+    private final SpillRunWriter[] writers;
     private long buffered;
     private int nextForNullKey;
     private Schema schema;
@@ -78,6 +80,7 @@ final class JoinPartitioner
         this.bufferedBytes = new long[fanOut];
         this.rows = new long[fanOut];
         this.memoryBytes = new long[fanOut];
+        this.writers = new SpillRunWriter[fanOut];
         for (int p = 0; p < fanOut; p++) {
             buffers.add(new ArrayList<>());
             runs.add(new ArrayList<>());
@@ -156,54 +159,51 @@ final class JoinPartitioner
     /** Writes out the largest buffers until at most half the budget is held. */
     private void spillLargest()
     {
-        // one file for the runs written now (creating a file costs more than a small run)
-        try (SpillRunFile file = context.spillSpace().newRunFile()) {
-            while (buffered > bufferLimit / 2) {
-                int largest = 0;
-                for (int p = 1; p < fanOut; p++) {
-                    if (bufferedBytes[p] > bufferedBytes[largest]) {
-                        largest = p;
-                    }
+        while (buffered > bufferLimit / 2) {
+            int largest = 0;
+            for (int p = 1; p < fanOut; p++) {
+                if (bufferedBytes[p] > bufferedBytes[largest]) {
+                    largest = p;
                 }
-                spill(file, largest);
             }
+            spill(largest);
         }
     }
 
-    private void spill(SpillRunFile file, int partition)
+    private void spill(int partition)
     {
         List<VectorSchemaRoot> slices = buffers.get(partition);
         if (slices.isEmpty()) {
             return;
         }
         long sliceRows = 0;
-        try (SpillRunWriter writer = file.newRun(schema)) {
-            int from = 0;
-            while (from < slices.size()) {
-                // slices are small (a batch spread over the partitions): written together, they read back as full batches
-                int to = from;
-                int groupRows = 0;
-                long groupBytes = 0;
-                while (to < slices.size() && (to == from || groupRows + slices.get(to).getRowCount() <= Batches.TARGET_ROWS && groupBytes + Batches.bytes(slices.get(to)) <= maxBatchBytes)) {
-                    groupRows += slices.get(to).getRowCount();
-                    groupBytes += Batches.bytes(slices.get(to));
-                    to++;
-                }
-                if (to - from == 1) {
-                    writeInParts(writer, slices.get(from));
-                }
-                else {
-                    try (VectorSchemaRoot group = Batches.concat(schema, slices.subList(from, to), context.allocator())) {
-                        writer.write(group);
-                    }
-                }
-                sliceRows += groupRows;
-                from = to;
-            }
-            SpillRun run = writer.finish();
-            runs.get(partition).add(run);
-            stats.recordSpill(run.bytes());
+        if (writers[partition] == null) {
+            writers[partition] = context.spillSpace().newRun(schema);
         }
+        SpillRunWriter writer = writers[partition];
+        int from = 0;
+        while (from < slices.size()) {
+            // slices are small (a batch spread over the partitions): written together, they read back as full batches
+            int to = from;
+            int groupRows = 0;
+            long groupBytes = 0;
+            while (to < slices.size() && (to == from || groupRows + slices.get(to).getRowCount() <= Batches.TARGET_ROWS && groupBytes + Batches.bytes(slices.get(to)) <= maxBatchBytes)) {
+                groupRows += slices.get(to).getRowCount();
+                groupBytes += Batches.bytes(slices.get(to));
+                to++;
+            }
+            if (to - from == 1) {
+                writeInParts(writer, slices.get(from));
+            }
+            else {
+                try (VectorSchemaRoot group = Batches.concat(schema, slices.subList(from, to), context.allocator())) {
+                    writer.write(group);
+                }
+            }
+            sliceRows += groupRows;
+            from = to;
+        }
+        writer.flush();
         context.checkCancelled();
         slices.forEach(VectorSchemaRoot::close);
         slices.clear();
@@ -234,9 +234,15 @@ final class JoinPartitioner
     /** Writes out what is buffered and returns the runs of each partition, which the caller then owns. */
     List<JoinPartitionRuns> finish()
     {
-        try (SpillRunFile file = context.spillSpace().newRunFile()) {
-            for (int p = 0; p < fanOut; p++) {
-                spill(file, p);
+        for (int p = 0; p < fanOut; p++) {
+            spill(p);
+        }
+        for (int p = 0; p < fanOut; p++) {
+            if (writers[p] != null) {
+                SpillRun run = writers[p].finish();
+                writers[p] = null;
+                runs.get(p).add(run);
+                stats.recordSpill(run.bytes());
             }
         }
         List<JoinPartitionRuns> result = new ArrayList<>(fanOut);
@@ -255,6 +261,13 @@ final class JoinPartitioner
             slices.clear();
         }
         buffered = 0;
+        for (int p = 0; p < fanOut; p++) {
+            if (writers[p] != null) {
+                // an unfinished run is dropped with its file
+                writers[p].close();
+                writers[p] = null;
+            }
+        }
         if (!finished) {
             for (List<SpillRun> partitionRuns : runs) {
                 partitionRuns.forEach(SpillRun::delete);

@@ -32,6 +32,7 @@ public final class ChunkedOutputStream
         extends OutputStream
 {
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final byte[] EMPTY = new byte[0];
 
     private final OutputStream out;
     private final String fileName;
@@ -41,8 +42,8 @@ public final class ChunkedOutputStream
     private final int chunkSize;
     // grown as data comes, up to chunkSize: a small file never pays for a chunk's full buffers
     private byte[] chunk;
-    private byte[] compressed = new byte[0];
-    private byte[] frame = new byte[0];
+    private byte[] compressed = EMPTY;
+    private byte[] frame = EMPTY;
     private int chunkLength;
     private long chunkIndex;
     private boolean finished;
@@ -158,6 +159,25 @@ public final class ChunkedOutputStream
     }
 
     /**
+     * Seals what was written since the last chunk as a chunk of its own, however short, writes
+     * it out and flushes, then gives back the buffers (made again by the next write). For a
+     * stream kept open across many small writes, such as one per partition of a partitioned
+     * spill: between writes it then holds no data and no buffers. Readers see the same bytes.
+     */
+    public void endChunk()
+            throws IOException
+    {
+        checkWritable();
+        if (chunkLength > 0) {
+            writeChunk(false);
+        }
+        out.flush();
+        chunk = EMPTY;
+        compressed = EMPTY;
+        frame = EMPTY;
+    }
+
+    /**
      * Writes the final chunk and flushes, leaving the underlying stream open (e.g. to fsync it).
      * Idempotent.
      */
@@ -232,6 +252,10 @@ public final class ChunkedOutputStream
             throws IOException
     {
         if (chunkLength < chunk.length) {
+            return;
+        }
+        if (chunk.length == 0) {
+            chunk = new byte[Math.min(chunkSize, ExchangeFileFormat.INITIAL_BUFFER_BYTES)];
             return;
         }
         if (chunk.length < chunkSize) {

@@ -2,7 +2,6 @@ package io.ontul.exchange.spill;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -59,7 +58,8 @@ final class SpillFile
             throw new IllegalStateException("spill file " + path + " is " + (broken ? "broken by a failed run" : "closed for writing"));
         }
         if (output == null) {
-            output = new BufferedOutputStream(Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 64 * 1024);
+            // unbuffered: runs write whole chunks, and a run kept open (one per partition) holds no buffer between writes
+            output = Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         }
         return output;
     }

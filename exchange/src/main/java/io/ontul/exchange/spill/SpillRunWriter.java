@@ -78,6 +78,35 @@ public final class SpillRunWriter
         }
     }
 
+    /**
+     * Writes out what was written so far (as a short chunk if need be) and frees the stream's
+     * buffers: for a run kept open across many small writes, e.g. one run per partition of a
+     * partitioned spill, so that it holds no data between writes.
+     */
+    public void flush()
+    {
+        if (done) {
+            throw new IllegalStateException("spill run " + name + " is finished");
+        }
+        try {
+            out.endChunk();
+        }
+        catch (IOException e) {
+            abort();
+            throw new UncheckedIOException("Cannot write spill file " + name, e);
+        }
+        catch (RuntimeException e) {
+            abort();
+            throw e;
+        }
+    }
+
+    /** Bytes of this run on disk so far. */
+    public long bytes()
+    {
+        return bytes;
+    }
+
     /** Completes the file; the run can then be read back any number of times. */
     public SpillRun finish()
     {

@@ -124,6 +124,39 @@ public class TestChunkedStreams
     }
 
     @Test
+    void endChunkSealsWhatIsWrittenAndTheStreamGoesOn()
+            throws IOException
+    {
+        // a stream kept open across small writes, each ended as a short chunk of its own: the
+        // bytes reach the underlying stream at once and read back as one stream
+        byte[] data = mixedData(CHUNK * 5 / 2, 7);
+        for (boolean encrypted : new boolean[] {true, false}) {
+            for (CompressionCodec codec : CompressionCodec.values()) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                int[] pieces = {10, CHUNK - 10, 1, 0, CHUNK + 500, 7};
+                try (ChunkedOutputStream stream = encrypted
+                        ? ChunkedOutputStream.encrypted(out, "f", keyManagement, codec, CHUNK)
+                        : ChunkedOutputStream.unencrypted(out, "f", codec, CHUNK)) {
+                    int offset = 0;
+                    for (int piece : pieces) {
+                        stream.write(data, offset, piece);
+                        offset += piece;
+                        int before = out.size();
+                        stream.endChunk();
+                        assertThat(out.size()).as("ended chunk written out").isGreaterThan(piece == 0 ? before - 1 : before);
+                    }
+                    stream.write(data, offset, data.length - offset);
+                }
+                byte[] file = out.toByteArray();
+                assertThat(files.readAll(file, "f", 777)).as("encrypted=%s %s", encrypted, codec).isEqualTo(data);
+                assertThat(files.readByteByByte(file)).isEqualTo(data);
+                // the piece larger than a chunk fills one and ends the rest: 7 frames and the final one
+                assertThat(ChunkLayout.of(file).frames()).hasSize(7);
+            }
+        }
+    }
+
+    @Test
     void defaultChunkSizeWithSeveralMegabytes()
             throws IOException
     {
