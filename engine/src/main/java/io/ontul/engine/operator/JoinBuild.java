@@ -53,7 +53,7 @@ public final class JoinBuild
     private final int probers;
     private final boolean partitionable;
     private long heldBytes;
-    private JoinPartitioner partitioner;
+    private ParallelJoinPartitioner partitioner;
     private GraceHashJoin spilled;
     private boolean probeAbandoned;
 
@@ -108,6 +108,11 @@ public final class JoinBuild
         }
         catch (RuntimeException e) {
             failure = e;
+            if (partitioner != null) {
+                // stops its helpers now, and drops the runs written
+                partitioner.close();
+                partitioner = null;
+            }
             throw e;
         }
     }
@@ -118,9 +123,7 @@ public final class JoinBuild
             VectorSchemaRoot batch;
             while ((batch = input.next()) != null) {
                 if (partitioner != null) {
-                    try (VectorSchemaRoot partitioned = batch) {
-                        partitioner.add(partitioned);
-                    }
+                    partitioner.add(batch);
                 }
                 else {
                     batches.add(batch);
@@ -350,16 +353,20 @@ public final class JoinBuild
         return context.memoryUsed() + heldBytes + GraceHashJoin.TABLE_BYTES_PER_ROW * rowCount > context.memoryLimit() / 4 * 3;
     }
 
-    /** Switches to partitioned mode: the rows held so far go to the partitions first. */
+    /**
+     * Switches to partitioned mode: the rows held so far go to the partitions first. The
+     * partitioning runs on this thread and on helpers, one per other worker the query may use
+     * (the probe instances only wait for the build meanwhile), sharing the buffer budget.
+     */
     private void startPartitioning()
     {
-        partitioner = new JoinPartitioner(context, keyColumns, nullSafe, 0, GraceHashJoin.FAN_OUT, true, context.memoryLimit() / 8,
-                GraceHashJoin.maxBatchBytes(context, probers), stats);
+        int helpers = Math.max(0, context.parallelism() - 1);
+        long bufferLimit = context.memoryLimit() / 8 / (helpers + 1);
+        partitioner = new ParallelJoinPartitioner(context, helpers, () -> new JoinPartitioner(context, keyColumns, nullSafe, 0, GraceHashJoin.FAN_OUT, true, bufferLimit,
+                GraceHashJoin.maxBatchBytes(context, probers), stats));
         // each held batch goes as soon as it is partitioned: held rows may fill most of the budget
         while (!batches.isEmpty()) {
-            try (VectorSchemaRoot held = batches.remove(0)) {
-                partitioner.add(held);
-            }
+            partitioner.add(batches.remove(0));
         }
         rowCount = 0;
         heldBytes = 0;

@@ -50,7 +50,9 @@ class TestSpillingHashJoin
     private static final int PAYLOAD_BYTES = 200;
     private static final Schema BUILD = new Schema(List.of(bigint("bk"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)));
     private static final Schema PROBE = new Schema(List.of(bigint("pk"), bigint("v")));
-    private static final Schema JOINED = new Schema(Stream.concat(PROBE.getFields().stream(), BUILD.getFields().stream()).toList());
+    // build columns nullable: a LEFT join fills them with NULLs for probe rows without a match
+    private static final Schema JOINED = new Schema(Stream.concat(PROBE.getFields().stream(),
+            BUILD.getFields().stream().map(field -> new Field(field.getName(), FieldType.nullable(field.getType()), null))).toList());
 
     @TempDir
     Path directory;
@@ -65,10 +67,19 @@ class TestSpillingHashJoin
             throws IOException
     {
         root = new RootAllocator();
-        executor = Executors.newSingleThreadExecutor();
+        executor = Executors.newCachedThreadPool();
         ExchangeStreamFactory streams = ExchangeStreamFactory.create(EncryptionConfig.defaults(), directory.resolve("kms"), Optional.empty());
         store = SpillStore.open(directory.resolve("spill"), streams, 1L << 32);
-        context = new QueryContext("join", root, BUDGET, executor, 1, new RexBuilder(new JavaTypeFactoryImpl()));
+        useParallelism(1);
+    }
+
+    /** A query that may use {@code parallelism} threads: its build side is then partitioned by this many. */
+    private void useParallelism(int parallelism)
+    {
+        if (context != null) {
+            context.close();
+        }
+        context = new QueryContext("join", root, BUDGET, executor, parallelism, new RexBuilder(new JavaTypeFactoryImpl()));
         context.enableSpill(store);
     }
 
@@ -85,20 +96,36 @@ class TestSpillingHashJoin
     void partitionsAFewBudgetsLargeAreJoinedInChunks()
     {
         // 160,000 build rows cost about 2.4 budgets per first-level partition
-        OperatorStats stats = joinAndCheck(160_000);
+        OperatorStats stats = joinAndCheck(JoinType.INNER, 160_000);
         assertThat(stats.chunked()).as("partitions joined in chunks").isPositive();
         assertThat(stats.repartitioned()).as("partitions split again").isZero();
+    }
+
+    @Test
+    void leftJoinInChunksKeepsEveryProbeRowOnce()
+    {
+        OperatorStats stats = joinAndCheck(JoinType.LEFT, 160_000);
+        assertThat(stats.chunked()).as("partitions joined in chunks").isPositive();
+    }
+
+    @Test
+    void buildSidePartitionedByThreeThreads()
+    {
+        useParallelism(3);
+        OperatorStats stats = joinAndCheck(JoinType.LEFT, 160_000);
+        // one run per partition and thread that wrote to it, for both sides: more than one thread wrote the build side
+        assertThat(stats.spilledRuns()).as("spill runs").isGreaterThan(2L * GraceHashJoin.FAN_OUT);
     }
 
     @Test
     void partitionsManyBudgetsLargeAreSplitAgain()
     {
         // 320,000 build rows cost about 4.8 budgets per first-level partition
-        OperatorStats stats = joinAndCheck(320_000);
+        OperatorStats stats = joinAndCheck(JoinType.INNER, 320_000);
         assertThat(stats.repartitioned()).as("partitions split again").isPositive();
     }
 
-    private OperatorStats joinAndCheck(int buildRows)
+    private OperatorStats joinAndCheck(JoinType joinType, int buildRows)
     {
         int probeRows = buildRows + buildRows / 10;
         OperatorStats stats = new OperatorStats();
@@ -107,7 +134,9 @@ class TestSpillingHashJoin
         long valueSum = 0;
         long keySum = 0;
         long payloadBytes = 0;
-        try (HashJoinOperator join = new HashJoinOperator(context, new ProbeRows(probeRows), build, JoinType.INNER, new int[] {0}, new boolean[] {false},
+        long unmatchedValueSum = 0;
+        long unmatched = 0;
+        try (HashJoinOperator join = new HashJoinOperator(context, new ProbeRows(probeRows), build, joinType, new int[] {0}, new boolean[] {false},
                 null, JOINED, JOINED, PROBE.getFields().size())) {
             VectorSchemaRoot next;
             while ((next = join.next()) != null) {
@@ -117,6 +146,13 @@ class TestSpillingHashJoin
                     BigIntVector buildKey = (BigIntVector) batch.getVector(2);
                     VarCharVector payload = (VarCharVector) batch.getVector(3);
                     for (int row = 0; row < batch.getRowCount(); row++) {
+                        if (buildKey.isNull(row)) {
+                            assertThat(probeKey.get(row)).as("probe key without a match").isGreaterThanOrEqualTo(buildRows);
+                            assertThat(payload.isNull(row)).as("payload of an unmatched row").isTrue();
+                            unmatched++;
+                            unmatchedValueSum += value.get(row);
+                            continue;
+                        }
                         assertThat(buildKey.get(row)).as("build key beside probe key").isEqualTo(probeKey.get(row));
                         assertThat(new String(payload.get(row), UTF_8)).as("payload of key %s", buildKey.get(row)).startsWith("payload of " + buildKey.get(row) + " ");
                         rows++;
@@ -134,6 +170,11 @@ class TestSpillingHashJoin
         assertThat(keySum).as("sum of joined keys").isEqualTo(expectedKeySum);
         assertThat(valueSum).as("sum of joined probe values").isEqualTo(3 * expectedKeySum + buildRows);
         assertThat(payloadBytes).as("payload bytes").isEqualTo((long) buildRows * PAYLOAD_BYTES);
+        // LEFT: probe keys from buildRows to probeRows once each, with NULLs; INNER: none
+        long expectedUnmatched = joinType == JoinType.LEFT ? probeRows - buildRows : 0;
+        long unmatchedKeySum = (long) probeRows * (probeRows - 1) / 2 - expectedKeySum;
+        assertThat(unmatched).as("unmatched probe rows").isEqualTo(expectedUnmatched);
+        assertThat(unmatchedValueSum).as("sum of unmatched probe values").isEqualTo(joinType == JoinType.LEFT ? 3 * unmatchedKeySum + expectedUnmatched : 0);
         return stats;
     }
 
