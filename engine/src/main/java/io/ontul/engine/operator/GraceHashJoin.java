@@ -22,8 +22,9 @@ import io.ontul.spi.OntulException;
  * <li>each instance then waits in {@link #awaitProbeRuns} until all have handed theirs over: a
  * partition can only be joined once all of its probe rows are on disk;</li>
  * <li>then each instance takes partitions with {@link #nextPartition} until none is left and
- * joins them ({@link JoinPartitionJoiner}); a partition too large to join in memory is split
- * again and its parts come back through {@link #addPartitions}. Every partition is joined by
+ * joins them ({@link JoinPartitionJoiner}); a partition too large to join in memory is joined
+ * in chunks, or, if more than {@link #MAX_CHUNKS_INSTEAD_OF_SPLIT} budgets large, split again,
+ * its parts coming back through {@link #addPartitions}. Every partition is joined by
  * exactly one instance, so build-side outcomes (RIGHT, FULL, RIGHT_SEMI, RIGHT_ANTI) are
  * decided per partition without coordination;</li>
  * <li>{@link #close}, when the last instance closes the build, deletes every run left.</li>

@@ -27,6 +27,9 @@ import io.ontul.engine.execution.QueryContext;
 public final class JoinBuild
         implements AutoCloseable
 {
+    /** Threads that partition a spilling build side besides the one reading it, at most. */
+    static final int MAX_PARTITIONING_HELPERS = 3;
+
     private final QueryContext context;
     private final Supplier<Operator> buildSide;
     private final int[] keyColumns;
@@ -110,7 +113,12 @@ public final class JoinBuild
             failure = e;
             if (partitioner != null) {
                 // stops its helpers now, and drops the runs written
-                partitioner.close();
+                try {
+                    partitioner.close();
+                }
+                catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
                 partitioner = null;
             }
             throw e;
@@ -360,8 +368,9 @@ public final class JoinBuild
      */
     private void startPartitioning()
     {
-        int helpers = Math.max(0, context.parallelism() - 1);
-        long bufferLimit = context.memoryLimit() / 8 / (helpers + 1);
+        // a few threads keep up with one reader; each keeps a file open per partition
+        int helpers = Math.min(MAX_PARTITIONING_HELPERS, Math.max(0, context.parallelism() - 1));
+        long bufferLimit = Math.max(256 * 1024, context.memoryLimit() / 8 / (helpers + 1));
         partitioner = new ParallelJoinPartitioner(context, helpers, () -> new JoinPartitioner(context, keyColumns, nullSafe, 0, GraceHashJoin.FAN_OUT, true, bufferLimit,
                 GraceHashJoin.maxBatchBytes(context, probers), stats));
         // each held batch goes as soon as it is partitioned: held rows may fill most of the budget

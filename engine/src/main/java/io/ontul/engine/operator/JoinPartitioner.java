@@ -26,8 +26,10 @@ import io.ontul.exchange.spill.SpillRunWriter;
  * Rows are gathered into per-partition buffers (query memory); when the buffers exceed their
  * budget the largest ones are written out. Each partition has one run, in a file of its own,
  * open from its first write-out to {@link #finish}: a write-out appends to it and flushes it
- * ({@link SpillRunWriter#flush}), so an open run holds no memory, and a partition written out
- * many times is still one stream to read back (one header, one data key). Use: {@link #add}
+ * ({@link SpillRunWriter#flush}), so an open run holds no rows or chunk buffers (only its file,
+ * its compressor and a small channel buffer), and a partition written out many times is still
+ * one stream to read back (one header, one data key). A partitioner thus keeps up to
+ * {@code fanOut} files open. Use: {@link #add}
  * batches (the caller keeps them), then {@link #finish} once for the runs of every partition;
  * {@link #close} drops buffers and, unless finished, the runs written so far. Not thread-safe.
  */

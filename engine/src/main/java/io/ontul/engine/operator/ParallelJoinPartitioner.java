@@ -60,8 +60,15 @@ final class ParallelJoinPartitioner
             throw e;
         }
         this.cancelHook = context.onCancel(() -> stopped.set(true));
-        for (JoinPartitioner partitioner : helperPartitioners) {
-            this.helpers.add(context.executor().submit(() -> help(partitioner)));
+        try {
+            for (JoinPartitioner partitioner : helperPartitioners) {
+                this.helpers.add(context.executor().submit(() -> help(partitioner)));
+            }
+        }
+        catch (RuntimeException e) {
+            // e.g. the executor was shut down: stop the helpers already started
+            close();
+            throw e;
         }
     }
 
@@ -96,9 +103,16 @@ final class ParallelJoinPartitioner
         Workers.awaitAll(helpers);
         checkFailure();
         List<List<JoinPartitionRuns>> byThread = new ArrayList<>();
-        byThread.add(own.finish());
-        for (JoinPartitioner partitioner : helperPartitioners) {
-            byThread.add(partitioner.finish());
+        try {
+            byThread.add(own.finish());
+            for (JoinPartitioner partitioner : helperPartitioners) {
+                byThread.add(partitioner.finish());
+            }
+        }
+        catch (RuntimeException e) {
+            // a finished partitioner no longer deletes its runs when closed: they go here
+            byThread.forEach(runs -> runs.forEach(JoinPartitionRuns::delete));
+            throw e;
         }
         List<JoinPartitionRuns> result = new ArrayList<>();
         for (int p = 0; p < byThread.get(0).size(); p++) {
@@ -165,8 +179,26 @@ final class ParallelJoinPartitioner
         catch (Exception ignored) {
             // removing a hook from a list does not fail
         }
-        // unless finished, each drops its buffers and the runs it wrote
-        own.close();
-        helperPartitioners.forEach(JoinPartitioner::close);
+        // unless finished, each drops its buffers and the runs it wrote; all are closed whatever one throws
+        RuntimeException failure = null;
+        List<JoinPartitioner> all = new ArrayList<>();
+        all.add(own);
+        all.addAll(helperPartitioners);
+        for (JoinPartitioner partitioner : all) {
+            try {
+                partitioner.close();
+            }
+            catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+                else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

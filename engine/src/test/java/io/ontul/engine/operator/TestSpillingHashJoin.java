@@ -2,6 +2,7 @@ package io.ontul.engine.operator;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -33,6 +34,8 @@ import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.crypto.EncryptionConfig;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 import io.ontul.exchange.spill.SpillStore;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
 
 /**
  * A hash join whose build side is far larger than its budget, driven directly so that the budget
@@ -59,6 +62,7 @@ class TestSpillingHashJoin
 
     private BufferAllocator root;
     private ExecutorService executor;
+    private ExchangeStreamFactory streams;
     private SpillStore store;
     private QueryContext context;
 
@@ -68,7 +72,7 @@ class TestSpillingHashJoin
     {
         root = new RootAllocator();
         executor = Executors.newCachedThreadPool();
-        ExchangeStreamFactory streams = ExchangeStreamFactory.create(EncryptionConfig.defaults(), directory.resolve("kms"), Optional.empty());
+        streams = ExchangeStreamFactory.create(EncryptionConfig.defaults(), directory.resolve("kms"), Optional.empty());
         store = SpillStore.open(directory.resolve("spill"), streams, 1L << 32);
         useParallelism(1);
     }
@@ -86,8 +90,10 @@ class TestSpillingHashJoin
     @AfterEach
     void tearDown()
     {
-        context.close();
+        // before the query's space closes (which gives back whatever is left): the join deleted its runs
         assertThat(store.usedBytes()).as("spill bytes left").isZero();
+        context.close();
+        // fails on any Arrow buffer left
         root.close();
         executor.shutdownNow();
     }
@@ -115,6 +121,15 @@ class TestSpillingHashJoin
         OperatorStats stats = joinAndCheck(JoinType.LEFT, 160_000);
         // one run per partition and thread that wrote to it, for both sides: more than one thread wrote the build side
         assertThat(stats.spilledRuns()).as("spill runs").isGreaterThan(2L * GraceHashJoin.FAN_OUT);
+    }
+
+    @Test
+    void spillLimitReachedWhileThreeThreadsPartitionFailsAndLeavesNothing()
+    {
+        store = SpillStore.open(directory.resolve("small-spill"), streams, 1L << 20);
+        useParallelism(3);
+        assertThatThrownBy(() -> joinAndCheck(JoinType.INNER, 160_000))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_SPILL_LIMIT));
     }
 
     @Test

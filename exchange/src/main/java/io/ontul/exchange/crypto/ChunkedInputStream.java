@@ -229,9 +229,10 @@ public final class ChunkedInputStream
     }
 
     /**
-     * Decompresses the opened chunk. Every chunk but the final one holds a full chunk of data; a
-     * final chunk of unknown length is first tried in a buffer sized from its compressed length,
-     * then in a full chunk's.
+     * Decompresses the opened chunk. A chunk other than the final one is decompressed into a full
+     * chunk's buffer (it usually holds a full chunk, or less when the writer ended it early with
+     * {@link ChunkedOutputStream#endChunk}); a final chunk of unknown length is first tried in a
+     * buffer sized from its compressed length, then in a full chunk's.
      */
     private int decompress(byte flags, int dataLength)
             throws IOException

@@ -21,8 +21,9 @@ import io.ontul.exchange.kms.MasterKeyVersion;
 
 /**
  * Writes an exchange file ({@link ExchangeFileFormat}): the header at once, then a chunk each time
- * chunk-size bytes have been written and more follow, and the final chunk on {@link #finish()}
- * or {@link #close()}. Memory use is about three chunks, whatever the file size.
+ * chunk-size bytes have been written and more follow (or, shorter, when {@link #endChunk()} is
+ * called), and the final chunk on {@link #finish()} or {@link #close()}. Memory use is about
+ * three chunks, whatever the file size.
  *
  * <p>{@link #flush()} flushes the underlying stream but never cuts a chunk short. A file is
  * complete only once {@link #finish()} or {@link #close()} returned; after a failure call
@@ -38,7 +39,8 @@ public final class ChunkedOutputStream
     private final String fileName;
     private final FileHeader header;
     private final ChunkSealer sealer;
-    private final Optional<ChunkCompressor> compressor;
+    // made on first use, dropped by endChunk (a zstd context holds native memory); null without compression
+    private ChunkCompressor compressor;
     private final int chunkSize;
     // grown as data comes, up to chunkSize: a small file never pays for a chunk's full buffers
     private byte[] chunk;
@@ -57,7 +59,6 @@ public final class ChunkedOutputStream
         this.fileName = fileName;
         this.header = header;
         this.sealer = sealer;
-        this.compressor = header.codec().newCompressor();
         this.chunkSize = header.chunkSize();
         this.chunk = new byte[Math.min(chunkSize, ExchangeFileFormat.INITIAL_BUFFER_BYTES)];
         try {
@@ -162,7 +163,8 @@ public final class ChunkedOutputStream
      * Seals what was written since the last chunk as a chunk of its own, however short, writes
      * it out and flushes, then gives back the buffers (made again by the next write). For a
      * stream kept open across many small writes, such as one per partition of a partitioned
-     * spill: between writes it then holds no data and no buffers. Readers see the same bytes.
+     * spill: between writes it then holds no data, no buffers and no compressor (made again when
+     * needed). Readers see the same bytes.
      */
     public void endChunk()
             throws IOException
@@ -175,6 +177,24 @@ public final class ChunkedOutputStream
         chunk = EMPTY;
         compressed = EMPTY;
         frame = EMPTY;
+        closeCompressor();
+    }
+
+    /** The chunk compressor, made when first needed; null when the file is not compressed. */
+    private ChunkCompressor compressor()
+    {
+        if (compressor == null) {
+            compressor = header.codec().newCompressor().orElse(null);
+        }
+        return compressor;
+    }
+
+    private void closeCompressor()
+    {
+        if (compressor != null) {
+            compressor.close();
+            compressor = null;
+        }
     }
 
     /**
@@ -229,7 +249,7 @@ public final class ChunkedOutputStream
             throws IOException
     {
         closed = true;
-        compressor.ifPresent(ChunkCompressor::close);
+        closeCompressor();
         out.close();
     }
 
@@ -279,12 +299,13 @@ public final class ChunkedOutputStream
             byte[] data = chunk;
             int dataLength = chunkLength;
             int flags = last ? FLAG_FINAL : 0;
-            if (compressor.isPresent() && chunkLength > 0) {
-                int room = compressor.get().maxCompressedLength(chunkLength);
+            ChunkCompressor codec = chunkLength > 0 ? compressor() : null;
+            if (codec != null) {
+                int room = codec.maxCompressedLength(chunkLength);
                 if (compressed.length < room) {
                     compressed = new byte[room];
                 }
-                int compressedLength = compressor.get().compress(chunk, 0, chunkLength, compressed, 0);
+                int compressedLength = codec.compress(chunk, 0, chunkLength, compressed, 0);
                 // Keeping a chunk raw when compression does not help bounds every chunk by chunk size.
                 if (compressedLength < chunkLength) {
                     data = compressed;

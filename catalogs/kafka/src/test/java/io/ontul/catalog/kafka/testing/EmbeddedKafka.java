@@ -49,7 +49,8 @@ import io.ontul.catalog.kafka.broker.SingleNodeKafkaBroker;
 public final class EmbeddedKafka
         implements AutoCloseable
 {
-    private static final int PRODUCE_ATTEMPTS = 4;
+    /** Attempts of {@link #produce}: the first, and retries of what timed out. */
+    public static final int PRODUCE_ATTEMPTS = 4;
 
     private final Path directory;
     private final SingleNodeKafkaBroker server;
@@ -182,11 +183,14 @@ public final class EmbeddedKafka
     }
 
     /**
-     * Sends the records and waits until every one is acknowledged, each exactly once. If some time
-     * out and every record names its partition, a new producer sends again, per partition, the
-     * records after those the partition gained (the producer is idempotent, so what a partition
-     * holds of one attempt is a prefix of what was sent to it). Once, on a loaded CI machine, one
-     * partition of a new topic took none of its records for two minutes while the others did.
+     * Sends the records and waits until every one is acknowledged. If some time out and every
+     * record names its partition, a new producer sends again, per partition, the records after
+     * those the partition gained once its end offset has stopped moving (the producer is
+     * idempotent, so what a partition holds of one attempt is a prefix of what was sent to it);
+     * up to {@link #PRODUCE_ATTEMPTS} attempts in all. Afterwards each partition must have gained
+     * exactly its records, or this fails rather than leave duplicates behind. Once, on a loaded
+     * CI machine, one partition of a new topic took none of its records for two minutes while
+     * the others did.
      */
     public void produce(List<ProducerRecord<String, String>> records)
     {
@@ -195,6 +199,9 @@ public final class EmbeddedKafka
         for (int attempt = 1; ; attempt++) {
             try {
                 send(pending);
+                if (attempt > 1) {
+                    checkWrittenOnce(records, start);
+                }
                 return;
             }
             catch (ExecutionException e) {
@@ -205,6 +212,21 @@ public final class EmbeddedKafka
                 System.err.printf("EmbeddedKafka: %s; sending the %d records not written again%n", e.getCause().getMessage(), pending.size());
             }
         }
+    }
+
+    /** Fails if a partition gained other than exactly the records sent to it (a retry wrote some twice). */
+    private void checkWrittenOnce(List<ProducerRecord<String, String>> records, Map<TopicPartition, Long> start)
+    {
+        Map<TopicPartition, Long> sent = new HashMap<>();
+        for (ProducerRecord<String, String> record : records) {
+            sent.merge(new TopicPartition(record.topic(), record.partition()), 1L, Long::sum);
+        }
+        endOffsets(records).forEach((partition, end) -> {
+            long gained = end - start.get(partition);
+            if (gained != sent.get(partition)) {
+                throw new IllegalStateException("Partition " + partition + " gained " + gained + " records after a retry, but " + sent.get(partition) + " were sent to it");
+            }
+        });
     }
 
     private void send(List<ProducerRecord<String, String>> records)
@@ -223,10 +245,14 @@ public final class EmbeddedKafka
         }
     }
 
-    /** The records, in order, without the first ones of each partition that it gained since {@code start}. */
+    /**
+     * The records, in order, without the first ones of each partition that it gained since
+     * {@code start}, counted once the end offsets stop moving (a request that timed out on the
+     * client may still be appended by a slow broker).
+     */
     private List<ProducerRecord<String, String>> unwritten(List<ProducerRecord<String, String>> records, Map<TopicPartition, Long> start)
     {
-        Map<TopicPartition, Long> end = endOffsets(records);
+        Map<TopicPartition, Long> end = stableEndOffsets(records);
         Map<TopicPartition, Long> toSkip = new HashMap<>();
         end.forEach((partition, offset) -> toSkip.put(partition, offset - start.get(partition)));
         List<ProducerRecord<String, String>> unwritten = new ArrayList<>();
@@ -241,6 +267,28 @@ public final class EmbeddedKafka
             }
         }
         return unwritten;
+    }
+
+    /** End offsets read until two reads a second apart agree, for up to 30 s. */
+    private Map<TopicPartition, Long> stableEndOffsets(List<ProducerRecord<String, String>> records)
+    {
+        Map<TopicPartition, Long> previous = endOffsets(records);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(1000);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            Map<TopicPartition, Long> current = endOffsets(records);
+            if (current.equals(previous)) {
+                return current;
+            }
+            previous = current;
+        }
+        return previous;
     }
 
     private Map<TopicPartition, Long> endOffsets(List<ProducerRecord<String, String>> records)
