@@ -61,21 +61,10 @@ public final class SpillRunWriter
     /** Appends the rows of {@code batch}, which must have this run's schema. */
     public void write(VectorSchemaRoot batch)
     {
-        if (done) {
-            throw new IllegalStateException("spill run " + name + " is finished");
-        }
-        try {
+        writing(() -> {
             batches.write(batch);
             rows += batch.getRowCount();
-        }
-        catch (IOException e) {
-            abort();
-            throw new UncheckedIOException("Cannot write spill file " + name, e);
-        }
-        catch (RuntimeException e) {
-            abort();
-            throw e;
-        }
+        });
     }
 
     /**
@@ -85,11 +74,17 @@ public final class SpillRunWriter
      */
     public void flush()
     {
+        writing(() -> out.endChunk());
+    }
+
+    /** Runs one write of an unfinished run; a failure drops the run (and its file if its own). */
+    private void writing(Write write)
+    {
         if (done) {
             throw new IllegalStateException("spill run " + name + " is finished");
         }
         try {
-            out.endChunk();
+            write.run();
         }
         catch (IOException e) {
             abort();
@@ -101,10 +96,10 @@ public final class SpillRunWriter
         }
     }
 
-    /** Bytes of this run on disk so far. */
-    public long bytes()
+    private interface Write
     {
-        return bytes;
+        void run()
+                throws IOException;
     }
 
     /** Completes the file; the run can then be read back any number of times. */
