@@ -364,7 +364,8 @@ public final class JoinBuild
     /**
      * Switches to partitioned mode: the rows held so far go to the partitions first. The
      * partitioning runs on this thread and on helpers, one per other worker the query may use
-     * (the probe instances only wait for the build meanwhile), sharing the buffer budget.
+     * up to {@link #MAX_PARTITIONING_HELPERS} (the probe instances only wait for the build
+     * meanwhile), sharing the buffer budget.
      */
     private void startPartitioning()
     {
