@@ -10,7 +10,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.VectorSchemaRootAppender;
+import org.apache.arrow.vector.util.VectorAppender;
 
 /** Creating and assembling batches. */
 public final class Batches
@@ -161,17 +161,67 @@ public final class Batches
     }
 
     /** One new batch (of {@code allocator}) of the rows of {@code batches}, in order. */
+    /** The rows of {@code batches} in one new batch, each column allocated once at its final size; the batches stay the caller's. */
     public static VectorSchemaRoot concat(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator)
     {
-        VectorSchemaRoot combined = VectorSchemaRoot.create(schema, allocator);
+        return concat(schema, batches, allocator, false);
+    }
+
+    /**
+     * As {@link #concat(Schema, List, BufferAllocator)}, but frees each column of the batches as
+     * soon as it is copied, so at most one column is held twice; the emptied batches are still
+     * the caller's to close.
+     */
+    public static VectorSchemaRoot concatReleasing(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator)
+    {
+        return concat(schema, batches, allocator, true);
+    }
+
+    private static VectorSchemaRoot concat(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator, boolean release)
+    {
+        List<Field> fields = schema.getFields();
+        FieldVector[] vectors = new FieldVector[fields.size()];
+        int rows = 0;
+        for (VectorSchemaRoot batch : batches) {
+            rows += batch.getRowCount();
+        }
         try {
-            combined.allocateNew();
-            VectorSchemaRootAppender.append(false, combined, batches.toArray(new VectorSchemaRoot[0]));
-            return combined;
+            for (int c = 0; c < vectors.length; c++) {
+                vectors[c] = fields.get(c).createVector(allocator);
+                allocateFor(vectors[c], batches, c, rows);
+                VectorAppender appender = new VectorAppender(vectors[c]);
+                for (VectorSchemaRoot batch : batches) {
+                    FieldVector source = batch.getVector(c);
+                    source.accept(appender, null);
+                    if (release) {
+                        source.clear();
+                    }
+                }
+            }
         }
         catch (RuntimeException e) {
-            combined.close();
+            for (FieldVector vector : vectors) {
+                if (vector != null) {
+                    vector.close();
+                }
+            }
             throw e;
+        }
+        return root(schema, vectors, rows);
+    }
+
+    /** Allocates {@code target} for the {@code rows} values of column {@code column} of {@code batches}, so appending them never reallocates. */
+    private static void allocateFor(FieldVector target, List<VectorSchemaRoot> batches, int column, int rows)
+    {
+        if (target instanceof BaseVariableWidthVector variable) {
+            long dataBytes = 0;
+            for (VectorSchemaRoot batch : batches) {
+                dataBytes += ((BaseVariableWidthVector) batch.getVector(column)).sizeOfValueBuffer();
+            }
+            variable.allocateNew(Math.max(dataBytes, 1), Math.max(rows, 1));
+        }
+        else {
+            allocate(target, rows);
         }
     }
 

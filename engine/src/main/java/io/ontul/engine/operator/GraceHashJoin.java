@@ -46,9 +46,6 @@ final class GraceHashJoin
      * the bytes spilled; the self-join of lineitem at 46 MB: 12% faster, half the bytes).
      */
     static final int MAX_CHUNKS_INSTEAD_OF_SPLIT = 3;
-    /** Bytes a build row costs in the hash table beyond its Arrow data (chains, keys, slots). */
-    static final long TABLE_BYTES_PER_ROW = 64;
-
     private final QueryContext context;
     private final int[] buildKeys;
     private final boolean[] nullSafe;
@@ -103,9 +100,8 @@ final class GraceHashJoin
     }
 
     /**
-     * What one instance may spend on one in-memory build (Arrow data counted twice, as building
-     * copies it into one batch, plus {@link #TABLE_BYTES_PER_ROW}): all instances may be joining
-     * a partition at once, and each also holds probe and output batches.
+     * What one instance may spend on one in-memory build ({@link JoinBuild#buildBytes}): all
+     * instances may be joining a partition at once, and each also holds probe and output batches.
      */
     long buildBudget()
     {
@@ -114,7 +110,7 @@ final class GraceHashJoin
 
     static long buildBudget(QueryContext context, int probers)
     {
-        return Math.max(1024 * 1024, context.memoryLimit() / (2L * (probers + 1)));
+        return Math.max(1024 * 1024, context.memoryLimit() / (2L * probers));
     }
 
     /** Bytes of rows in one spilled batch at most: chunks of a partition are loaded batch by batch. */
@@ -135,9 +131,14 @@ final class GraceHashJoin
         return (int) Math.min(FAN_OUT, Long.highestOneBit(parts - 1) << 1);
     }
 
-    static long buildCost(long memoryBytes, long rows)
+    /**
+     * Bytes an in-memory build of a partition's build rows would take at most: the Arrow data
+     * twice (combining copies a column at a time; the runs do not tell column sizes) and the
+     * table ({@link JoinBuild#tableBytes}).
+     */
+    long buildCost(JoinPartitionRuns build)
     {
-        return 2 * memoryBytes + TABLE_BYTES_PER_ROW * rows;
+        return 2 * build.memoryBytes() + JoinBuild.tableBytes(build.rows(), buildKeys.length);
     }
 
     synchronized void addProbeRuns(List<JoinPartitionRuns> runs)

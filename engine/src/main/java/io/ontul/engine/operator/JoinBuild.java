@@ -35,8 +35,6 @@ public final class JoinBuild
     private final int[] keyColumns;
     private final boolean[] nullSafe;
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
-    private int[] batchOf;
-    private int[] rowOf;
     private int[] next;
     private int[] heads;
     private int mask;
@@ -45,8 +43,8 @@ public final class JoinBuild
     private long[][] longKeys;
     private boolean[] columnHasNulls;
     private RuntimeException failure;
-    // one integer-like key: open addressing over distinct keys, rows of one key chained by next
-    private long[] slotKeys;
+    // one integer-like key: open addressing over distinct keys (a slot holds the last row of its
+    // key, whose value is in longKeys), rows of one key chained by next
     private int[] slotHeads;
     private long reserved;
     private boolean built;
@@ -155,10 +153,8 @@ public final class JoinBuild
             return;
         }
         combine();
-        int capacity = Integer.highestOneBit(Math.max(rowCount, 1) * 2 - 1) << 1;
-        reserve((long) rowCount * 13);
-        batchOf = new int[rowCount];
-        rowOf = new int[rowCount];
+        int capacity = slots(rowCount);
+        reserve((long) rowCount * 5);
         next = new int[rowCount];
         matched = new boolean[rowCount];
         mask = keyColumns.length == 0 ? 0 : capacity - 1;
@@ -184,22 +180,18 @@ public final class JoinBuild
         reserve(capacity * 4L);
         heads = new int[keyColumns.length == 0 ? 1 : capacity];
         java.util.Arrays.fill(heads, -1);
-        int global = 0;
-        for (int b = 0; b < batches.size(); b++) {
-            VectorSchemaRoot batch = batches.get(b);
-            int rows = batch.getRowCount();
-            long[] hashes = keyColumns.length == 0 ? null : hashes(batch, rows);
+        if (!batches.isEmpty()) {
+            VectorSchemaRoot batch = batches.get(0);
+            long[] hashes = keyColumns.length == 0 ? null : hashes(batch, rowCount);
             boolean nullKeys = keyColumns.length > 0 && keysHaveNull(batch);
-            for (int row = 0; row < rows; row++, global++) {
-                batchOf[global] = b;
-                rowOf[global] = row;
+            for (int row = 0; row < rowCount; row++) {
                 if (nullKeys && hasExcludedNull(batch, row)) {
-                    next[global] = -2;
+                    next[row] = -2;
                     continue;
                 }
                 int slot = keyColumns.length == 0 ? 0 : (int) hashes[row] & mask;
-                next[global] = heads[slot];
-                heads[slot] = global;
+                next[row] = heads[slot];
+                heads[slot] = row;
             }
         }
         built = true;
@@ -208,28 +200,24 @@ public final class JoinBuild
 
     private void buildSingleLongKey(int capacity)
     {
-        reserve(capacity * 12L);
-        slotKeys = new long[capacity];
+        reserve(capacity * 4L);
         slotHeads = new int[capacity];
         java.util.Arrays.fill(slotHeads, -1);
         long[] keys = longKeys[0];
         FieldVector keyVector = batches.isEmpty() ? null : batches.get(0).getVector(keyColumns[0]);
         boolean nulls = keyVector != null && keyVector.getNullCount() > 0;
         for (int row = 0; row < rowCount; row++) {
-            batchOf[row] = 0;
-            rowOf[row] = row;
             if (nulls && keyVector.isNull(row)) {
                 next[row] = -2;
                 continue;
             }
             long key = keys[row];
             int slot = (int) Columns.mix(key) & mask;
-            while (slotHeads[slot] >= 0 && slotKeys[slot] != key) {
+            while (slotHeads[slot] >= 0 && keys[slotHeads[slot]] != key) {
                 slot = (slot + 1) & mask;
             }
             next[row] = slotHeads[slot];
             slotHeads[slot] = row;
-            slotKeys[slot] = key;
         }
         built = true;
         recordMemory();
@@ -255,38 +243,70 @@ public final class JoinBuild
     /** The first build row whose key equals {@code key} (rows of that key follow by {@link #next}), or -1. */
     int findKey(long key)
     {
+        long[] keys = longKeys[0];
         int slot = (int) Columns.mix(key) & mask;
         while (true) {
             int head = slotHeads[slot];
-            if (head < 0 || slotKeys[slot] == key) {
+            if (head < 0 || keys[head] == key) {
                 return head;
             }
             slot = (slot + 1) & mask;
         }
     }
 
-    /** Concatenates the build batches into one, so build rows are addressed by one index. */
+    /**
+     * Concatenates the build batches into one, so build rows are addressed by one index. Each
+     * column is freed in the batches once copied: at most one column is held twice.
+     */
     private void combine()
     {
-        if (batches.size() == 1) {
+        if (batches.size() <= 1) {
             return;
         }
-        if (batches.isEmpty()) {
-            return;
-        }
-        VectorSchemaRoot first = batches.get(0);
-        VectorSchemaRoot combined = VectorSchemaRoot.create(first.getSchema(), context.allocator());
-        try {
-            combined.allocateNew();
-            org.apache.arrow.vector.util.VectorSchemaRootAppender.append(false, combined, batches.toArray(new VectorSchemaRoot[0]));
-        }
-        catch (RuntimeException e) {
-            combined.close();
-            throw e;
-        }
+        VectorSchemaRoot combined = Batches.concatReleasing(batches.get(0).getSchema(), batches, context.allocator());
         batches.forEach(VectorSchemaRoot::close);
         batches.clear();
         batches.add(combined);
+    }
+
+    /**
+     * Bytes an in-memory build of {@code batches} takes at its peak: their Arrow data, one
+     * column copied while they are combined, and the hash table ({@link #tableBytes}).
+     */
+    static long buildBytes(List<VectorSchemaRoot> batches, int keyCount)
+    {
+        if (batches.isEmpty()) {
+            return 0;
+        }
+        long bytes = 0;
+        long rows = 0;
+        long[] columnBytes = new long[batches.get(0).getFieldVectors().size()];
+        for (VectorSchemaRoot batch : batches) {
+            rows += batch.getRowCount();
+            for (int c = 0; c < columnBytes.length; c++) {
+                long size = batch.getVector(c).getBufferSize();
+                columnBytes[c] += size;
+                bytes += size;
+            }
+        }
+        long largestColumn = batches.size() == 1 ? 0 : java.util.Arrays.stream(columnBytes).max().orElse(0);
+        return bytes + largestColumn + tableBytes(rows, keyCount);
+    }
+
+    /**
+     * Bytes the hash table over {@code rows} build rows takes beyond their Arrow data (what
+     * {@link #build} reserves, every key counted as integer-like): per row a chain link, a
+     * match mark and the keys as longs; per slot a chain head.
+     */
+    static long tableBytes(long rows, int keyCount)
+    {
+        return rows * (5 + 8L * keyCount) + 4L * slots(rows);
+    }
+
+    /** Slots of the table over {@code rows} rows: a power of two, at least twice the rows. */
+    private static int slots(long rows)
+    {
+        return (int) (Long.highestOneBit(Math.max(rows, 1) * 2 - 1) << 1);
     }
 
     /** Whether build column {@code column} holds a NULL (computed once). */
@@ -358,7 +378,7 @@ public final class JoinBuild
     /** Whether the finished table (rows copied into one batch, plus chains) would take the query past 3/4 of its budget. */
     private boolean wouldNotFit()
     {
-        return context.memoryUsed() + heldBytes + GraceHashJoin.TABLE_BYTES_PER_ROW * rowCount > context.memoryLimit() / 4 * 3;
+        return context.memoryUsed() + heldBytes + tableBytes(rowCount, keyColumns.length) > context.memoryLimit() / 4 * 3;
     }
 
     /**
@@ -414,16 +434,6 @@ public final class JoinBuild
     int next(int row)
     {
         return next[row];
-    }
-
-    FieldVector vector(int row, int column)
-    {
-        return batches.get(batchOf[row]).getVector(column);
-    }
-
-    int rowInBatch(int row)
-    {
-        return rowOf[row];
     }
 
     int[] keyColumns()

@@ -75,7 +75,7 @@ final class JoinPartitionJoiner
             }
             JoinPartitionRuns build = partition.build();
             long budget = join.buildBudget();
-            long chunks = (GraceHashJoin.buildCost(build.memoryBytes(), build.rows()) + budget - 1) / budget;
+            long chunks = (join.buildCost(build) + budget - 1) / budget;
             if (chunks > GraceHashJoin.MAX_CHUNKS_INSTEAD_OF_SPLIT && !partition.skewed() && partition.level() < GraceHashJoin.MAX_LEVEL) {
                 split();
                 join.stats().recordRepartition();
@@ -129,7 +129,7 @@ final class JoinPartitionJoiner
     private void split()
     {
         int level = partition.level() + 1;
-        int fanOut = GraceHashJoin.splitFanOut(GraceHashJoin.buildCost(partition.build().memoryBytes(), partition.build().rows()), join.buildBudget());
+        int fanOut = GraceHashJoin.splitFanOut(join.buildCost(partition.build()), join.buildBudget());
         List<JoinPartitionRuns> builds = split(partition.build(), join.buildKeys(), level, fanOut, true);
         List<JoinPartitionRuns> probes;
         try {
@@ -167,15 +167,13 @@ final class JoinPartitionJoiner
     {
         List<VectorSchemaRoot> batches = new ArrayList<>();
         try {
-            long cost = 0;
             long budget = join.buildBudget();
             while (nextBuildBatch != null) {
-                long batchCost = GraceHashJoin.buildCost(Batches.bytes(nextBuildBatch), nextBuildBatch.getRowCount());
-                if (!batches.isEmpty() && cost + batchCost > budget) {
+                batches.add(nextBuildBatch);
+                if (batches.size() > 1 && JoinBuild.buildBytes(batches, join.buildKeys().length) > budget) {
+                    batches.remove(batches.size() - 1);
                     break;
                 }
-                batches.add(nextBuildBatch);
-                cost += batchCost;
                 nextBuildBatch = null;
                 nextBuildBatch = buildReader.next();
             }

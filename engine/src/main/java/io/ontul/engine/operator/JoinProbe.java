@@ -237,7 +237,7 @@ final class JoinProbe
                     return false;
                 }
             }
-            else if (!Columns.equal(keys[k], row, build.vector(candidate, buildKeys[k]), build.rowInBatch(candidate))) {
+            else if (!Columns.equal(keys[k], row, build.column(buildKeys[k]), candidate)) {
                 return false;
             }
         }
@@ -448,7 +448,7 @@ final class JoinProbe
                     for (int row = from; row < to; row++) {
                         if (!build.isMatched(row)) {
                             for (int c = probeColumnCount; c < vectors.length; c++) {
-                                vectors[c].copyFromSafe(build.rowInBatch(row), out, build.vector(row, c - probeColumnCount));
+                                vectors[c].copyFromSafe(row, out, build.column(c - probeColumnCount));
                             }
                             out++;
                         }

@@ -47,8 +47,10 @@ import io.ontul.spi.OntulException;
  */
 class TestSpillingHashJoin
 {
-    // a build budget of 1 MB (the floor); a build row costs about 490 bytes in a partition's table (GraceHashJoin.buildCost)
-    private static final long BUDGET = 4L << 20;
+    // a build budget of 1 MB (the floor); a build row costs about 450 bytes in a partition's table (GraceHashJoin.buildCost)
+    private static final long BUDGET = 2L << 20;
+    // three partitioning threads buffer at least 256 KB each
+    private static final long BUDGET_FOR_THREE_THREADS = 4L << 20;
     private static final int BATCH_ROWS = 1024;
     private static final int PAYLOAD_BYTES = 200;
     private static final Schema BUILD = new Schema(List.of(bigint("bk"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)));
@@ -74,16 +76,16 @@ class TestSpillingHashJoin
         executor = Executors.newCachedThreadPool();
         streams = ExchangeStreamFactory.create(EncryptionConfig.defaults(), directory.resolve("kms"), Optional.empty());
         store = SpillStore.open(directory.resolve("spill"), streams, 1L << 32);
-        useParallelism(1);
+        useQuery(1, BUDGET);
     }
 
-    /** A query that may use {@code parallelism} threads: its build side is then partitioned by this many. */
-    private void useParallelism(int parallelism)
+    /** A query of {@code budget} bytes that may use {@code parallelism} threads: its build side is then partitioned by this many. */
+    private void useQuery(int parallelism, long budget)
     {
         if (context != null) {
             context.close();
         }
-        context = new QueryContext("join", root, BUDGET, executor, parallelism, new RexBuilder(new JavaTypeFactoryImpl()));
+        context = new QueryContext("join", root, budget, executor, parallelism, new RexBuilder(new JavaTypeFactoryImpl()));
         context.enableSpill(store);
     }
 
@@ -101,7 +103,7 @@ class TestSpillingHashJoin
     @Test
     void partitionsAFewBudgetsLargeAreJoinedInChunks()
     {
-        // 160,000 build rows cost about 2.4 budgets per first-level partition
+        // 160,000 build rows cost about 2.2 budgets per first-level partition
         OperatorStats stats = joinAndCheck(JoinType.INNER, 160_000);
         assertThat(stats.chunked()).as("partitions joined in chunks").isPositive();
         assertThat(stats.repartitioned()).as("partitions split again").isZero();
@@ -117,7 +119,7 @@ class TestSpillingHashJoin
     @Test
     void buildSidePartitionedByThreeThreads()
     {
-        useParallelism(3);
+        useQuery(3, BUDGET_FOR_THREE_THREADS);
         OperatorStats stats = joinAndCheck(JoinType.LEFT, 160_000);
         // one run per partition and thread that wrote to it, for both sides: more than one thread wrote the build side
         assertThat(stats.spilledRuns()).as("spill runs").isGreaterThan(2L * GraceHashJoin.FAN_OUT);
@@ -127,7 +129,7 @@ class TestSpillingHashJoin
     void spillLimitReachedWhileThreeThreadsPartitionFailsAndLeavesNothing()
     {
         store = SpillStore.open(directory.resolve("small-spill"), streams, 1L << 20);
-        useParallelism(3);
+        useQuery(3, BUDGET_FOR_THREE_THREADS);
         assertThatThrownBy(() -> joinAndCheck(JoinType.INNER, 160_000))
                 .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_SPILL_LIMIT));
     }
@@ -135,7 +137,7 @@ class TestSpillingHashJoin
     @Test
     void partitionsManyBudgetsLargeAreSplitAgain()
     {
-        // 320,000 build rows cost about 4.8 budgets per first-level partition
+        // 320,000 build rows cost about 4.4 budgets per first-level partition
         OperatorStats stats = joinAndCheck(JoinType.INNER, 320_000);
         assertThat(stats.repartitioned()).as("partitions split again").isPositive();
     }
