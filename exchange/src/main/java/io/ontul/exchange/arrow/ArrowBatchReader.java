@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,7 +29,9 @@ public final class ArrowBatchReader
     public ArrowBatchReader(InputStream in, BufferAllocator allocator)
     {
         this.allocator = requireNonNull(allocator, "allocator is null");
-        this.reader = new ArrowStreamReader(requireNonNull(in, "in is null"), allocator);
+        requireNonNull(in, "in is null");
+        // an exchange stream fills the batches' buffers as they are; any other stream through a copying adapter
+        this.reader = in instanceof ReadableByteChannel direct ? new ArrowStreamReader(direct, allocator) : new ArrowStreamReader(in, allocator);
     }
 
     public Schema schema()

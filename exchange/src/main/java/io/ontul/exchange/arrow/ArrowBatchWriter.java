@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
@@ -29,7 +30,9 @@ public final class ArrowBatchWriter
     public ArrowBatchWriter(OutputStream out, Schema schema)
             throws IOException
     {
-        this.channel = new WriteChannel(Channels.newChannel(requireNonNull(out, "out is null")));
+        requireNonNull(out, "out is null");
+        // an exchange stream takes the batches' buffers as they are; any other stream through a copying adapter
+        this.channel = new WriteChannel(out instanceof WritableByteChannel direct ? direct : Channels.newChannel(out));
         MessageSerializer.serialize(channel, requireNonNull(schema, "schema is null"));
     }
 

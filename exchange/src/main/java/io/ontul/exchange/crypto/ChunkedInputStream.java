@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,6 +26,7 @@ import io.ontul.exchange.kms.MasterKeyVersion;
  */
 public final class ChunkedInputStream
         extends InputStream
+        implements ReadableByteChannel
 {
     private final InputStream in;
     private final String fileName;
@@ -134,6 +136,33 @@ public final class ChunkedInputStream
         System.arraycopy(current, position, buffer, offset, count);
         position += count;
         return count;
+    }
+
+    /**
+     * Reads into {@code target} straight from the current chunk (one copy, where reading through
+     * {@link java.nio.channels.Channels#newChannel} copies twice): Arrow's IPC reader loads
+     * batches this way ({@link java.nio.channels.ReadableByteChannel}).
+     */
+    @Override
+    public int read(ByteBuffer target)
+            throws IOException
+    {
+        if (!target.hasRemaining()) {
+            return 0;
+        }
+        if (!fill()) {
+            return -1;
+        }
+        int count = Math.min(target.remaining(), limit - position);
+        target.put(current, position, count);
+        position += count;
+        return count;
+    }
+
+    @Override
+    public boolean isOpen()
+    {
+        return !closed;
     }
 
     @Override

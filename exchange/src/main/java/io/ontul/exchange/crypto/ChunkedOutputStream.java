@@ -8,6 +8,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Objects;
@@ -31,6 +32,7 @@ import io.ontul.exchange.kms.MasterKeyVersion;
  */
 public final class ChunkedOutputStream
         extends OutputStream
+        implements WritableByteChannel
 {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final byte[] EMPTY = new byte[0];
@@ -150,6 +152,32 @@ public final class ChunkedOutputStream
         }
     }
 
+    /**
+     * Writes the rest of {@code source} straight into the chunk buffer (one copy, where writing
+     * through {@link java.nio.channels.Channels#newChannel} copies twice): Arrow's IPC writer
+     * writes batches' buffers this way ({@link WritableByteChannel}).
+     */
+    @Override
+    public int write(ByteBuffer source)
+            throws IOException
+    {
+        checkWritable();
+        int written = source.remaining();
+        while (source.hasRemaining()) {
+            makeRoom(source.remaining());
+            int count = Math.min(source.remaining(), chunk.length - chunkLength);
+            source.get(chunk, chunkLength, count);
+            chunkLength += count;
+        }
+        return written;
+    }
+
+    @Override
+    public boolean isOpen()
+    {
+        return !closed && !finished && !failed;
+    }
+
     /** Flushes the underlying stream; buffered data stays until its chunk is full or the end. */
     @Override
     public void flush()
@@ -267,19 +295,25 @@ public final class ChunkedOutputStream
         }
     }
 
-    /** Grows the chunk buffer, or writes the chunk once it is full. */
     private void makeRoom()
+            throws IOException
+    {
+        makeRoom(1);
+    }
+
+    /**
+     * Grows the chunk buffer (at least doubling it, or to {@code wanted} bytes more, up to the
+     * chunk size), or writes the chunk once it is full.
+     */
+    private void makeRoom(int wanted)
             throws IOException
     {
         if (chunkLength < chunk.length) {
             return;
         }
-        if (chunk.length == 0) {
-            chunk = new byte[Math.min(chunkSize, ExchangeFileFormat.INITIAL_BUFFER_BYTES)];
-            return;
-        }
         if (chunk.length < chunkSize) {
-            chunk = Arrays.copyOf(chunk, (int) Math.min(chunkSize, 2L * chunk.length));
+            long size = Math.max(Math.max(ExchangeFileFormat.INITIAL_BUFFER_BYTES, 2L * chunk.length), (long) chunkLength + wanted);
+            chunk = Arrays.copyOf(chunk, (int) Math.min(chunkSize, size));
             return;
         }
         // A full chunk is written only when more data follows, so that close() can mark the

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -64,6 +65,46 @@ public class TestChunkedStreams
             assertThat(files.readAll(file, "f", 777)).isEqualTo(data);
             assertThat(files.readAll(file, "f", 5 * CHUNK)).isEqualTo(data);
             assertThat(files.readByteByByte(file)).isEqualTo(data);
+        }
+    }
+
+    @ParameterizedTest(name = "encrypted={0} codec={1} size={2}")
+    @MethodSource("roundTripCases")
+    void roundTripThroughByteBuffers(boolean encrypted, CompressionCodec codec, int size)
+            throws IOException
+    {
+        // the channel side of the streams, which Arrow's IPC writer and reader use, with direct buffers as Arrow's are
+        byte[] data = mixedData(size, size + 1);
+        for (int writeSize : new int[] {1, 1000, CHUNK, 3 * CHUNK + 5}) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (ChunkedOutputStream stream = encrypted
+                    ? ChunkedOutputStream.encrypted(out, "f", keyManagement, codec, CHUNK)
+                    : ChunkedOutputStream.unencrypted(out, "f", codec, CHUNK)) {
+                for (int offset = 0; offset < data.length; offset += writeSize) {
+                    int count = Math.min(writeSize, data.length - offset);
+                    ByteBuffer buffer = ByteBuffer.allocateDirect(count + 3);
+                    buffer.position(3);
+                    buffer.put(data, offset, count).position(3);
+                    assertThat(stream.write(buffer)).isEqualTo(count);
+                    assertThat(buffer.hasRemaining()).isFalse();
+                }
+                assertThat(stream.write(ByteBuffer.allocateDirect(0))).isZero();
+            }
+            byte[] file = out.toByteArray();
+            assertThat(files.readAll(file, "f", 5 * CHUNK)).isEqualTo(data);
+            for (int readSize : new int[] {777, 5 * CHUNK}) {
+                try (ChunkedInputStream in = files.open(file, "f")) {
+                    ByteArrayOutputStream read = new ByteArrayOutputStream();
+                    ByteBuffer buffer = ByteBuffer.allocateDirect(readSize);
+                    while (in.read(buffer.clear()) >= 0) {
+                        byte[] part = new byte[buffer.flip().remaining()];
+                        buffer.get(part);
+                        read.write(part);
+                    }
+                    assertThat(read.toByteArray()).isEqualTo(data);
+                    assertThat(in.read(buffer.clear())).isEqualTo(-1);
+                }
+            }
         }
     }
 
