@@ -119,10 +119,8 @@ public final class SpillBenchmark
                     describeDuckDb(duckDb), seconds(System.nanoTime() - start)));
             progress("DuckDB loaded in %s", seconds(System.nanoTime() - start));
 
-            encrypted = Engine.create(EngineConfig.embeddedDefaults()
-                    .withProperty(ExchangeManager.DATA_DIRECTORY, directory.resolve("ontul-encrypted").toString()));
-            clear = Engine.create(EngineConfig.embeddedDefaults()
-                    .withProperty(ExchangeManager.DATA_DIRECTORY, directory.resolve("ontul-clear").toString())
+            encrypted = Engine.create(engineConfig(directory.resolve("ontul-encrypted")));
+            clear = Engine.create(engineConfig(directory.resolve("ontul-clear"))
                     .withProperty(EncryptionConfig.ENABLED, "false"));
             OntulSpillContender unlimited = new OntulSpillContender("Ontul", encrypted);
             OntulSpillContender limitedEncrypted = new OntulSpillContender("Ontul", encrypted);
@@ -189,6 +187,12 @@ public final class SpillBenchmark
             resultSet.next();
             return "DuckDB " + resultSet.getString(1) + " (threads " + resultSet.getString(2) + ", default memory_limit " + resultSet.getString(3) + ")";
         }
+    }
+
+    private EngineConfig engineConfig(Path dataDirectory)
+    {
+        EngineConfig config = EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString());
+        return options.compression().map(codec -> config.withProperty(EncryptionConfig.COMPRESSION, codec)).orElse(config);
     }
 
     private String load(OntulSpillContender contender, String label)

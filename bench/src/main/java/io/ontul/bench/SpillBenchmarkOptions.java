@@ -12,12 +12,13 @@ import java.util.Optional;
 public final class SpillBenchmarkOptions
 {
     public static final String USAGE = String.join(System.lineSeparator(),
-            "usage: SpillBenchmark [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,sort] [--out bench/RESULTS.md|none] [--timeout 600]",
+            "usage: SpillBenchmark [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,orders-join,sort] [--compression lz4] [--out bench/RESULTS.md|none] [--timeout 600]",
             "  --scale     TPC-H scale factor of lineitem and orders (default 1)",
             "  --runs      timed runs per query and case; the median counts (default 3)",
             "  --warmup    untimed runs per query and case before timing (default 1)",
             "  --fraction  the memory limit as a fraction of the query's peak memory without limit (default 0.1)",
-            "  --queries   comma-separated: aggregate, join, sort (default all three)",
+            "  --queries   comma-separated: aggregate, join, orders-join, sort (default all four)",
+            "  --compression  codec of Ontul's spill files: none, lz4 or zstd (default: the engine's, lz4)",
             "  --out       markdown file the results are appended to, or none (default bench/RESULTS.md)",
             "  --timeout   seconds one run may take before it is cancelled and its case reported FAILED (default 600)");
 
@@ -28,8 +29,9 @@ public final class SpillBenchmarkOptions
     private final List<String> queries;
     private final Optional<Path> out;
     private final Duration timeout;
+    private final Optional<String> compression;
 
-    private SpillBenchmarkOptions(double scale, int runs, int warmups, double fraction, List<String> queries, Optional<Path> out, Duration timeout)
+    private SpillBenchmarkOptions(double scale, int runs, int warmups, double fraction, List<String> queries, Optional<Path> out, Duration timeout, Optional<String> compression)
     {
         this.scale = scale;
         this.runs = runs;
@@ -38,6 +40,7 @@ public final class SpillBenchmarkOptions
         this.queries = List.copyOf(requireNonNull(queries, "queries is null"));
         this.out = requireNonNull(out, "out is null");
         this.timeout = requireNonNull(timeout, "timeout is null");
+        this.compression = requireNonNull(compression, "compression is null");
     }
 
     /** Parses the arguments; throws IllegalArgumentException with a message for the user. */
@@ -50,6 +53,7 @@ public final class SpillBenchmarkOptions
         List<String> queries = new ArrayList<>(SpillQuery.NAMES);
         Optional<Path> out = Optional.of(Path.of("bench", "RESULTS.md"));
         int timeoutSeconds = 600;
+        Optional<String> compression = Optional.empty();
         for (int index = 0; index < args.length; index++) {
             String option = args[index];
             switch (option) {
@@ -78,10 +82,17 @@ public final class SpillBenchmarkOptions
                     out = path.equals("none") ? Optional.empty() : Optional.of(Path.of(path));
                 }
                 case "--timeout" -> timeoutSeconds = integer(value(args, ++index, option), option, 1);
+                case "--compression" -> {
+                    String codec = value(args, ++index, option);
+                    if (!List.of("none", "lz4", "zstd").contains(codec)) {
+                        throw new IllegalArgumentException("--compression must be none, lz4 or zstd: " + codec);
+                    }
+                    compression = Optional.of(codec);
+                }
                 default -> throw new IllegalArgumentException("Unknown option: " + option);
             }
         }
-        return new SpillBenchmarkOptions(scale, runs, warmups, fraction, queries, out, Duration.ofSeconds(timeoutSeconds));
+        return new SpillBenchmarkOptions(scale, runs, warmups, fraction, queries, out, Duration.ofSeconds(timeoutSeconds), compression);
     }
 
     public double scale()
@@ -123,6 +134,12 @@ public final class SpillBenchmarkOptions
     public Duration timeout()
     {
         return timeout;
+    }
+
+    /** The spill files' codec for both Ontul engines; empty for the engine's default. */
+    public Optional<String> compression()
+    {
+        return compression;
     }
 
     static String value(String[] args, int index, String option)
