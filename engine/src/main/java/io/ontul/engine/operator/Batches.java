@@ -160,17 +160,21 @@ public final class Batches
         return slices;
     }
 
-    /** One new batch (of {@code allocator}) of the rows of {@code batches}, in order. */
-    /** The rows of {@code batches} in one new batch, each column allocated once at its final size; the batches stay the caller's. */
+    /**
+     * One new batch (of {@code allocator}) of the rows of {@code batches}, in order, each
+     * fixed- or variable-width column allocated once for all of them (Arrow rounds it up to a
+     * power of two; other kinds grow as they are appended to); the batches stay the caller's.
+     */
     public static VectorSchemaRoot concat(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator)
     {
         return concat(schema, batches, allocator, false);
     }
 
     /**
-     * As {@link #concat(Schema, List, BufferAllocator)}, but frees each column of the batches as
-     * soon as it is copied, so at most one column is held twice; the emptied batches are still
-     * the caller's to close.
+     * As {@link #concat(Schema, List, BufferAllocator)}, but clears each column of the batches
+     * as soon as it is copied: where the columns own their buffers, at most one column is held
+     * twice (columns of a batch read from a spill file share one buffer, freed with the last of
+     * them). The emptied batches are still the caller's to close.
      */
     public static VectorSchemaRoot concatReleasing(Schema schema, List<VectorSchemaRoot> batches, BufferAllocator allocator)
     {
@@ -210,7 +214,79 @@ public final class Batches
         return root(schema, vectors, rows);
     }
 
-    /** Allocates {@code target} for the {@code rows} values of column {@code column} of {@code batches}, so appending them never reallocates. */
+    /** Adds, by column, the bytes of values of the batch's variable-width columns to {@code valueBytes}. */
+    public static void addValueBytes(VectorSchemaRoot batch, long[] valueBytes)
+    {
+        for (int c = 0; c < valueBytes.length; c++) {
+            if (batch.getVector(c) instanceof BaseVariableWidthVector variable) {
+                valueBytes[c] += variable.sizeOfValueBuffer();
+            }
+        }
+    }
+
+    /**
+     * An empty batch of {@code schema} allocated for {@code rows} rows, each variable-width
+     * column c for {@code valueBytes[c]} bytes of values, so that appending that many rows
+     * ({@link VectorAppender}) never reallocates; empty when a column is of another kind
+     * (nested, large or view types), whose size cannot be told up front.
+     */
+    public static java.util.Optional<VectorSchemaRoot> allocateForAppending(Schema schema, int rows, long[] valueBytes, BufferAllocator allocator)
+    {
+        List<Field> fields = schema.getFields();
+        FieldVector[] vectors = new FieldVector[fields.size()];
+        try {
+            for (int c = 0; c < vectors.length; c++) {
+                vectors[c] = fields.get(c).createVector(allocator);
+                if (vectors[c] instanceof BaseFixedWidthVector fixed) {
+                    fixed.allocateNew(Math.max(rows, 1));
+                }
+                else if (vectors[c] instanceof BaseVariableWidthVector variable) {
+                    variable.allocateNew(Math.max(c < valueBytes.length ? valueBytes[c] : 0, 1), Math.max(rows, 1));
+                }
+                else {
+                    for (FieldVector vector : vectors) {
+                        if (vector != null) {
+                            vector.close();
+                        }
+                    }
+                    return java.util.Optional.empty();
+                }
+            }
+        }
+        catch (RuntimeException e) {
+            for (FieldVector vector : vectors) {
+                if (vector != null) {
+                    vector.close();
+                }
+            }
+            throw e;
+        }
+        return java.util.Optional.of(new VectorSchemaRoot(fields, List.of(vectors), 0));
+    }
+
+    /**
+     * Bytes the allocator accounts for the batches' buffers: what they really take, each buffer
+     * rounded up as Arrow allocates, a buffer shared by several vectors (slices of one IPC
+     * message body) counted once.
+     */
+    public static long allocatedBytes(List<VectorSchemaRoot> batches)
+    {
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        long bytes = 0;
+        for (VectorSchemaRoot batch : batches) {
+            for (FieldVector vector : batch.getFieldVectors()) {
+                for (org.apache.arrow.memory.ArrowBuf buffer : vector.getFieldBuffers()) {
+                    var manager = buffer.getReferenceManager();
+                    if (buffer.capacity() > 0 && seen.add(manager)) {
+                        bytes += manager.getAccountedSize();
+                    }
+                }
+            }
+        }
+        return bytes;
+    }
+
+    /** Allocates {@code target} for the {@code rows} values of column {@code column} of {@code batches} (variable-width: for all their value bytes). */
     private static void allocateFor(FieldVector target, List<VectorSchemaRoot> batches, int column, int rows)
     {
         if (target instanceof BaseVariableWidthVector variable) {

@@ -100,12 +100,13 @@ final class GraceHashJoin
     }
 
     /**
-     * What one instance may spend on one in-memory build ({@link JoinBuild#buildBytes}): all
-     * instances may be joining a partition at once, and together they take at most half the
-     * query's memory, the half below {@link QueryContext#shouldSpill}; the other half holds probe
-     * and output batches and what the rest of the query keeps (operators there spill when it
-     * runs short). A larger share means fewer chunks: at 12 MB and two instances, a partition of
-     * TPC-H SF1 lineitem ⋈ orders is one chunk of 3 MB rather than three of 2 MB, 20% faster.
+     * What one instance may spend on one in-memory build ({@link #wholeBuildBytes},
+     * {@link JoinBuild#buildBytes}): all instances may be joining a partition at once, and
+     * together they are budgeted half the query's memory (at least 1 MB each), the half below
+     * {@link QueryContext#shouldSpill}; the other half holds probe and output batches and what
+     * the rest of the query keeps (operators there spill when it runs short). A larger share
+     * means fewer chunks: at 12 MB and two instances, a partition of TPC-H SF1 lineitem ⋈ orders
+     * is loaded whole in 3 MB rather than in three chunks of 2 MB.
      */
     long buildBudget()
     {
@@ -136,13 +137,24 @@ final class GraceHashJoin
     }
 
     /**
-     * Bytes an in-memory build of a partition's build rows would take at most: the Arrow data
-     * twice (combining copies a column at a time; the runs do not tell column sizes) and the
-     * table ({@link JoinBuild#tableBytes}).
+     * Bytes an in-memory build of a partition's build rows would take loaded in chunks of
+     * batches ({@link JoinBuild#buildBytes}): the batches as read (IPC buffers rounded up,
+     * counted as their bytes again), their combined copy (twice their bytes at most) and the
+     * table. A partition that fits {@link #wholeBuildBytes} is loaded for less.
      */
     long buildCost(JoinPartitionRuns build)
     {
-        return 2 * build.memoryBytes() + JoinBuild.tableBytes(build.rows(), buildKeys.length);
+        return 3 * build.memoryBytes() + JoinBuild.tableBytes(build.rows(), buildKeys.length);
+    }
+
+    /**
+     * Bytes an in-memory build of a whole partition takes when its rows are appended one read
+     * batch at a time to a batch allocated for all of them ({@code allocated} bytes): that
+     * batch, one batch as read (its IPC buffer rounded up) and the table.
+     */
+    long wholeBuildBytes(JoinPartitionRuns build, long allocated)
+    {
+        return allocated + 2 * maxBatchBytes() + JoinBuild.tableBytes(build.rows(), buildKeys.length);
     }
 
     synchronized void addProbeRuns(List<JoinPartitionRuns> runs)

@@ -153,22 +153,16 @@ public final class JoinBuild
             return;
         }
         combine();
-        int capacity = slots(rowCount);
+        int capacity = Math.toIntExact(slots(rowCount));
         reserve((long) rowCount * 5);
         next = new int[rowCount];
         matched = new boolean[rowCount];
         mask = keyColumns.length == 0 ? 0 : capacity - 1;
         longKeys = new long[keyColumns.length][];
         for (int k = 0; k < keyColumns.length; k++) {
+            // combined: one batch at most
             if (!batches.isEmpty() && Columns.isLongLike(batches.get(0).getVector(keyColumns[k]))) {
-                long[] values = new long[rowCount];
-                int offset = 0;
-                for (VectorSchemaRoot batch : batches) {
-                    long[] part = Columns.longs(batch.getVector(keyColumns[k]), batch.getRowCount());
-                    System.arraycopy(part, 0, values, offset, part.length);
-                    offset += part.length;
-                }
-                longKeys[k] = values;
+                longKeys[k] = Columns.longs(batches.get(0).getVector(keyColumns[k]), rowCount);
             }
         }
         reserve(8L * rowCount * keyColumns.length);
@@ -182,6 +176,8 @@ public final class JoinBuild
         java.util.Arrays.fill(heads, -1);
         if (!batches.isEmpty()) {
             VectorSchemaRoot batch = batches.get(0);
+            long hashBytes = keyColumns.length == 0 ? 0 : 8L * rowCount;
+            reserve(hashBytes);
             long[] hashes = keyColumns.length == 0 ? null : hashes(batch, rowCount);
             boolean nullKeys = keyColumns.length > 0 && keysHaveNull(batch);
             for (int row = 0; row < rowCount; row++) {
@@ -193,6 +189,8 @@ public final class JoinBuild
                 next[row] = heads[slot];
                 heads[slot] = row;
             }
+            // the hashes are garbage from here on
+            release(hashBytes);
         }
         built = true;
         recordMemory();
@@ -270,43 +268,37 @@ public final class JoinBuild
     }
 
     /**
-     * Bytes an in-memory build of {@code batches} takes at its peak: their Arrow data, one
-     * column copied while they are combined, and the hash table ({@link #tableBytes}).
+     * Bytes an in-memory build of {@code batches} takes at its peak, at most: the batches as
+     * allocated, their copy combined into one (each buffer rounded up to a power of two by Arrow,
+     * so at most twice their bytes) and the hash table ({@link #tableBytes}).
      */
     static long buildBytes(List<VectorSchemaRoot> batches, int keyCount)
     {
-        if (batches.isEmpty()) {
-            return 0;
-        }
-        long bytes = 0;
         long rows = 0;
-        long[] columnBytes = new long[batches.get(0).getFieldVectors().size()];
+        long bytes = 0;
         for (VectorSchemaRoot batch : batches) {
             rows += batch.getRowCount();
-            for (int c = 0; c < columnBytes.length; c++) {
-                long size = batch.getVector(c).getBufferSize();
-                columnBytes[c] += size;
-                bytes += size;
-            }
+            bytes += Batches.bytes(batch);
         }
-        long largestColumn = batches.size() == 1 ? 0 : java.util.Arrays.stream(columnBytes).max().orElse(0);
-        return bytes + largestColumn + tableBytes(rows, keyCount);
+        long copy = batches.size() <= 1 ? 0 : 2 * bytes;
+        return Batches.allocatedBytes(batches) + copy + tableBytes(rows, keyCount);
     }
 
     /**
-     * Bytes the hash table over {@code rows} build rows takes beyond their Arrow data (what
-     * {@link #build} reserves, every key counted as integer-like): per row a chain link, a
-     * match mark and the keys as longs; per slot a chain head.
+     * Bytes the hash table over {@code rows} build rows takes at its peak beyond their Arrow
+     * data (what {@link #build} reserves, every key counted as integer-like): per row a chain
+     * link, a match mark and the keys as longs (and, with several keys, the key hashes while
+     * building); per slot a chain head.
      */
     static long tableBytes(long rows, int keyCount)
     {
-        return rows * (5 + 8L * keyCount) + 4L * slots(rows);
+        return rows * (5 + 8L * keyCount + (keyCount > 1 ? 8 : 0)) + 4L * slots(rows);
     }
 
     /** Slots of the table over {@code rows} rows: a power of two, at least twice the rows. */
-    private static int slots(long rows)
+    private static long slots(long rows)
     {
-        return (int) (Long.highestOneBit(Math.max(rows, 1) * 2 - 1) << 1);
+        return Long.highestOneBit(Math.max(rows, 1) * 2 - 1) << 1;
     }
 
     /** Whether build column {@code column} holds a NULL (computed once). */
@@ -429,6 +421,12 @@ public final class JoinBuild
     {
         context.reserve(bytes);
         reserved += bytes;
+    }
+
+    private void release(long bytes)
+    {
+        context.release(bytes);
+        reserved -= bytes;
     }
 
     int next(int row)

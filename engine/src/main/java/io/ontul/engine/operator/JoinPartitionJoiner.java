@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.util.VectorAppender;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.spi.ErrorCode;
@@ -18,7 +20,8 @@ import io.ontul.spi.OntulException;
  * leaves as it is made.
  * <p>
  * A partition whose build rows fit the instance's build budget is loaded into a
- * {@link JoinBuild} and its probe runs stream past it. One that needs more than
+ * {@link JoinBuild} (appended batch by batch to one batch allocated for all its rows, where
+ * the columns allow) and its probe runs stream past it. One that needs more than
  * {@link GraceHashJoin#MAX_CHUNKS_INSTEAD_OF_SPLIT} budgets is split again
  * ({@link JoinPartitioner}, next level) and its parts go back to the shared queue, unless it is
  * already {@linkplain JoinPartition#skewed skewed} or at {@link GraceHashJoin#MAX_LEVEL}. Else
@@ -87,7 +90,9 @@ final class JoinPartitionJoiner
             }
             buildReader = build.open(context);
             nextBuildBatch = buildReader.next();
-            loadChunk();
+            if (!loadWhole(build, budget)) {
+                loadChunk();
+            }
             return true;
         }
         if (matching != null) {
@@ -162,6 +167,53 @@ final class JoinPartitionJoiner
         }
     }
 
+    /**
+     * Loads every build row of the partition into one batch allocated for all of them up front,
+     * appending the batches as they are read, when that fits the budget
+     * ({@link GraceHashJoin#wholeBuildBytes}): this holds the rows once, where loading batches
+     * and combining them holds them twice. False, having loaded nothing, otherwise.
+     */
+    private boolean loadWhole(JoinPartitionRuns build, long budget)
+    {
+        if (nextBuildBatch == null || build.rows() > Integer.MAX_VALUE || join.wholeBuildBytes(build, build.memoryBytes()) > budget) {
+            return false;
+        }
+        Optional<VectorSchemaRoot> allocated = Batches.allocateForAppending(nextBuildBatch.getSchema(), (int) build.rows(), build.valueBytes(), context.allocator());
+        if (allocated.isEmpty()) {
+            return false;
+        }
+        VectorSchemaRoot whole = allocated.get();
+        try {
+            if (join.wholeBuildBytes(build, Batches.allocatedBytes(List.of(whole))) > budget) {
+                whole.close();
+                return false;
+            }
+            VectorAppender[] appenders = new VectorAppender[whole.getFieldVectors().size()];
+            for (int c = 0; c < appenders.length; c++) {
+                appenders[c] = new VectorAppender(whole.getVector(c));
+            }
+            int rows = 0;
+            while (nextBuildBatch != null) {
+                try (VectorSchemaRoot batch = nextBuildBatch) {
+                    nextBuildBatch = null;
+                    for (int c = 0; c < appenders.length; c++) {
+                        batch.getVector(c).accept(appenders[c], null);
+                    }
+                    rows += batch.getRowCount();
+                }
+                context.checkCancelled();
+                nextBuildBatch = buildReader.next();
+            }
+            whole.setRowCount(rows);
+        }
+        catch (RuntimeException e) {
+            whole.close();
+            throw e;
+        }
+        startChunk(new ArrayList<>(List.of(whole)), true);
+        return true;
+    }
+
     /** Loads the next build rows that fit the budget (at least one batch) and starts a pass over the probe runs. */
     private void loadChunk()
     {
@@ -177,7 +229,19 @@ final class JoinPartitionJoiner
                 nextBuildBatch = null;
                 nextBuildBatch = buildReader.next();
             }
-            lastChunk = nextBuildBatch == null;
+        }
+        catch (RuntimeException e) {
+            Batches.closeAll(batches);
+            throw e;
+        }
+        startChunk(batches, nextBuildBatch == null);
+    }
+
+    /** Builds the table over {@code batches} (taken over) and starts a pass over the probe runs. */
+    private void startChunk(List<VectorSchemaRoot> batches, boolean last)
+    {
+        lastChunk = last;
+        try {
             if (!(firstChunk && lastChunk) && matchedBefore == null && tracksProbeMatches()) {
                 long bytes = partition.probe().rows() / 8 + 64;
                 context.reserve(bytes);

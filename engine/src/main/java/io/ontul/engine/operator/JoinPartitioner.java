@@ -51,6 +51,8 @@ final class JoinPartitioner
     private final List<List<SpillRun>> runs = new ArrayList<>();
     private final long[] rows;
     private final long[] memoryBytes;
+    // per partition, bytes of values by variable-width column
+    private final long[][] valueBytes;
     private final SpillRunWriter[] writers;
     private long buffered;
     private int nextForNullKey;
@@ -82,6 +84,7 @@ final class JoinPartitioner
         this.bufferedBytes = new long[fanOut];
         this.rows = new long[fanOut];
         this.memoryBytes = new long[fanOut];
+        this.valueBytes = new long[fanOut][];
         this.writers = new SpillRunWriter[fanOut];
         for (int p = 0; p < fanOut; p++) {
             buffers.add(new ArrayList<>());
@@ -151,6 +154,10 @@ final class JoinPartitioner
 
     private void buffer(int partition, VectorSchemaRoot slice)
     {
+        if (valueBytes[partition] == null) {
+            valueBytes[partition] = new long[slice.getFieldVectors().size()];
+        }
+        Batches.addValueBytes(slice, valueBytes[partition]);
         long bytes = Batches.bytes(slice);
         buffers.get(partition).add(slice);
         bufferedBytes[partition] += bytes;
@@ -249,7 +256,7 @@ final class JoinPartitioner
         }
         List<JoinPartitionRuns> result = new ArrayList<>(fanOut);
         for (int p = 0; p < fanOut; p++) {
-            result.add(new JoinPartitionRuns(runs.get(p), rows[p], memoryBytes[p]));
+            result.add(new JoinPartitionRuns(runs.get(p), rows[p], memoryBytes[p], valueBytes[p] == null ? new long[0] : valueBytes[p]));
         }
         finished = true;
         return result;

@@ -47,7 +47,8 @@ import io.ontul.spi.OntulException;
  */
 class TestSpillingHashJoin
 {
-    // a build budget of 1 MB (the floor); a build row costs about 450 bytes in a partition's table (GraceHashJoin.buildCost)
+    // a build budget of 1 MB (the floor); a build row costs about 660 bytes in a partition's table
+    // by GraceHashJoin.buildCost, and a first-level partition of 3,750 rows or more is too large to load whole
     private static final long BUDGET = 2L << 20;
     // three partitioning threads buffer at least 256 KB each
     private static final long BUDGET_FOR_THREE_THREADS = 4L << 20;
@@ -101,10 +102,20 @@ class TestSpillingHashJoin
     }
 
     @Test
+    void partitionsThatFitAreLoadedWhole()
+    {
+        // 40,000 build rows (8 MB, four times the query's memory) make partitions of about
+        // 1,250 rows, each loaded into one batch allocated for all its rows
+        OperatorStats stats = joinAndCheck(JoinType.INNER, 40_000);
+        assertThat(stats.chunked()).as("partitions joined in chunks").isZero();
+        assertThat(stats.repartitioned()).as("partitions split again").isZero();
+    }
+
+    @Test
     void partitionsAFewBudgetsLargeAreJoinedInChunks()
     {
-        // 160,000 build rows cost about 2.2 budgets per first-level partition
-        OperatorStats stats = joinAndCheck(JoinType.INNER, 160_000);
+        // 120,000 build rows cost about 2.5 budgets per first-level partition
+        OperatorStats stats = joinAndCheck(JoinType.INNER, 120_000);
         assertThat(stats.chunked()).as("partitions joined in chunks").isPositive();
         assertThat(stats.repartitioned()).as("partitions split again").isZero();
     }
@@ -112,7 +123,7 @@ class TestSpillingHashJoin
     @Test
     void leftJoinInChunksKeepsEveryProbeRowOnce()
     {
-        OperatorStats stats = joinAndCheck(JoinType.LEFT, 160_000);
+        OperatorStats stats = joinAndCheck(JoinType.LEFT, 120_000);
         assertThat(stats.chunked()).as("partitions joined in chunks").isPositive();
     }
 
@@ -137,7 +148,7 @@ class TestSpillingHashJoin
     @Test
     void partitionsManyBudgetsLargeAreSplitAgain()
     {
-        // 320,000 build rows cost about 4.4 budgets per first-level partition
+        // 320,000 build rows cost about 6.6 budgets per first-level partition
         OperatorStats stats = joinAndCheck(JoinType.INNER, 320_000);
         assertThat(stats.repartitioned()).as("partitions split again").isPositive();
     }

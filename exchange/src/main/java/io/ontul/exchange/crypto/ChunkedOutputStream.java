@@ -175,7 +175,7 @@ public final class ChunkedOutputStream
     @Override
     public boolean isOpen()
     {
-        return !closed && !finished && !failed;
+        return !closed;
     }
 
     /** Flushes the underlying stream; buffered data stays until its chunk is full or the end. */
