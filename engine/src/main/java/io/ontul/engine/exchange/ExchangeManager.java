@@ -38,6 +38,8 @@ public final class ExchangeManager
     public static final String DATA_DIRECTORY = "ontul.data-dir";
     public static final String SPILL_MAX_BYTES = SpillStore.MAX_BYTES;
     public static final String DEFAULT_SPILL_MAX_BYTES = "100GB";
+    /** Spill files' codec; default: that of {@link EncryptionConfig#COMPRESSION}, which checkpoints use. */
+    public static final String SPILL_COMPRESSION = SpillStore.COMPRESSION;
     public static final String MASTER_KEY_VARIABLE = "ONTUL_MASTER_KEY";
 
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeManager.class);
@@ -80,7 +82,9 @@ public final class ExchangeManager
             Path keyDirectory = dataDirectory.map(directory -> directory.resolve("kms")).orElse(base.resolve("kms"));
             ExchangeStreamFactory streams = ExchangeStreamFactory.create(EncryptionConfig.fromProperties(config.properties()), keyDirectory, masterKeyPassphrase);
             long maxBytes = DataSize.parse(config.property(SPILL_MAX_BYTES, DEFAULT_SPILL_MAX_BYTES), SPILL_MAX_BYTES);
-            SpillStore spill = SpillStore.open(base.resolve("spill"), streams, maxBytes);
+            String spillCodec = config.property(SPILL_COMPRESSION, null);
+            ExchangeStreamFactory spillStreams = spillCodec == null ? streams : streams.withCompression(EncryptionConfig.parseCompression(spillCodec, SPILL_COMPRESSION));
+            SpillStore spill = SpillStore.open(base.resolve("spill"), spillStreams, maxBytes);
             return new ExchangeManager(base, temporary, streams, spill, config.properties());
         }
         catch (IOException e) {

@@ -45,10 +45,7 @@ public record EncryptionConfig(boolean enabled, CompressionCodec compression, Op
     {
         requireNonNull(properties, "properties is null");
         boolean enabled = parseBoolean(properties, ENABLED, true);
-        String compressionName = properties.getOrDefault(COMPRESSION, "lz4");
-        CompressionCodec compression = CompressionCodec.fromName(compressionName)
-                .orElseThrow(() -> OntulException.userError(ErrorCode.INVALID_ARGUMENT,
-                        "Invalid value '%s' for %s: use none, lz4 or zstd", compressionName, COMPRESSION));
+        CompressionCodec compression = parseCompression(properties.getOrDefault(COMPRESSION, "lz4"), COMPRESSION);
         Optional<Path> keyDirectory = Optional.ofNullable(properties.get(KEY_DIRECTORY))
                 .map(String::trim)
                 .filter(value -> !value.isEmpty())
@@ -59,6 +56,19 @@ public record EncryptionConfig(boolean enabled, CompressionCodec compression, Op
     public EncryptionConfig withChunkSize(int chunkSize)
     {
         return new EncryptionConfig(enabled, compression, keyDirectory, chunkSize);
+    }
+
+    public EncryptionConfig withCompression(CompressionCodec compression)
+    {
+        return new EncryptionConfig(enabled, compression, keyDirectory, chunkSize);
+    }
+
+    /** The codec a setting names ({@code none}, {@code lz4} or {@code zstd}); an error naming {@code key} otherwise. */
+    public static CompressionCodec parseCompression(String value, String key)
+    {
+        return CompressionCodec.fromName(value)
+                .orElseThrow(() -> OntulException.userError(ErrorCode.INVALID_ARGUMENT,
+                        "Invalid value '%s' for %s: use none, lz4 or zstd", value, key));
     }
 
     private static boolean parseBoolean(Map<String, String> properties, String key, boolean defaultValue)

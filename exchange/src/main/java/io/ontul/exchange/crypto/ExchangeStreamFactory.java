@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ontul.exchange.compression.CompressionCodec;
 import io.ontul.exchange.kms.KeyManagementService;
 import io.ontul.exchange.kms.LocalKeyManagementService;
 
@@ -82,6 +83,12 @@ public final class ExchangeStreamFactory
     public EncryptionConfig config()
     {
         return config;
+    }
+
+    /** A factory with the same keys and encryption whose files' chunks are compressed with {@code codec}. */
+    public ExchangeStreamFactory withCompression(CompressionCodec codec)
+    {
+        return codec == config.compression() ? this : new ExchangeStreamFactory(config.withCompression(codec), keyManagement);
     }
 
     public Optional<KeyManagementService> keyManagement()

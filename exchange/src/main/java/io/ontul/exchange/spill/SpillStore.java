@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ontul.exchange.compression.CompressionCodec;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -29,6 +30,8 @@ import io.ontul.spi.OntulException;
 public final class SpillStore
 {
     public static final String MAX_BYTES = "ontul.exchange.spill.max-bytes";
+    /** The codec of spill files when it differs from that of the exchange ({@link io.ontul.exchange.crypto.EncryptionConfig#COMPRESSION}). */
+    public static final String COMPRESSION = "ontul.exchange.spill.compression";
 
     private static final Logger LOG = LoggerFactory.getLogger(SpillStore.class);
 
@@ -93,6 +96,12 @@ public final class SpillStore
     public long writtenBytes()
     {
         return writtenBytes.get();
+    }
+
+    /** The codec that compresses the chunks of this store's files. */
+    public CompressionCodec compression()
+    {
+        return streams.config().compression();
     }
 
     public long maxBytes()
