@@ -1,8 +1,14 @@
 package io.ontul.engine.operator;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -32,11 +38,7 @@ public final class Batches
             }
         }
         catch (RuntimeException e) {
-            for (FieldVector vector : vectors) {
-                if (vector != null) {
-                    vector.close();
-                }
-            }
+            closeAll(Arrays.asList(vectors));
             throw e;
         }
         return vectors;
@@ -186,13 +188,18 @@ public final class Batches
         List<Field> fields = schema.getFields();
         FieldVector[] vectors = new FieldVector[fields.size()];
         int rows = 0;
+        long[] valueBytes = new long[fields.size()];
         for (VectorSchemaRoot batch : batches) {
             rows += batch.getRowCount();
+            addValueBytes(batch, valueBytes);
         }
         try {
             for (int c = 0; c < vectors.length; c++) {
                 vectors[c] = fields.get(c).createVector(allocator);
-                allocateFor(vectors[c], batches, c, rows);
+                if (!allocateExactly(vectors[c], rows, valueBytes[c])) {
+                    // nested, large or view types grow as they are appended to
+                    allocate(vectors[c], rows);
+                }
                 VectorAppender appender = new VectorAppender(vectors[c]);
                 for (VectorSchemaRoot batch : batches) {
                     FieldVector source = batch.getVector(c);
@@ -204,11 +211,7 @@ public final class Batches
             }
         }
         catch (RuntimeException e) {
-            for (FieldVector vector : vectors) {
-                if (vector != null) {
-                    vector.close();
-                }
-            }
+            closeAll(Arrays.asList(vectors));
             throw e;
         }
         return root(schema, vectors, rows);
@@ -230,39 +233,44 @@ public final class Batches
      * ({@link VectorAppender}) never reallocates; empty when a column is of another kind
      * (nested, large or view types), whose size cannot be told up front.
      */
-    public static java.util.Optional<VectorSchemaRoot> allocateForAppending(Schema schema, int rows, long[] valueBytes, BufferAllocator allocator)
+    public static Optional<VectorSchemaRoot> allocateForAppending(Schema schema, int rows, long[] valueBytes, BufferAllocator allocator)
     {
         List<Field> fields = schema.getFields();
         FieldVector[] vectors = new FieldVector[fields.size()];
         try {
             for (int c = 0; c < vectors.length; c++) {
                 vectors[c] = fields.get(c).createVector(allocator);
-                if (vectors[c] instanceof BaseFixedWidthVector fixed) {
-                    fixed.allocateNew(Math.max(rows, 1));
-                }
-                else if (vectors[c] instanceof BaseVariableWidthVector variable) {
-                    variable.allocateNew(Math.max(c < valueBytes.length ? valueBytes[c] : 0, 1), Math.max(rows, 1));
-                }
-                else {
-                    for (FieldVector vector : vectors) {
-                        if (vector != null) {
-                            vector.close();
-                        }
-                    }
-                    return java.util.Optional.empty();
+                if (!allocateExactly(vectors[c], rows, c < valueBytes.length ? valueBytes[c] : 0)) {
+                    closeAll(Arrays.asList(vectors));
+                    return Optional.empty();
                 }
             }
         }
         catch (RuntimeException e) {
-            for (FieldVector vector : vectors) {
-                if (vector != null) {
-                    vector.close();
-                }
-            }
+            closeAll(Arrays.asList(vectors));
             throw e;
         }
-        return java.util.Optional.of(new VectorSchemaRoot(fields, List.of(vectors), 0));
+        return Optional.of(new VectorSchemaRoot(fields, List.of(vectors), 0));
     }
+
+    /**
+     * Allocates a fixed-width vector for {@code rows} values, or a variable-width one for
+     * {@code rows} values of {@code valueBytes} bytes in all; false, allocating nothing, for
+     * other kinds of vector.
+     */
+    private static boolean allocateExactly(FieldVector vector, int rows, long valueBytes)
+    {
+        if (vector instanceof BaseFixedWidthVector fixed) {
+            fixed.allocateNew(Math.max(rows, 1));
+            return true;
+        }
+        if (vector instanceof BaseVariableWidthVector variable) {
+            variable.allocateNew(Math.max(valueBytes, 1), Math.max(rows, 1));
+            return true;
+        }
+        return false;
+    }
+
 
     /**
      * Bytes the allocator accounts for the batches' buffers: what they really take, each buffer
@@ -271,11 +279,11 @@ public final class Batches
      */
     public static long allocatedBytes(List<VectorSchemaRoot> batches)
     {
-        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         long bytes = 0;
         for (VectorSchemaRoot batch : batches) {
             for (FieldVector vector : batch.getFieldVectors()) {
-                for (org.apache.arrow.memory.ArrowBuf buffer : vector.getFieldBuffers()) {
+                for (ArrowBuf buffer : vector.getFieldBuffers()) {
                     var manager = buffer.getReferenceManager();
                     if (buffer.capacity() > 0 && seen.add(manager)) {
                         bytes += manager.getAccountedSize();
@@ -284,21 +292,6 @@ public final class Batches
             }
         }
         return bytes;
-    }
-
-    /** Allocates {@code target} for the {@code rows} values of column {@code column} of {@code batches} (variable-width: for all their value bytes). */
-    private static void allocateFor(FieldVector target, List<VectorSchemaRoot> batches, int column, int rows)
-    {
-        if (target instanceof BaseVariableWidthVector variable) {
-            long dataBytes = 0;
-            for (VectorSchemaRoot batch : batches) {
-                dataBytes += ((BaseVariableWidthVector) batch.getVector(column)).sizeOfValueBuffer();
-            }
-            variable.allocateNew(Math.max(dataBytes, 1), Math.max(rows, 1));
-        }
-        else {
-            allocate(target, rows);
-        }
     }
 
     /** Bytes of the buffers of a batch's vectors. */

@@ -254,7 +254,7 @@ public final class JoinBuild
 
     /**
      * Concatenates the build batches into one, so build rows are addressed by one index. Each
-     * column is freed in the batches once copied: at most one column is held twice.
+     * column is cleared in the batches once copied ({@link Batches#concatReleasing}).
      */
     private void combine()
     {
