@@ -5,11 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.arrow.vector.VectorSchemaRoot;
-
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.spill.SpillRun;
-import io.ontul.exchange.spill.SpillRunReader;
 
 /**
  * The spilled rows of one side of one join partition: spill runs read back in order, with the
@@ -51,56 +48,12 @@ record JoinPartitionRuns(List<SpillRun> runs, long rows, long memoryBytes, long[
     /** Reads every run in order; the batches belong to the caller. */
     Operator open(QueryContext context)
     {
-        return new Reader(context, runs);
+        return new SpillRunsReader(context, runs);
     }
 
     /** Deletes the runs' files (idempotent). */
     void delete()
     {
         runs.forEach(SpillRun::delete);
-    }
-
-    private static final class Reader
-            implements Operator
-    {
-        private final QueryContext context;
-        private final List<SpillRun> runs;
-        private int next;
-        private SpillRunReader current;
-
-        Reader(QueryContext context, List<SpillRun> runs)
-        {
-            this.context = context;
-            this.runs = runs;
-        }
-
-        @Override
-        public VectorSchemaRoot next()
-        {
-            while (true) {
-                if (current == null) {
-                    if (next == runs.size()) {
-                        return null;
-                    }
-                    context.checkCancelled();
-                    current = runs.get(next++).open(context.allocator());
-                }
-                VectorSchemaRoot batch = current.next();
-                if (batch != null) {
-                    return batch;
-                }
-                current.close();
-                current = null;
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            if (current != null) {
-                current.close();
-                current = null;
-            }
-        }
     }
 }

@@ -30,7 +30,10 @@ import io.ontul.spi.OntulException;
  * them and calls {@link #done} on success, or {@link #split} when they did not fit in memory
  * after all. A partition estimated not to fit (or failing to load) is split on the next hash
  * level before it is handed back; one that cannot be split (last level, or all rows of one key)
- * is handed back anyway.
+ * is handed back anyway, or, when the window can be computed over sorted rows
+ * ({@code streamsLargePartitions}) and the partition is estimated not to fit, handed back
+ * unread ({@link Loaded#unread}): the caller then reads it batch by batch with {@link #stream}
+ * and calls {@link #done}.
  * {@link #close} deletes every run still held.
  */
 final class SpillingWindowPartitions
@@ -41,6 +44,7 @@ final class SpillingWindowPartitions
     private final WindowPartitionHash hash;
     private final long overheadPerRow;
     private final OperatorStats stats;
+    private final boolean streamsLargePartitions;
     private final Partition[] firstLevel = new Partition[WindowPartitionHash.FAN_OUT];
     private final Deque<Partition> pending = new ArrayDeque<>();
     private boolean reading;
@@ -51,9 +55,11 @@ final class SpillingWindowPartitions
     /**
      * @param schema the schema of the rows (the window's input)
      * @param overheadPerRow memory besides the row itself that evaluating a row takes
+     * @param streamsLargePartitions whether a partition that cannot be split and does not fit is handed back unread
      */
-    SpillingWindowPartitions(QueryContext context, Schema schema, int[] keyColumns, long overheadPerRow, OperatorStats stats)
+    SpillingWindowPartitions(QueryContext context, Schema schema, int[] keyColumns, long overheadPerRow, boolean streamsLargePartitions, OperatorStats stats)
     {
+        this.streamsLargePartitions = streamsLargePartitions;
         this.context = requireNonNull(context, "context is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.hash = new WindowPartitionHash(keyColumns);
@@ -97,9 +103,13 @@ final class SpillingWindowPartitions
             Partition partition = pending.pop();
             taken = partition;
             boolean unsplittable = !partition.splittable();
-            if (!unsplittable && estimatedBytes(partition.rows) > allowance()) {
+            boolean fits = estimatedBytes(partition.rows) <= allowance();
+            if (!unsplittable && !fits) {
                 repartition(partition);
                 continue;
+            }
+            if (unsplittable && !fits && streamsLargePartitions) {
+                return new Loaded(partition, List.of(), true);
             }
             List<VectorSchemaRoot> batches;
             try {
@@ -112,15 +122,27 @@ final class SpillingWindowPartitions
                 repartition(partition);
                 continue;
             }
-            return new Loaded(partition, batches);
+            return new Loaded(partition, batches, false);
         }
         return null;
+    }
+
+    /** Reads the rows of a partition handed back batch by batch; the batches belong to the caller. */
+    Operator stream(Partition partition)
+    {
+        return new SpillRunsReader(context, partition.runs);
     }
 
     /** The rows of {@code loaded} were evaluated: their runs are not needed any more. */
     void done(Loaded loaded)
     {
-        loaded.partition.delete();
+        done(loaded.partition);
+    }
+
+    /** The rows of {@code partition} were evaluated: its runs are not needed any more. */
+    void done(Partition partition)
+    {
+        partition.delete();
     }
 
     /**
@@ -331,8 +353,11 @@ final class SpillingWindowPartitions
         return false;
     }
 
-    /** The rows of one hash partition read back into memory; the caller owns (and closes) the batches. */
-    record Loaded(Partition partition, List<VectorSchemaRoot> batches) {}
+    /**
+     * The rows of one hash partition read back into memory; the caller owns (and closes) the
+     * batches. {@code unread}: none were read, the partition being too large for memory.
+     */
+    record Loaded(Partition partition, List<VectorSchemaRoot> batches, boolean unread) {}
 
     /** The spill runs of one hash partition on one level. */
     static final class Partition

@@ -5,6 +5,7 @@ import java.math.RoundingMode;
 import java.util.List;
 
 import org.apache.arrow.vector.FieldVector;
+import org.apache.calcite.sql.SqlKind;
 
 import io.ontul.engine.operator.WindowGroup.Argument;
 import io.ontul.engine.operator.WindowGroup.Function;
@@ -257,35 +258,44 @@ final class WindowFunctions
                     }
                 }
             }
-            switch (function.kind()) {
-                case AVG -> {
-                    if (count == 0) {
-                        WindowValues.setNull(out, p);
-                    }
-                    else if (floating) {
-                        WindowValues.writeDouble(out, p, doubleSum / count);
-                    }
-                    else if (WindowValues.isFloating(out)) {
-                        WindowValues.writeDouble(out, p, BigDecimal.valueOf(longSum, scale).doubleValue() / count);
-                    }
-                    else {
-                        int outScale = WindowValues.scale(out);
-                        WindowValues.writeDecimal(out, p, BigDecimal.valueOf(longSum, scale).divide(BigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP));
-                    }
+            writeSum(function.kind(), out, p, count, floating, longSum, doubleSum, scale);
+        }
+    }
+
+    /**
+     * Writes SUM, SUM0 or AVG of a frame at {@code index}: {@code count} non-null values summing
+     * to {@code doubleSum} (floating input) or to {@code longSum} unscaled at {@code scale}.
+     */
+    static void writeSum(SqlKind kind, FieldVector out, int index, long count, boolean floating, long longSum, double doubleSum, int scale)
+    {
+        switch (kind) {
+            case AVG -> {
+                if (count == 0) {
+                    WindowValues.setNull(out, index);
                 }
-                case SUM, SUM0 -> {
-                    if (count == 0 && function.kind() == org.apache.calcite.sql.SqlKind.SUM) {
-                        WindowValues.setNull(out, p);
-                    }
-                    else if (floating) {
-                        WindowValues.writeDouble(out, p, count == 0 ? 0.0 : doubleSum);
-                    }
-                    else {
-                        WindowValues.writeUnscaled(out, p, longSum, scale);
-                    }
+                else if (floating) {
+                    WindowValues.writeDouble(out, index, doubleSum / count);
                 }
-                default -> throw new IllegalStateException("not a sum: " + function.kind());
+                else if (WindowValues.isFloating(out)) {
+                    WindowValues.writeDouble(out, index, BigDecimal.valueOf(longSum, scale).doubleValue() / count);
+                }
+                else {
+                    int outScale = WindowValues.scale(out);
+                    WindowValues.writeDecimal(out, index, BigDecimal.valueOf(longSum, scale).divide(BigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP));
+                }
             }
+            case SUM, SUM0 -> {
+                if (count == 0 && kind == SqlKind.SUM) {
+                    WindowValues.setNull(out, index);
+                }
+                else if (floating) {
+                    WindowValues.writeDouble(out, index, count == 0 ? 0.0 : doubleSum);
+                }
+                else {
+                    WindowValues.writeUnscaled(out, index, longSum, scale);
+                }
+            }
+            default -> throw new IllegalStateException("not a sum: " + kind);
         }
     }
 

@@ -26,8 +26,15 @@ import io.ontul.spi.OntulException;
  * spill runs in hash partitions of the shared columns ({@link SpillingWindowPartitions}); at the
  * end each hash partition is read back and evaluated on its own. A window partition never spans
  * two hash partitions, so the results are exact; the rows then come out one hash partition after
- * the other, each in the sort order of the last group. Without a shared PARTITION BY column the
- * input cannot be split, and running out of memory fails with an error that says so.
+ * the other, each in the sort order of the last group.
+ *
+ * <p>Windows whose functions can be computed in one pass over sorted rows
+ * ({@link StreamedWindowEvaluation#canEvaluate}: ranking, LAG, LEAD, running aggregates) need
+ * not hold a whole window partition: without a shared PARTITION BY column, running short of
+ * memory sorts the whole input with a spilling {@link SortOperator} and streams it through
+ * {@link StreamedWindowEvaluation}; a hash partition too large for memory (one PARTITION BY
+ * value) is sorted and streamed the same way. Other windows fail with an error that says why
+ * when they cannot be split or a window partition does not fit.
  */
 public final class WindowOperator
         implements Operator
@@ -44,12 +51,16 @@ public final class WindowOperator
     private final OperatorStats stats;
     private final int[] sharedPartitionColumns;
     private final long overheadPerRow;
+    private final boolean streamable;
     private final List<VectorSchemaRoot> held = new ArrayList<>();
     private long heldBytes;
     private long heldRows;
     private boolean collected;
     private SpillingWindowPartitions spilled;
     private WindowPartitionEvaluation current;
+    // rows sorted and streamed: all input, or one spilled partition (then deleted once streamed)
+    private Operator streamed;
+    private SpillingWindowPartitions.Partition streamedPartition;
 
     public WindowOperator(QueryContext context, Operator child, Schema schema, int inputColumns, List<WindowGroup> groups)
     {
@@ -66,6 +77,7 @@ public final class WindowOperator
         this.groups = List.copyOf(groups);
         this.stats = requireNonNull(stats, "stats is null");
         this.sharedPartitionColumns = sharedPartitionColumns(this.groups);
+        this.streamable = StreamedWindowEvaluation.canEvaluate(this.groups);
         long functions = this.groups.stream().mapToLong(group -> group.functions().size()).sum();
         this.overheadPerRow = WindowPartitionEvaluation.BYTES_PER_ROW
                 + this.groups.size() * WindowPartitionEvaluation.BYTES_PER_ROW_PER_GROUP
@@ -107,6 +119,17 @@ public final class WindowOperator
                 current.close();
                 current = null;
             }
+            if (streamed != null) {
+                VectorSchemaRoot batch = streamed.next();
+                if (batch != null) {
+                    return batch;
+                }
+                closeStreamed();
+                if (streamedPartition != null) {
+                    spilled.done(streamedPartition);
+                    streamedPartition = null;
+                }
+            }
             if (spilled == null || !evaluateNextSpilledPartition()) {
                 return null;
             }
@@ -124,12 +147,24 @@ public final class WindowOperator
                 }
                 hold(batch);
                 context.checkCancelled();
-                if (heldBytes > context.memoryLimit() / 8 && context.shouldSpill() && canSpill()) {
-                    spillHeld();
+                if (heldBytes > context.memoryLimit() / 8 && context.shouldSpill()) {
+                    if (canSpill()) {
+                        spillHeld();
+                    }
+                    else if (canSortAndStream()) {
+                        sortAndStream();
+                        return;
+                    }
                 }
             }
-            if (spilled == null && canSpill() && !fitsInMemory()) {
-                spillHeld();
+            if (spilled == null && !fitsInMemory()) {
+                if (canSpill()) {
+                    spillHeld();
+                }
+                else if (canSortAndStream()) {
+                    sortAndStream();
+                    return;
+                }
             }
             if (spilled != null) {
                 if (!held.isEmpty()) {
@@ -164,6 +199,59 @@ public final class WindowOperator
         return sharedPartitionColumns.length > 0 && context.canSpill();
     }
 
+    /** Whether the input, not splittable by a PARTITION BY column, may be sorted (spilling) and streamed instead. */
+    private boolean canSortAndStream()
+    {
+        return streamable && context.canSpill();
+    }
+
+    /** Sorts the rows held and the rest of the input, spilling as needed, and streams them through the functions. */
+    private void sortAndStream()
+    {
+        stats.recordMemory(heldBytes);
+        Operator input = new Operator()
+        {
+            @Override
+            public VectorSchemaRoot next()
+            {
+                if (!held.isEmpty()) {
+                    VectorSchemaRoot batch = held.remove(0);
+                    heldBytes = 0;
+                    return batch;
+                }
+                return child.next();
+            }
+
+            @Override
+            public void close()
+            {
+                // the rows still held and the child are closed with the window operator
+            }
+        };
+        streamed = sortedStream(input);
+    }
+
+    private Operator sortedStream(Operator input)
+    {
+        SortOperator sorted = new SortOperator(context, input, inputSchema, StreamedWindowEvaluation.sortKeys(groups), 0, Long.MAX_VALUE, stats);
+        return new StreamedWindowEvaluation(context, schema, inputColumns, groups, sorted);
+    }
+
+    /** Streams a spilled partition too large for memory; its runs are deleted once it is streamed. */
+    private void streamPartition(SpillingWindowPartitions.Partition partition)
+    {
+        streamedPartition = partition;
+        streamed = sortedStream(spilled.stream(partition));
+    }
+
+    private void closeStreamed()
+    {
+        if (streamed != null) {
+            streamed.close();
+            streamed = null;
+        }
+    }
+
     /** Whether evaluating the rows held, and emitting a batch of results, fits in the memory left. */
     private boolean fitsInMemory()
     {
@@ -175,7 +263,7 @@ public final class WindowOperator
     private void spillHeld()
     {
         if (spilled == null) {
-            spilled = new SpillingWindowPartitions(context, inputSchema, sharedPartitionColumns, overheadPerRow, stats);
+            spilled = new SpillingWindowPartitions(context, inputSchema, sharedPartitionColumns, overheadPerRow, streamable, stats);
         }
         stats.recordMemory(heldBytes);
         spilled.spill(held);
@@ -193,12 +281,20 @@ public final class WindowOperator
             }
             catch (RuntimeException e) {
                 if (SpillingWindowPartitions.isMemoryFailure(e) && spilled.taken() != null && !spilled.taken().splittable()) {
+                    if (streamable) {
+                        streamPartition(spilled.taken());
+                        return true;
+                    }
                     throw partitionTooLarge(spilled.taken(), e);
                 }
                 throw e;
             }
             if (loaded == null) {
                 return false;
+            }
+            if (loaded.unread()) {
+                streamPartition(loaded.partition());
+                return true;
             }
             WindowPartitionEvaluation evaluation = new WindowPartitionEvaluation(context, schema, inputColumns, groups, loaded.batches());
             try {
@@ -211,6 +307,10 @@ public final class WindowOperator
                 }
                 if (spilled.split(loaded)) {
                     continue;
+                }
+                if (streamable) {
+                    streamPartition(loaded.partition());
+                    return true;
                 }
                 throw partitionTooLarge(loaded.partition(), e);
             }
@@ -226,7 +326,7 @@ public final class WindowOperator
                 ? "window functions without PARTITION BY"
                 : "window functions whose windows share no PARTITION BY column";
         OntulException error = new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(context.memoryLimit())
-                + ": " + reason + " keep all their input rows in memory (" + heldRows + " rows held) and cannot spill"
+                + ": " + reason + " keep all their input rows in memory (" + heldRows + " rows held) and cannot spill; " + StreamedWindowEvaluation.WHAT_STREAMS
                 + " (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
         error.addSuppressed(cause);
         return error;
@@ -243,7 +343,7 @@ public final class WindowOperator
                 : "the " + partition.rows() + " rows of PARTITION BY " + String.join(", ", names) + " values that share a hash do not fit even after splitting them "
                         + (WindowPartitionHash.MAX_LEVEL + 1) + " times";
         OntulException error = new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(context.memoryLimit())
-                + ": window functions evaluate each window partition in memory, and " + what
+                + ": window functions evaluate each window partition in memory, and " + what + "; " + StreamedWindowEvaluation.WHAT_STREAMS
                 + " (raise the limit with SET SESSION query_max_memory = '...')");
         error.addSuppressed(cause);
         return error;
@@ -263,6 +363,7 @@ public final class WindowOperator
                         current.close();
                         current = null;
                     }
+                    closeStreamed();
                 }
                 finally {
                     if (spilled != null) {

@@ -59,6 +59,7 @@ class TestSpillingWindowOperator
             bigint("k"), bigint("v"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null), bigint("row_number"), bigint("running_sum")));
     private static final Bound UNBOUNDED_PRECEDING = new Bound(BoundType.UNBOUNDED_PRECEDING, null);
     private static final Bound CURRENT_ROW = new Bound(BoundType.CURRENT_ROW, null);
+    private static final Bound UNBOUNDED_FOLLOWING = new Bound(BoundType.UNBOUNDED_FOLLOWING, null);
 
     @TempDir
     Path directory;
@@ -101,31 +102,72 @@ class TestSpillingWindowOperator
         }
         Map<Long, long[]> expected = expected(keys, values);
 
-        int checked = 0;
         try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[] {0})) {
-            VectorSchemaRoot next;
-            while ((next = window.next()) != null) {
-                try (VectorSchemaRoot batch = next) {
-                    BigIntVector k = (BigIntVector) batch.getVector(0);
-                    BigIntVector v = (BigIntVector) batch.getVector(1);
-                    BigIntVector rowNumber = (BigIntVector) batch.getVector(3);
-                    BigIntVector runningSum = (BigIntVector) batch.getVector(4);
-                    for (int row = 0; row < batch.getRowCount(); row++) {
-                        long[] figures = expected.get(k.get(row) * 2_000_000L + v.get(row));
-                        assertThat(new long[] {rowNumber.get(row), runningSum.get(row)}).as("row number and running sum of %s", k.get(row)).containsExactly(figures);
-                        checked++;
-                    }
-                }
-            }
+            assertThat(drainAndCheck(window, expected)).isEqualTo(rows);
             // a row written at the first level and again when its hash partition was split
             assertThat(context.spillStatistics().rows()).isGreaterThan(rows);
         }
-        assertThat(checked).isEqualTo(rows);
         assertThat(context.memoryUsed()).isZero();
     }
 
     @Test
-    void oneWindowPartitionLargerThanMemoryFailsClearly()
+    void oneWindowPartitionLargerThanMemoryIsSortedAndStreamed()
+    {
+        int rows = 300_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            keys[i] = i % 1_000 == 0 ? i : 42;
+            values[i] = (i * 7_919L) % 1_000_003L;
+        }
+        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[] {0})) {
+            assertThat(drainAndCheck(window, expected(keys, values))).isEqualTo(rows);
+            assertThat(context.spillStatistics().files()).isPositive();
+        }
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
+    void withoutPartitionByIsSortedAndStreamed()
+    {
+        int rows = 400_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            // one window partition: every k the same
+            keys[i] = 7;
+            values[i] = (i * 7_919L) % 1_000_003L;
+        }
+        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[0])) {
+            assertThat(drainAndCheck(window, expected(keys, values))).isEqualTo(rows);
+            assertThat(context.spillStatistics().files()).isPositive();
+        }
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    /** Reads every row of the window and checks its row number and running sum; returns the rows read. */
+    private static int drainAndCheck(WindowOperator window, Map<Long, long[]> expected)
+    {
+        int checked = 0;
+        VectorSchemaRoot next;
+        while ((next = window.next()) != null) {
+            try (VectorSchemaRoot batch = next) {
+                BigIntVector k = (BigIntVector) batch.getVector(0);
+                BigIntVector v = (BigIntVector) batch.getVector(1);
+                BigIntVector rowNumber = (BigIntVector) batch.getVector(3);
+                BigIntVector runningSum = (BigIntVector) batch.getVector(4);
+                for (int row = 0; row < batch.getRowCount(); row++) {
+                    long[] figures = expected.get(k.get(row) * 2_000_000L + v.get(row));
+                    assertThat(new long[] {rowNumber.get(row), runningSum.get(row)}).as("row number and running sum of %s", k.get(row)).containsExactly(figures);
+                    checked++;
+                }
+            }
+        }
+        return checked;
+    }
+
+    @Test
+    void oneWindowPartitionLargerThanMemoryFailsClearlyWhenItCannotBeStreamed()
     {
         int rows = 300_000;
         long[] keys = new long[rows];
@@ -134,21 +176,22 @@ class TestSpillingWindowOperator
             keys[i] = i % 1_000 == 0 ? i : 42;
             values[i] = i;
         }
-        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[] {0})) {
+        try (WindowOperator window = wholePartitionSum(new GeneratedRows(keys, values), new int[] {0})) {
             assertThatThrownBy(() -> {
                 VectorSchemaRoot batch;
                 while ((batch = window.next()) != null) {
                     batch.close();
                 }
             }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
-                    .hasMessage("Query exceeded per-query memory limit of 8MB: window functions evaluate each window partition in memory, and the 299700 rows"
-                            + " of one PARTITION BY k value do not fit (raise the limit with SET SESSION query_max_memory = '...')");
+                    .hasMessageStartingWith("Query exceeded per-query memory limit of 8MB: window functions evaluate each window partition in memory, and the 299700 rows"
+                            + " of one PARTITION BY k value do not fit; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD,")
+                    .hasMessageEndingWith(" (raise the limit with SET SESSION query_max_memory = '...')");
         }
         assertThat(context.memoryUsed()).isZero();
     }
 
     @Test
-    void withoutPartitionByFailsClearly()
+    void withoutPartitionByFailsClearlyWhenItCannotBeStreamed()
     {
         int rows = 400_000;
         long[] keys = new long[rows];
@@ -157,11 +200,12 @@ class TestSpillingWindowOperator
             keys[i] = i;
             values[i] = i;
         }
-        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[0])) {
+        try (WindowOperator window = wholePartitionSum(new GeneratedRows(keys, values), new int[0])) {
             assertThatThrownBy(window::next)
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
                     .hasMessageStartingWith("Query exceeded per-query memory limit of 8MB: window functions without PARTITION BY keep all their input rows in memory (")
-                    .hasMessageEndingWith(" rows held) and cannot spill (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
+                    .hasMessageContaining(" rows held) and cannot spill; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD,")
+                    .hasMessageEndingWith(" (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
         }
         assertThat(context.memoryUsed()).isZero();
         assertThat(context.spillStatistics().files()).isZero();
@@ -170,6 +214,15 @@ class TestSpillingWindowOperator
     private WindowOperator rowNumberAndRunningSum(Operator child, int[] partitionColumns)
     {
         WindowGroup group = new WindowGroup(partitionColumns, List.of(new SortKey(1, false, false)), true, UNBOUNDED_PRECEDING, CURRENT_ROW, List.of(
+                new Function(SqlKind.ROW_NUMBER, "ROW_NUMBER", List.of()),
+                new Function(SqlKind.SUM, "SUM", List.of(new Argument(1, null)))));
+        return new WindowOperator(context, child, OUTPUT, INPUT.getFields().size(), List.of(group));
+    }
+
+    /** SUM over the whole window partition: a frame that ends UNBOUNDED FOLLOWING cannot be computed over sorted rows in one pass. */
+    private WindowOperator wholePartitionSum(Operator child, int[] partitionColumns)
+    {
+        WindowGroup group = new WindowGroup(partitionColumns, List.of(new SortKey(1, false, false)), true, UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING, List.of(
                 new Function(SqlKind.ROW_NUMBER, "ROW_NUMBER", List.of()),
                 new Function(SqlKind.SUM, "SUM", List.of(new Argument(1, null)))));
         return new WindowOperator(context, child, OUTPUT, INPUT.getFields().size(), List.of(group));
