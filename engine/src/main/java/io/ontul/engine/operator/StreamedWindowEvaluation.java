@@ -48,7 +48,7 @@ final class StreamedWindowEvaluation
         implements Operator
 {
     /** Which windows are computed over sorted rows, for error messages. */
-    static final String WHAT_STREAMS = "only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD, or COUNT, SUM, AVG, MIN, MAX and FIRST_VALUE"
+    static final String WHAT_STREAMS = "only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM, AVG, MIN, MAX and FIRST_VALUE"
             + " over frames from UNBOUNDED PRECEDING to CURRENT ROW, all with one PARTITION BY and ORDER BY, are computed over sorted rows, which spill";
 
     /** The largest LAG or LEAD offset evaluated in a pass: rows within it are held. */
@@ -197,7 +197,16 @@ final class StreamedWindowEvaluation
             if (inputDone) {
                 return null;
             }
-            VectorSchemaRoot batch = input.next();
+            VectorSchemaRoot batch;
+            try {
+                batch = input.next();
+            }
+            catch (RuntimeException e) {
+                if (SpillingWindowPartitions.isMemoryFailure(e) && !pending.isEmpty()) {
+                    throw tooManyRowsHeld(e);
+                }
+                throw e;
+            }
             if (batch == null) {
                 inputDone = true;
                 if (nextRow > 0) {

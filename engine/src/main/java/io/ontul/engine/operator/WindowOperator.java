@@ -56,6 +56,7 @@ public final class WindowOperator
     private long heldBytes;
     private long heldRows;
     private boolean collected;
+    private boolean childDone;
     private SpillingWindowPartitions spilled;
     private WindowPartitionEvaluation current;
     // rows sorted and streamed: all input, or one spilled partition (then deleted once streamed)
@@ -157,14 +158,14 @@ public final class WindowOperator
                     }
                 }
             }
-            if (spilled == null && !fitsInMemory()) {
-                if (canSpill()) {
-                    spillHeld();
-                }
-                else if (canSortAndStream()) {
-                    sortAndStream();
-                    return;
-                }
+            childDone = true;
+            if (spilled == null && canSpill() && !fitsInMemory(1)) {
+                spillHeld();
+            }
+            // sorting and streaming is cheap beside failing: it gets a wide margin
+            else if (spilled == null && canSortAndStream() && !fitsInMemory(2)) {
+                sortAndStream();
+                return;
             }
             if (spilled != null) {
                 if (!held.isEmpty()) {
@@ -215,11 +216,9 @@ public final class WindowOperator
             public VectorSchemaRoot next()
             {
                 if (!held.isEmpty()) {
-                    VectorSchemaRoot batch = held.remove(0);
-                    heldBytes = 0;
-                    return batch;
+                    return held.remove(0);
                 }
-                return child.next();
+                return childDone ? null : child.next();
             }
 
             @Override
@@ -252,12 +251,12 @@ public final class WindowOperator
         }
     }
 
-    /** Whether evaluating the rows held, and emitting a batch of results, fits in the memory left. */
-    private boolean fitsInMemory()
+    /** Whether evaluating the rows held, and emitting a batch of results, fits {@code margin} times in the memory left. */
+    private boolean fitsInMemory(int margin)
     {
         long rowBytes = heldRows == 0 ? 0 : heldBytes / heldRows;
         long needed = heldRows * overheadPerRow + Math.min(heldRows, Batches.TARGET_ROWS) * rowBytes;
-        return needed <= context.memoryLimit() - context.memoryUsed();
+        return margin * needed <= context.memoryLimit() - context.memoryUsed();
     }
 
     private void spillHeld()
@@ -320,13 +319,19 @@ public final class WindowOperator
         }
     }
 
+    /** Which windows could have spilled, when this one could not although the query may spill. */
+    private String streamingHint()
+    {
+        return context.canSpill() && !streamable ? "; " + StreamedWindowEvaluation.WHAT_STREAMS : "";
+    }
+
     private OntulException cannotSpill(RuntimeException cause)
     {
         String reason = groups.stream().allMatch(group -> group.partitionColumns().length == 0)
                 ? "window functions without PARTITION BY"
                 : "window functions whose windows share no PARTITION BY column";
         OntulException error = new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(context.memoryLimit())
-                + ": " + reason + " keep all their input rows in memory (" + heldRows + " rows held) and cannot spill; " + StreamedWindowEvaluation.WHAT_STREAMS
+                + ": " + reason + " keep all their input rows in memory (" + heldRows + " rows held) and cannot spill" + streamingHint()
                 + " (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
         error.addSuppressed(cause);
         return error;
@@ -343,7 +348,7 @@ public final class WindowOperator
                 : "the " + partition.rows() + " rows of PARTITION BY " + String.join(", ", names) + " values that share a hash do not fit even after splitting them "
                         + (WindowPartitionHash.MAX_LEVEL + 1) + " times";
         OntulException error = new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(context.memoryLimit())
-                + ": window functions evaluate each window partition in memory, and " + what + "; " + StreamedWindowEvaluation.WHAT_STREAMS
+                + ": window functions evaluate each window partition in memory, and " + what + streamingHint()
                 + " (raise the limit with SET SESSION query_max_memory = '...')");
         error.addSuppressed(cause);
         return error;

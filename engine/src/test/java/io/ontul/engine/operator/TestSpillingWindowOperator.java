@@ -184,7 +184,7 @@ class TestSpillingWindowOperator
                 }
             }).isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
                     .hasMessageStartingWith("Query exceeded per-query memory limit of 8MB: window functions evaluate each window partition in memory, and the 299700 rows"
-                            + " of one PARTITION BY k value do not fit; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD,")
+                            + " of one PARTITION BY k value do not fit; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM,")
                     .hasMessageEndingWith(" (raise the limit with SET SESSION query_max_memory = '...')");
         }
         assertThat(context.memoryUsed()).isZero();
@@ -204,7 +204,7 @@ class TestSpillingWindowOperator
             assertThatThrownBy(window::next)
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
                     .hasMessageStartingWith("Query exceeded per-query memory limit of 8MB: window functions without PARTITION BY keep all their input rows in memory (")
-                    .hasMessageContaining(" rows held) and cannot spill; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD,")
+                    .hasMessageContaining(" rows held) and cannot spill; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM,")
                     .hasMessageEndingWith(" (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
         }
         assertThat(context.memoryUsed()).isZero();

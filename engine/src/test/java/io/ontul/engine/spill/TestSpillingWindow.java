@@ -189,7 +189,7 @@ public class TestSpillingWindow
             assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
             assertThat(e.getMessage()).startsWith("Query exceeded per-query memory limit of 48MB: window functions evaluate each window partition in memory,"
                     + " and the ")
-                    .contains(" rows of one PARTITION BY l_returnflag value do not fit; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD,")
+                    .contains(" rows of one PARTITION BY l_returnflag value do not fit; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM,")
                     .endsWith(" (raise the limit with SET SESSION query_max_memory = '...')");
         });
         assertNoSpillFilesLeft();
@@ -208,7 +208,7 @@ public class TestSpillingWindow
             assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT);
             assertThat(e.getMessage())
                     .startsWith("Query exceeded per-query memory limit of 48MB: window functions without PARTITION BY keep all their input rows in memory (")
-                    .contains(" rows held) and cannot spill; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD,")
+                    .contains(" rows held) and cannot spill; only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM,")
                     .endsWith(" (add PARTITION BY, or raise the limit with SET SESSION query_max_memory = '...')");
         });
         assertNoSpillFilesLeft();
