@@ -630,12 +630,9 @@ final class StreamedWindowEvaluation
     {
         private final SqlKind kind;
         private final List<Argument> arguments;
-        private boolean typed;
-        private boolean floating;
-        private int scale;
+        // made at the first row, from its argument vector's type; null for COUNT
+        private WindowSum sum;
         private long count;
-        private long longSum;
-        private double doubleSum;
 
         RunningSum(int output, boolean range, SqlKind kind, List<Argument> arguments)
         {
@@ -648,8 +645,9 @@ final class StreamedWindowEvaluation
         void startPartition()
         {
             count = 0;
-            longSum = 0;
-            doubleSum = 0;
+            if (sum != null) {
+                sum.reset();
+            }
         }
 
         @Override
@@ -662,20 +660,10 @@ final class StreamedWindowEvaluation
                 return;
             }
             FieldVector vector = batch.input.getVector(arguments.get(0).column());
-            if (!typed) {
-                typed = true;
-                floating = WindowValues.isFloating(vector);
-                scale = WindowValues.scale(vector);
+            if (sum == null) {
+                sum = new WindowSum(kind, vector);
             }
-            if (!vector.isNull(row)) {
-                count++;
-                if (floating) {
-                    doubleSum += Columns.getDouble(vector, row);
-                }
-                else {
-                    longSum = Math.addExact(longSum, Columns.getLong(vector, row));
-                }
-            }
+            sum.add(vector, row);
         }
 
         @Override
@@ -685,7 +673,7 @@ final class StreamedWindowEvaluation
                 WindowValues.writeLong(out, index, count);
             }
             else {
-                WindowFunctions.writeSum(kind, out, index, count, floating, longSum, doubleSum, scale);
+                sum.write(out, index);
             }
         }
 

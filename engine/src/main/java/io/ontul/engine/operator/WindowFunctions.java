@@ -1,11 +1,8 @@
 package io.ontul.engine.operator;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.List;
 
 import org.apache.arrow.vector.FieldVector;
-import org.apache.calcite.sql.SqlKind;
 
 import io.ontul.engine.operator.WindowGroup.Argument;
 import io.ontul.engine.operator.WindowGroup.Function;
@@ -213,89 +210,25 @@ final class WindowFunctions
     private void sum(Function function, FieldVector out)
     {
         int column = function.arguments().get(0).column();
-        FieldVector sample = rows.vector(column, start);
-        boolean floating = WindowValues.isFloating(sample);
-        int scale = WindowValues.scale(sample);
+        WindowSum sum = new WindowSum(function.kind(), rows.vector(column, start));
         int low = start;
         int high = start;
-        long count = 0;
-        long longSum = 0;
-        double doubleSum = 0;
         for (int p = start; p < end; p++) {
             int newLow = frameStart[p];
             int newHigh = frameEnd[p];
-            boolean rebuild = newLow < low || newHigh < high || (floating && newLow != low && newHigh - newLow <= SMALL_FRAME);
+            boolean rebuild = newLow < low || newHigh < high || (sum.floating() && newLow != low && newHigh - newLow <= SMALL_FRAME);
             if (rebuild) {
                 low = newLow;
                 high = newLow;
-                count = 0;
-                longSum = 0;
-                doubleSum = 0;
+                sum.reset();
             }
             for (; high < newHigh; high++) {
-                FieldVector vector = rows.vector(column, high);
-                int row = rows.row(high);
-                if (!vector.isNull(row)) {
-                    count++;
-                    if (floating) {
-                        doubleSum += Columns.getDouble(vector, row);
-                    }
-                    else {
-                        longSum = Math.addExact(longSum, Columns.getLong(vector, row));
-                    }
-                }
+                sum.add(rows.vector(column, high), rows.row(high));
             }
             for (; low < newLow; low++) {
-                FieldVector vector = rows.vector(column, low);
-                int row = rows.row(low);
-                if (!vector.isNull(row)) {
-                    count--;
-                    if (floating) {
-                        doubleSum -= Columns.getDouble(vector, row);
-                    }
-                    else {
-                        longSum -= Columns.getLong(vector, row);
-                    }
-                }
+                sum.remove(rows.vector(column, low), rows.row(low));
             }
-            writeSum(function.kind(), out, p, count, floating, longSum, doubleSum, scale);
-        }
-    }
-
-    /**
-     * Writes SUM, SUM0 or AVG of a frame at {@code index}: {@code count} non-null values summing
-     * to {@code doubleSum} (floating input) or to {@code longSum} unscaled at {@code scale}.
-     */
-    static void writeSum(SqlKind kind, FieldVector out, int index, long count, boolean floating, long longSum, double doubleSum, int scale)
-    {
-        switch (kind) {
-            case AVG -> {
-                if (count == 0) {
-                    WindowValues.setNull(out, index);
-                }
-                else if (floating) {
-                    WindowValues.writeDouble(out, index, doubleSum / count);
-                }
-                else if (WindowValues.isFloating(out)) {
-                    WindowValues.writeDouble(out, index, BigDecimal.valueOf(longSum, scale).doubleValue() / count);
-                }
-                else {
-                    int outScale = WindowValues.scale(out);
-                    WindowValues.writeDecimal(out, index, BigDecimal.valueOf(longSum, scale).divide(BigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP));
-                }
-            }
-            case SUM, SUM0 -> {
-                if (count == 0 && kind == SqlKind.SUM) {
-                    WindowValues.setNull(out, index);
-                }
-                else if (floating) {
-                    WindowValues.writeDouble(out, index, count == 0 ? 0.0 : doubleSum);
-                }
-                else {
-                    WindowValues.writeUnscaled(out, index, longSum, scale);
-                }
-            }
-            default -> throw new IllegalStateException("not a sum: " + kind);
+            sum.write(out, p);
         }
     }
 
