@@ -11,15 +11,13 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.calcite.sql.SqlKind;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.memory.DataSize;
-import io.ontul.engine.operator.WindowGroup.Argument;
-import io.ontul.engine.operator.WindowGroup.BoundType;
 import io.ontul.engine.operator.WindowGroup.Function;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -32,9 +30,11 @@ import io.ontul.spi.OntulException;
  * <p>
  * Only windows that {@link #canEvaluate} qualify: every group has the same PARTITION BY and
  * ORDER BY (one sort serves all), and each function's value at a row depends on rows before it
- * and a bounded number after it: ROW_NUMBER, RANK, DENSE_RANK, LAG and LEAD with a constant
- * offset, and COUNT, SUM, SUM0, AVG, MIN, MAX and FIRST_VALUE over frames from UNBOUNDED
- * PRECEDING to CURRENT ROW (ROWS, or RANGE with an ORDER BY: the value of a row's last peer).
+ * and a bounded number after it ({@link StreamedWindowFunction#canEvaluate}): ROW_NUMBER, RANK,
+ * DENSE_RANK, LAG and LEAD with a constant offset, and COUNT, SUM, SUM0, AVG, MIN, MAX and
+ * FIRST_VALUE over frames from UNBOUNDED PRECEDING to CURRENT ROW (ROWS, or RANGE with an ORDER
+ * BY: the value of a row's last peer). This class finds the partitions and peer groups and holds
+ * the batches; each function keeps its own state.
  * <p>
  * Protocol: made over an operator that yields the input rows sorted by {@link #sortKeys} (a
  * {@link SortOperator}, which spills); {@link #next} until null returns the input columns
@@ -51,15 +51,12 @@ final class StreamedWindowEvaluation
     static final String WHAT_STREAMS = "only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM, AVG, MIN, MAX and FIRST_VALUE"
             + " over frames from UNBOUNDED PRECEDING to CURRENT ROW, all with one PARTITION BY and ORDER BY, are computed over sorted rows, which spill";
 
-    /** The largest LAG or LEAD offset evaluated in a pass: rows within it are held. */
-    static final long MAX_OFFSET = 1_000_000;
-
     private final QueryContext context;
     private final Schema schema;
     private final int inputColumns;
     private final Operator input;
     private final List<SortKey> partitionKeys;
-    private final List<Step> steps = new ArrayList<>();
+    private final List<StreamedWindowFunction> steps = new ArrayList<>();
     private final Deque<Pending> pending = new ArrayDeque<>();
     // the previous row's batch and the current row's batch, for the comparators
     private final List<VectorSchemaRoot> compared = Arrays.asList(null, null);
@@ -71,6 +68,33 @@ final class StreamedWindowEvaluation
     private long peerStart;
     private VectorSchemaRoot previous;
     private boolean inputDone;
+    // what the functions see of the pass
+    private final StreamedWindowFunction.Pass pass = new StreamedWindowFunction.Pass()
+    {
+        @Override
+        public long partitionStart()
+        {
+            return partitionStart;
+        }
+
+        @Override
+        public long peerStart()
+        {
+            return peerStart;
+        }
+
+        @Override
+        public Pending locate(long global)
+        {
+            return StreamedWindowEvaluation.this.locate(global);
+        }
+
+        @Override
+        public BufferAllocator allocator()
+        {
+            return context.allocator();
+        }
+    };
 
     StreamedWindowEvaluation(QueryContext context, Schema schema, int inputColumns, List<WindowGroup> groups, Operator sortedInput)
     {
@@ -89,7 +113,7 @@ final class StreamedWindowEvaluation
         for (WindowGroup group : groups) {
             boolean range = !group.rows();
             for (Function function : group.functions()) {
-                Step step = step(function, output++, range);
+                StreamedWindowFunction step = StreamedWindowFunction.of(function, output++, range, pass);
                 steps.add(step);
                 maxOffset = Math.max(maxOffset, step.lookBack());
             }
@@ -109,40 +133,12 @@ final class StreamedWindowEvaluation
                 return false;
             }
             for (Function function : group.functions()) {
-                if (!canEvaluate(group, function)) {
+                if (!StreamedWindowFunction.canEvaluate(group, function)) {
                     return false;
                 }
             }
         }
         return true;
-    }
-
-    private static boolean canEvaluate(WindowGroup group, Function function)
-    {
-        List<Argument> arguments = function.arguments();
-        return switch (function.kind()) {
-            case ROW_NUMBER, RANK, DENSE_RANK -> true;
-            case LAG, LEAD -> !arguments.isEmpty() && !arguments.get(0).isConstant() && (arguments.size() < 2 || constantOffset(arguments.get(1)) >= 0);
-            case COUNT -> runningFrame(group);
-            case SUM, SUM0, AVG, MIN, MAX, FIRST_VALUE -> runningFrame(group) && !arguments.isEmpty() && !arguments.get(0).isConstant();
-            default -> false;
-        };
-    }
-
-    /** A frame from the partition's first row to the current row (to its last peer for RANGE, which needs an ORDER BY to have peers at all). */
-    private static boolean runningFrame(WindowGroup group)
-    {
-        return group.lower().type() == BoundType.UNBOUNDED_PRECEDING && group.upper().type() == BoundType.CURRENT_ROW && (group.rows() || !group.orderKeys().isEmpty());
-    }
-
-    /** A LAG or LEAD offset, or -1 when it is not a constant in [0, MAX_OFFSET]. */
-    private static long constantOffset(Argument argument)
-    {
-        if (!argument.isConstant() || argument.constant().isNull()) {
-            return -1;
-        }
-        long offset = WindowValues.literalLong(argument.constant());
-        return offset <= MAX_OFFSET ? offset : -1;
     }
 
     private static Set<Integer> columns(WindowGroup group)
@@ -169,22 +165,6 @@ final class StreamedWindowEvaluation
         List<SortKey> keys = new ArrayList<>(partitionKeys(groups.get(0)));
         keys.addAll(groups.get(0).orderKeys());
         return keys;
-    }
-
-    private Step step(Function function, int output, boolean range)
-    {
-        List<Argument> arguments = function.arguments();
-        return switch (function.kind()) {
-            case ROW_NUMBER -> new Ranking(output, Ranking.Kind.ROW_NUMBER);
-            case RANK -> new Ranking(output, Ranking.Kind.RANK);
-            case DENSE_RANK -> new Ranking(output, Ranking.Kind.DENSE_RANK);
-            case LAG, LEAD -> new Shift(output, function.kind() == SqlKind.LEAD, arguments.get(0).column(), arguments.size() < 2 ? 1 : constantOffset(arguments.get(1)),
-                    arguments.size() > 2 ? arguments.get(2) : null);
-            case COUNT, SUM, SUM0, AVG -> new RunningSum(output, range, function.kind(), arguments);
-            case MIN, MAX -> new RunningExtreme(output, range, arguments.get(0).column(), function.kind() == SqlKind.MAX);
-            case FIRST_VALUE -> new FirstValue(output, arguments.get(0).column());
-            default -> throw new IllegalArgumentException("not computed in one pass: " + function);
-        };
     }
 
     @Override
@@ -239,7 +219,7 @@ final class StreamedWindowEvaluation
         if (end > nextRow - lookBack) {
             return false;
         }
-        for (Step step : steps) {
+        for (StreamedWindowFunction step : steps) {
             if (end > step.firstUnfinished()) {
                 return false;
             }
@@ -278,12 +258,12 @@ final class StreamedWindowEvaluation
             }
             if (newPartition) {
                 partitionStart = global;
-                steps.forEach(Step::startPartition);
+                steps.forEach(StreamedWindowFunction::startPartition);
             }
             if (newPeers) {
                 peerStart = global;
             }
-            for (Step step : steps) {
+            for (StreamedWindowFunction step : steps) {
                 step.add(added, row, global, newPeers);
             }
             nextRow++;
@@ -327,7 +307,7 @@ final class StreamedWindowEvaluation
     /** The peer group that started at {@link #peerStart} ends before row {@code end}. */
     private void endPeers(long end)
     {
-        for (Step step : steps) {
+        for (StreamedWindowFunction step : steps) {
             step.endPeers(peerStart, end);
         }
     }
@@ -335,13 +315,13 @@ final class StreamedWindowEvaluation
     /** The partition that started at {@link #partitionStart} ends before row {@code end}. */
     private void endPartition(long end)
     {
-        for (Step step : steps) {
+        for (StreamedWindowFunction step : steps) {
             step.endPartition(partitionStart, end);
         }
     }
 
     /** The held batch with row {@code global}. */
-    private Pending locate(long global)
+    Pending locate(long global)
     {
         Iterator<Pending> newestFirst = pending.descendingIterator();
         while (newestFirst.hasNext()) {
@@ -388,7 +368,7 @@ final class StreamedWindowEvaluation
             pending.clear();
         }
         finally {
-            steps.forEach(Step::close);
+            steps.forEach(StreamedWindowFunction::close);
             if (previous != null) {
                 previous.close();
             }
@@ -396,7 +376,7 @@ final class StreamedWindowEvaluation
     }
 
     /** A sorted input batch and its function results, held until they are final. */
-    private static final class Pending
+    static final class Pending
     {
         private final VectorSchemaRoot input;
         private final long first;
@@ -415,377 +395,16 @@ final class StreamedWindowEvaluation
         {
             return (int) (global - first);
         }
-    }
 
-    /** One function's state across the pass; writes its value of each row into its result column. */
-    private abstract class Step
-            implements AutoCloseable
-    {
-        final int output;
-
-        Step(int output)
+        VectorSchemaRoot input()
         {
-            this.output = output;
+            return input;
         }
 
-        FieldVector out(Pending batch)
+        /** The result column of function {@code output}. */
+        FieldVector result(int output)
         {
-            return batch.results[output];
-        }
-
-        /** A new partition starts at the next row added. */
-        void startPartition() {}
-
-        /** Row {@code global}, at {@code row} of {@code batch}, follows; {@code newPeers} when it starts a peer group. */
-        abstract void add(Pending batch, int row, long global, boolean newPeers);
-
-        /** Rows [from, end) were one peer group. */
-        void endPeers(long from, long end) {}
-
-        /** Rows [from, end) were one partition. */
-        void endPartition(long from, long end) {}
-
-        /** The first row whose value may still change (Long.MAX_VALUE when none may). */
-        long firstUnfinished()
-        {
-            return Long.MAX_VALUE;
-        }
-
-        /** How many rows back a later row may read. */
-        long lookBack()
-        {
-            return 0;
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    private final class Ranking
-            extends Step
-    {
-        enum Kind { ROW_NUMBER, RANK, DENSE_RANK }
-
-        private final Kind kind;
-        private long denseRank;
-
-        Ranking(int output, Kind kind)
-        {
-            super(output);
-            this.kind = kind;
-        }
-
-        @Override
-        void startPartition()
-        {
-            denseRank = 0;
-        }
-
-        @Override
-        void add(Pending batch, int row, long global, boolean newPeers)
-        {
-            if (newPeers) {
-                denseRank++;
-            }
-            long value = switch (kind) {
-                case ROW_NUMBER -> global - partitionStart + 1;
-                case RANK -> peerStart - partitionStart + 1;
-                case DENSE_RANK -> denseRank;
-            };
-            WindowValues.writeLong(out(batch), row, value);
-        }
-    }
-
-    /** LAG reads the row {@code offset} back; LEAD's value of a row is written when the row {@code offset} ahead arrives, or the default at the partition's end. */
-    private final class Shift
-            extends Step
-    {
-        private final boolean lead;
-        private final int column;
-        private final long offset;
-        private final Argument fallback;
-        private long awaiting;
-
-        Shift(int output, boolean lead, int column, long offset, Argument fallback)
-        {
-            super(output);
-            this.lead = lead;
-            this.column = column;
-            this.offset = offset;
-            this.fallback = fallback;
-            this.awaiting = Long.MAX_VALUE;
-        }
-
-        @Override
-        void add(Pending batch, int row, long global, boolean newPeers)
-        {
-            long target = global - offset;
-            if (!lead) {
-                if (target >= partitionStart) {
-                    Pending source = locate(target);
-                    WindowValues.copy(source.input.getVector(column), source.row(target), out(batch), row);
-                }
-                else {
-                    writeFallback(batch, row);
-                }
-                return;
-            }
-            if (target >= partitionStart) {
-                Pending receiver = locate(target);
-                WindowValues.copy(batch.input.getVector(column), row, out(receiver), receiver.row(target));
-            }
-            awaiting = Math.max(partitionStart, global + 1 - offset);
-        }
-
-        @Override
-        void endPartition(long from, long end)
-        {
-            if (lead) {
-                for (long global = Math.max(from, end - offset); global < end; global++) {
-                    Pending batch = locate(global);
-                    writeFallback(batch, batch.row(global));
-                }
-                awaiting = Long.MAX_VALUE;
-            }
-        }
-
-        private void writeFallback(Pending batch, int row)
-        {
-            if (fallback == null) {
-                WindowValues.setNull(out(batch), row);
-            }
-            else if (fallback.isConstant()) {
-                WindowValues.writeLiteral(out(batch), row, fallback.constant());
-            }
-            else {
-                WindowValues.copy(batch.input.getVector(fallback.column()), row, out(batch), row);
-            }
-        }
-
-        @Override
-        long firstUnfinished()
-        {
-            return lead ? awaiting : Long.MAX_VALUE;
-        }
-
-        @Override
-        long lookBack()
-        {
-            return lead ? 0 : offset;
-        }
-    }
-
-    /**
-     * A running aggregate: over ROWS frames each row's value is written as it is added; over
-     * RANGE frames every row of a peer group gets the value after its last row, written once
-     * the group ends (in row order, as variable-width vectors need).
-     */
-    private abstract class Running
-            extends Step
-    {
-        private final boolean range;
-
-        Running(int output, boolean range)
-        {
-            super(output);
-            this.range = range;
-        }
-
-        /** Adds the row's value to the aggregate. */
-        abstract void update(Pending batch, int row);
-
-        /** Writes the aggregate's current value. */
-        abstract void write(FieldVector out, int index);
-
-        @Override
-        final void add(Pending batch, int row, long global, boolean newPeers)
-        {
-            update(batch, row);
-            if (!range) {
-                write(out(batch), row);
-            }
-        }
-
-        @Override
-        void endPeers(long from, long end)
-        {
-            if (!range) {
-                return;
-            }
-            for (long global = from; global < end; global++) {
-                Pending batch = locate(global);
-                write(out(batch), batch.row(global));
-            }
-        }
-
-        @Override
-        long firstUnfinished()
-        {
-            return range ? peerStart : Long.MAX_VALUE;
-        }
-    }
-
-    private final class RunningSum
-            extends Running
-    {
-        private final SqlKind kind;
-        private final List<Argument> arguments;
-        // made at the first row, from its argument vector's type; null for COUNT
-        private WindowSum sum;
-        private long count;
-
-        RunningSum(int output, boolean range, SqlKind kind, List<Argument> arguments)
-        {
-            super(output, range);
-            this.kind = kind;
-            this.arguments = arguments;
-        }
-
-        @Override
-        void startPartition()
-        {
-            count = 0;
-            if (sum != null) {
-                sum.reset();
-            }
-        }
-
-        @Override
-        void update(Pending batch, int row)
-        {
-            if (kind == SqlKind.COUNT) {
-                if (!anyNull(batch, row)) {
-                    count++;
-                }
-                return;
-            }
-            FieldVector vector = batch.input.getVector(arguments.get(0).column());
-            if (sum == null) {
-                sum = new WindowSum(kind, vector);
-            }
-            sum.add(vector, row);
-        }
-
-        @Override
-        void write(FieldVector out, int index)
-        {
-            if (kind == SqlKind.COUNT) {
-                WindowValues.writeLong(out, index, count);
-            }
-            else {
-                sum.write(out, index);
-            }
-        }
-
-        private boolean anyNull(Pending batch, int row)
-        {
-            for (Argument argument : arguments) {
-                if (argument.isConstant() ? argument.constant().isNull() : batch.input.getVector(argument.column()).isNull(row)) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
-
-    private final class RunningExtreme
-            extends Running
-    {
-        private final int column;
-        private final boolean max;
-        private FieldVector best;
-        private boolean found;
-
-        RunningExtreme(int output, boolean range, int column, boolean max)
-        {
-            super(output, range);
-            this.column = column;
-            this.max = max;
-        }
-
-        @Override
-        void startPartition()
-        {
-            found = false;
-        }
-
-        @Override
-        void update(Pending batch, int row)
-        {
-            FieldVector vector = batch.input.getVector(column);
-            if (vector.isNull(row)) {
-                return;
-            }
-            if (best == null) {
-                best = vector.getField().createVector(context.allocator());
-            }
-            int comparison = found ? Columns.compare(vector, row, best, 0) : 0;
-            if (!found || (max ? comparison > 0 : comparison < 0)) {
-                best.copyFromSafe(row, 0, vector);
-                found = true;
-            }
-        }
-
-        @Override
-        void write(FieldVector out, int index)
-        {
-            if (found) {
-                WindowValues.copy(best, 0, out, index);
-            }
-            else {
-                WindowValues.setNull(out, index);
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            if (best != null) {
-                best.close();
-            }
-        }
-    }
-
-    /** The partition's first row is in every frame that starts UNBOUNDED PRECEDING. */
-    private final class FirstValue
-            extends Step
-    {
-        private final int column;
-        private FieldVector first;
-        private boolean taken;
-
-        FirstValue(int output, int column)
-        {
-            super(output);
-            this.column = column;
-        }
-
-        @Override
-        void startPartition()
-        {
-            taken = false;
-        }
-
-        @Override
-        void add(Pending batch, int row, long global, boolean newPeers)
-        {
-            FieldVector vector = batch.input.getVector(column);
-            if (!taken) {
-                if (first == null) {
-                    first = vector.getField().createVector(context.allocator());
-                }
-                first.copyFromSafe(row, 0, vector);
-                taken = true;
-            }
-            WindowValues.copy(first, 0, out(batch), row);
-        }
-
-        @Override
-        public void close()
-        {
-            if (first != null) {
-                first.close();
-            }
+            return results[output];
         }
     }
 }
