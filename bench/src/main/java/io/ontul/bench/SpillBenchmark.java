@@ -36,8 +36,8 @@ import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.exchange.crypto.EncryptionConfig;
 
 /**
- * Operators that spill, measured: a hash aggregation, a hash join with a large build side and a
- * sort (see {@link SpillQuery}) on TPC-H lineitem and orders, each run
+ * Operators that spill, measured: a hash aggregation, hash joins with a large build side, a
+ * sort and window functions over large window partitions (see {@link SpillQuery}) on TPC-H lineitem and orders, each run
  * <ul>
  * <li>on Ontul without a memory limit, which gives the query's working set (its peak memory);</li>
  * <li>on Ontul with {@code query_max_memory} a fraction (default 10%) of that working set, with
@@ -334,7 +334,7 @@ public final class SpillBenchmark
         StringBuilder text = new StringBuilder();
         text.append("## ").append(title).append("\n\n");
         facts.forEach(fact -> text.append("- ").append(fact).append('\n'));
-        text.append("\nGoals: slowdown under the limit (limit, encrypted / no limit) ≤ 1.5× for aggregate and join, ≤ 2× for sort; "
+        text.append("\nGoals: slowdown under the limit (limit, encrypted / no limit) ≤ 1.5× for aggregate and join, ≤ 2× for sort and window; "
                 + "Ontul under the limit / DuckDB under the limit ≤ 3×; encryption overhead (encrypted / not encrypted − 1, both under the limit) ≤ 10%.\n\n");
         text.append("| Query | Working set | Limit | Slowdown (goal) | Ontul/DuckDB, limit (goal 3×) | Encryption overhead (goal 10%) | Spilled |\n");
         text.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");

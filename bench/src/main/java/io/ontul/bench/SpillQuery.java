@@ -24,10 +24,13 @@ public record SpillQuery(String name, String description, String sql, double max
             "orders-join", new SpillQuery("orders-join", "hash join lineitem ⋈ orders (orders on the build side)",
                     "SELECT o_orderpriority, SUM(l_extendedprice) FROM lineitem JOIN orders ON l_orderkey = o_orderkey GROUP BY o_orderpriority", 1.5),
             "sort", new SpillQuery("sort", "sort of every lineitem row by a VARCHAR",
-                    "SELECT * FROM lineitem ORDER BY l_comment", 2.0));
+                    "SELECT * FROM lineitem ORDER BY l_comment", 2.0),
+            // three window partitions of 1.5 to 3 M rows: under the limit each is sorted (spilling) and streamed
+            "window", new SpillQuery("window", "window functions over three large window partitions (RANK and a running SUM per return flag by ship date)",
+                    "SELECT l_returnflag, l_shipdate, RANK() OVER w, SUM(l_quantity) OVER w FROM lineitem WINDOW w AS (PARTITION BY l_returnflag ORDER BY l_shipdate)", 2.0));
 
     /** Every query, in the order the benchmark runs them by default. */
-    public static final List<String> NAMES = List.of("aggregate", "join", "orders-join", "sort");
+    public static final List<String> NAMES = List.of("aggregate", "join", "orders-join", "sort", "window");
 
     public SpillQuery
     {

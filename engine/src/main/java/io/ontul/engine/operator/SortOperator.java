@@ -200,7 +200,7 @@ public final class SortOperator
                 order[global] = global;
             }
         }
-        RowComparator comparator = new RowComparator(batches, keys);
+        RowComparator comparator = RowComparator.overFixedBatches(batches, keys);
         mergeSort(order, new int[total], 0, total, (x, y) -> comparator.compare(batchIndex[x], rowIndex[x], batchIndex[y], rowIndex[y]));
         int[] sortedBatch = new int[total];
         int[] sortedRow = new int[total];

@@ -139,7 +139,7 @@ final class WindowPartitionEvaluation
         keys.addAll(group.orderKeys());
         int[] order = identity();
         if (!keys.isEmpty()) {
-            RowComparator comparator = new RowComparator(batches, keys);
+            RowComparator comparator = RowComparator.overFixedBatches(batches, keys);
             SortOperator.mergeSort(order, new int[total], 0, total, (x, y) -> comparator.compare(batchIndex[x], rowIndex[x], batchIndex[y], rowIndex[y]));
         }
         return order;
@@ -160,8 +160,8 @@ final class WindowPartitionEvaluation
         int[] peerEnd = new int[total];
         int[] frameStart = framed ? new int[total] : null;
         int[] frameEnd = framed ? new int[total] : null;
-        RowComparator partitionComparator = new RowComparator(batches, partitionKeys(group));
-        RowComparator orderComparator = new RowComparator(batches, group.orderKeys());
+        RowComparator partitionComparator = RowComparator.overFixedBatches(batches, partitionKeys(group));
+        RowComparator orderComparator = RowComparator.overFixedBatches(batches, group.orderKeys());
         int start = 0;
         while (start < total) {
             int end = start + 1;
