@@ -137,7 +137,7 @@ public final class SpillBenchmark
                 reports.add(measure(query, unlimited, limitedEncrypted, limitedClear, duckDbContender));
             }
 
-            String report = report("Spill: aggregation, join and sort under a memory limit, scale " + options.scale() + ", " + started, facts, reports);
+            String report = report("Spill: aggregation, joins, sort and window under a memory limit, scale " + options.scale() + ", " + started, facts, reports);
             System.out.println();
             System.out.print(report);
             if (options.out().isPresent()) {
