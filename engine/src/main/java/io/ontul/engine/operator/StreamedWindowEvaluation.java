@@ -216,7 +216,8 @@ final class StreamedWindowEvaluation
     private boolean isFinal(Pending batch)
     {
         long end = batch.first + batch.rows;
-        if (end > nextRow - lookBack) {
+        // later rows read back (LAG) only within their partition, which starts at partitionStart or after
+        if (end > Math.max(nextRow - lookBack, partitionStart)) {
             return false;
         }
         for (StreamedWindowFunction step : steps) {

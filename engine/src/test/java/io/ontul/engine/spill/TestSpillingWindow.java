@@ -161,6 +161,7 @@ public class TestSpillingWindow
                     ROW_NUMBER() OVER w AS place,
                     RANK() OVER w AS shipped_rank,
                     LAG(quantity, 2) OVER w AS quantity_two_back,
+                    LAG(l_orderkey, 10000, -1) OVER w AS order_far_back,
                     LEAD(quantity, 0) OVER w AS same_quantity,
                     LEAD(shipped) OVER w AS next_shipped,
                     COUNT(quantity) OVER w AS quantities_so_far,
