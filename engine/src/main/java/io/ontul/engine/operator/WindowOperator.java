@@ -29,12 +29,14 @@ import io.ontul.spi.OntulException;
  * the other, each in the sort order of the last group.
  *
  * <p>Windows whose functions can be computed in one pass over sorted rows
- * ({@link StreamedWindowEvaluation#canEvaluate}: ranking, LAG, LEAD, running aggregates) need
- * not hold a whole window partition: without a shared PARTITION BY column, running short of
- * memory sorts the whole input with a spilling {@link SortOperator} and streams it through
- * {@link StreamedWindowEvaluation}; a hash partition too large for memory (one PARTITION BY
- * value) is sorted and streamed the same way. Other windows fail with an error that says why
- * when they cannot be split or a window partition does not fit.
+ * ({@link StreamedWindowEvaluation#canEvaluate}: ranking, LAG, LEAD, running aggregates) are
+ * computed that way: their input is sorted by a {@link SortOperator} (which spills when memory
+ * runs short) and streamed through {@link StreamedWindowEvaluation}, which holds only rows whose
+ * values are not final yet. That is faster than sorting row addresses and computing frames, and
+ * needs no window partition in memory. Such a window with a shared PARTITION BY that runs short
+ * of memory while its input is collected is hash-partitioned as above, and a hash partition too
+ * large for memory (one PARTITION BY value) is then sorted and streamed. Other windows fail with
+ * an error that says why when they cannot be split or a window partition does not fit.
  */
 public final class WindowOperator
         implements Operator
@@ -162,8 +164,8 @@ public final class WindowOperator
             if (spilled == null && canSpill() && !fitsInMemory(1)) {
                 spillHeld();
             }
-            // sorting and streaming is cheap beside failing: it gets a wide margin
-            else if (spilled == null && canSortAndStream() && !fitsInMemory(2)) {
+            else if (spilled == null && streamable) {
+                // one pass over sorted rows beats sorting row addresses and computing frames, and holds less
                 sortAndStream();
                 return;
             }
