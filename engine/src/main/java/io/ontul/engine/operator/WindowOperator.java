@@ -161,7 +161,7 @@ public final class WindowOperator
                 }
             }
             childDone = true;
-            if (spilled == null && canSpill() && !fitsInMemory(1)) {
+            if (spilled == null && canSpill() && !fitsInMemory()) {
                 spillHeld();
             }
             else if (spilled == null && streamable) {
@@ -253,12 +253,12 @@ public final class WindowOperator
         }
     }
 
-    /** Whether evaluating the rows held, and emitting a batch of results, fits {@code margin} times in the memory left. */
-    private boolean fitsInMemory(int margin)
+    /** Whether evaluating the rows held, and emitting a batch of results, fits in the memory left. */
+    private boolean fitsInMemory()
     {
         long rowBytes = heldRows == 0 ? 0 : heldBytes / heldRows;
         long needed = heldRows * overheadPerRow + Math.min(heldRows, Batches.TARGET_ROWS) * rowBytes;
-        return margin * needed <= context.memoryLimit() - context.memoryUsed();
+        return needed <= context.memoryLimit() - context.memoryUsed();
     }
 
     private void spillHeld()

@@ -113,33 +113,32 @@ class TestSpillingWindowOperator
     @Test
     void oneWindowPartitionLargerThanMemoryIsSortedAndStreamed()
     {
-        int rows = 300_000;
-        long[] keys = new long[rows];
-        long[] values = new long[rows];
-        for (int i = 0; i < rows; i++) {
+        // k = 42 for all but every 1,000th row: one window partition of 299,700 rows
+        long[] keys = new long[300_000];
+        for (int i = 0; i < keys.length; i++) {
             keys[i] = i % 1_000 == 0 ? i : 42;
-            values[i] = (i * 7_919L) % 1_000_003L;
         }
-        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[] {0})) {
-            assertThat(drainAndCheck(window, expected(keys, values))).isEqualTo(rows);
-            assertThat(context.spillStatistics().files()).isPositive();
-        }
-        assertThat(context.memoryUsed()).isZero();
+        assertSortedAndStreamed(keys, new int[] {0});
     }
 
     @Test
     void withoutPartitionByIsSortedAndStreamed()
     {
-        int rows = 400_000;
-        long[] keys = new long[rows];
-        long[] values = new long[rows];
-        for (int i = 0; i < rows; i++) {
-            // one window partition: every k the same
-            keys[i] = 7;
+        // one window partition: every k the same
+        long[] keys = new long[400_000];
+        Arrays.fill(keys, 7);
+        assertSortedAndStreamed(keys, new int[0]);
+    }
+
+    /** Row numbers and running sums by (k if partitioned) over distinct scrambled values, streamed from a spilled sort, each checked. */
+    private void assertSortedAndStreamed(long[] keys, int[] partitionColumns)
+    {
+        long[] values = new long[keys.length];
+        for (int i = 0; i < values.length; i++) {
             values[i] = (i * 7_919L) % 1_000_003L;
         }
-        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), new int[0])) {
-            assertThat(drainAndCheck(window, expected(keys, values))).isEqualTo(rows);
+        try (WindowOperator window = rowNumberAndRunningSum(new GeneratedRows(keys, values), partitionColumns)) {
+            assertThat(drainAndCheck(window, expected(keys, values))).isEqualTo(keys.length);
             assertThat(context.spillStatistics().files()).isPositive();
         }
         assertThat(context.memoryUsed()).isZero();
