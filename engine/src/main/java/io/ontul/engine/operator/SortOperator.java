@@ -13,7 +13,7 @@ import io.ontul.exchange.spill.SpillRunWriter;
 
 /**
  * ORDER BY with optional OFFSET/LIMIT (top-N): collects all input batches, sorts row addresses
- * with a stable merge sort, and emits rows in order in batches. With a limit only the first
+ * ({@link RowSort}), and emits rows in order in batches. With a limit only the first
  * {@code offset + limit} rows are emitted.
  *
  * <p>When the query's memory runs short ({@link QueryContext#shouldSpill}) the rows held so far
@@ -32,6 +32,7 @@ public final class SortOperator
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
     private int[] batchOf;
     private int[] rowOf;
+    private VectorGather.Column[] columns;
     private int position;
     private int end;
     private long reserved;
@@ -66,15 +67,29 @@ public final class SortOperator
             return null;
         }
         int count = Math.min(Batches.TARGET_ROWS, end - position);
+        VectorSchemaRoot batch = gather(columns, batchOf, rowOf, position, count);
+        position += count;
+        return batch;
+    }
+
+    /** Each column of the held batches, for {@link #gather}. */
+    private VectorGather.Column[] columns()
+    {
+        VectorGather.Column[] columns = new VectorGather.Column[schema.getFields().size()];
+        for (int c = 0; c < columns.length; c++) {
+            int column = c;
+            columns[c] = new VectorGather.Column(batches.stream().map(batch -> batch.getVector(column)).toList());
+        }
+        return columns;
+    }
+
+    /** A batch of the held rows at addresses {@code from} to {@code from + count} of {@code (batchOf, rowOf)}. */
+    private VectorSchemaRoot gather(VectorGather.Column[] columns, int[] batchOf, int[] rowOf, int from, int count)
+    {
         FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
         for (int c = 0; c < vectors.length; c++) {
-            FieldVector target = vectors[c];
-            for (int i = 0; i < count; i++) {
-                int index = position + i;
-                target.copyFromSafe(rowOf[index], i, batches.get(batchOf[index]).getVector(c));
-            }
+            VectorGather.gather(columns[c], batchOf, rowOf, from, count, vectors[c]);
         }
-        position += count;
         return Batches.root(schema, vectors, count);
     }
 
@@ -111,11 +126,16 @@ public final class SortOperator
             return;
         }
         int rows = (int) total;
-        context.reserve(rows * 16L);
-        reserved = rows * 16L;
+        // the addresses kept, and while sorting what the sort takes
+        long sorting = rows * RowSort.bytesPerRow();
+        context.reserve(rows * 8L + sorting);
+        reserved = rows * 8L + sorting;
         int[][] sorted = sortedAddresses(rows);
+        context.release(sorting);
+        reserved -= sorting;
         batchOf = sorted[0];
         rowOf = sorted[1];
+        columns = columns();
         long bytes = reserved;
         for (VectorSchemaRoot held : batches) {
             for (FieldVector vector : held.getFieldVectors()) {
@@ -144,16 +164,11 @@ public final class SortOperator
         averageRowBytes = Math.max(1, heldBytes / Math.max(1, rows));
         spillBatchRows = (int) Math.max(1024, Math.min(Batches.TARGET_ROWS, context.memoryLimit() / 64 / averageRowBytes));
         int[][] sorted = sortedAddresses(rows);
+        VectorGather.Column[] heldColumns = columns();
         try (SpillRunWriter writer = context.spillSpace().newRun(schema)) {
             for (int from = 0; from < rows; from += spillBatchRows) {
                 int count = Math.min(spillBatchRows, rows - from);
-                FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
-                for (int c = 0; c < vectors.length; c++) {
-                    for (int i = 0; i < count; i++) {
-                        vectors[c].copyFromSafe(sorted[1][from + i], i, batches.get(sorted[0][from + i]).getVector(c));
-                    }
-                }
-                try (VectorSchemaRoot batch = Batches.root(schema, vectors, count)) {
+                try (VectorSchemaRoot batch = gather(heldColumns, sorted[0], sorted[1], from, count)) {
                     writer.write(batch);
                 }
                 context.checkCancelled();
@@ -173,22 +188,16 @@ public final class SortOperator
         int rows = batches.stream().mapToInt(VectorSchemaRoot::getRowCount).sum();
         int[][] sorted = sortedAddresses(rows);
         int count = Math.min(keep, rows);
-        FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
-        for (int c = 0; c < vectors.length; c++) {
-            for (int i = 0; i < count; i++) {
-                vectors[c].copyFromSafe(sorted[1][i], i, batches.get(sorted[0][i]).getVector(c));
-            }
-        }
+        VectorSchemaRoot best = gather(columns(), sorted[0], sorted[1], 0, count);
         batches.forEach(VectorSchemaRoot::close);
         batches.clear();
-        batches.add(Batches.root(schema, vectors, count));
+        batches.add(best);
         return count;
     }
 
     /** (batch, row) of every held row, in sort order. */
     private int[][] sortedAddresses(int total)
     {
-        int[] order = new int[total];
         int[] batchIndex = new int[total];
         int[] rowIndex = new int[total];
         int global = 0;
@@ -197,11 +206,9 @@ public final class SortOperator
             for (int row = 0; row < rows; row++, global++) {
                 batchIndex[global] = b;
                 rowIndex[global] = row;
-                order[global] = global;
             }
         }
-        RowComparator comparator = RowComparator.overFixedBatches(batches, keys);
-        mergeSort(order, new int[total], 0, total, (x, y) -> comparator.compare(batchIndex[x], rowIndex[x], batchIndex[y], rowIndex[y]));
+        int[] order = RowSort.sort(batches, keys, batchIndex, rowIndex);
         int[] sortedBatch = new int[total];
         int[] sortedRow = new int[total];
         for (int i = 0; i < total; i++) {

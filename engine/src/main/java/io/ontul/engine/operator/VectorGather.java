@@ -1,5 +1,7 @@
 package io.ontul.engine.operator;
 
+import java.util.List;
+
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
@@ -137,6 +139,132 @@ public final class VectorGather
             targetOffsets.setInt((i + 1) * 4L, position);
         }
         copyValidity(source, rows, count, target, sourceHasNulls);
+        target.setLastSet(count - 1);
+    }
+
+    /**
+     * One column of many batches, looked up once for {@link #gather(Column, int[], int[], int, int, FieldVector)}:
+     * the rows of many batches copied in a given order, as a sort emits them.
+     */
+    public static final class Column
+    {
+        private final FieldVector[] vectors;
+        private final ArrowBuf[] data;
+        private final ArrowBuf[] offsets;
+        private final boolean hasNulls;
+        private final boolean bulk;
+        private final int width;
+
+        /** @param vectors the column in every batch, all of one type; they must not change while this is used */
+        public Column(List<FieldVector> vectors)
+        {
+            this.vectors = vectors.toArray(FieldVector[]::new);
+            FieldVector first = this.vectors.length == 0 ? null : this.vectors[0];
+            boolean sameClass = true;
+            boolean nulls = false;
+            for (FieldVector vector : this.vectors) {
+                sameClass &= vector.getClass() == first.getClass();
+                nulls |= vector.getNullCount() > 0;
+            }
+            this.hasNulls = nulls;
+            this.bulk = first != null && sameClass && !(first instanceof BitVector) && (first instanceof BaseFixedWidthVector || first instanceof VarCharVector);
+            this.width = bulk && first instanceof BaseFixedWidthVector fixed ? fixed.getTypeWidth() : 0;
+            this.data = new ArrowBuf[this.vectors.length];
+            this.offsets = new ArrowBuf[this.vectors.length];
+            if (bulk) {
+                for (int b = 0; b < this.vectors.length; b++) {
+                    data[b] = this.vectors[b].getDataBuffer();
+                    offsets[b] = first instanceof VarCharVector ? this.vectors[b].getOffsetBuffer() : null;
+                }
+            }
+        }
+    }
+
+    /**
+     * Copies the cell at row {@code rows[from + i]} of batch {@code batches[from + i]} of
+     * {@code column}, for each i below {@code count}, into position i of {@code target} (of the
+     * column's type, allocated for at least {@code count} rows; its value count is set by the
+     * caller).
+     */
+    public static void gather(Column column, int[] batches, int[] rows, int from, int count, FieldVector target)
+    {
+        if (!column.bulk || column.vectors[0].getClass() != target.getClass()) {
+            for (int i = 0; i < count; i++) {
+                target.copyFromSafe(rows[from + i], i, column.vectors[batches[from + i]]);
+            }
+            return;
+        }
+        if (target instanceof VarCharVector text) {
+            gatherText(column, batches, rows, from, count, text);
+        }
+        else {
+            BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
+            while (fixed.getValueCapacity() < count) {
+                fixed.reAlloc();
+            }
+            ArrowBuf to = target.getDataBuffer();
+            int width = column.width;
+            for (int i = 0; i < count; i++) {
+                ArrowBuf source = column.data[batches[from + i]];
+                long at = (long) rows[from + i] * width;
+                switch (width) {
+                    case 8 -> to.setLong(i * 8L, source.getLong(at));
+                    case 4 -> to.setInt(i * 4L, source.getInt(at));
+                    case 16 -> {
+                        to.setLong(i * 16L, source.getLong(at));
+                        to.setLong(i * 16L + 8, source.getLong(at + 8));
+                    }
+                    default -> to.setBytes((long) i * width, source, at, width);
+                }
+            }
+        }
+        ArrowBuf validity = target.getValidityBuffer();
+        if (!column.hasNulls) {
+            int fullBytes = count / 8;
+            validity.setOne(0, fullBytes);
+            for (int i = fullBytes * 8; i < count; i++) {
+                BitVectorHelper.setBit(validity, i);
+            }
+            return;
+        }
+        for (int i = 0; i < count; i++) {
+            if (column.vectors[batches[from + i]].isNull(rows[from + i])) {
+                BitVectorHelper.unsetBit(validity, i);
+            }
+            else {
+                BitVectorHelper.setBit(validity, i);
+            }
+        }
+    }
+
+    private static void gatherText(Column column, int[] batches, int[] rows, int from, int count, VarCharVector target)
+    {
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            ArrowBuf offsets = column.offsets[batches[from + i]];
+            long at = (long) rows[from + i] * Integer.BYTES;
+            total += offsets.getInt(at + Integer.BYTES) - offsets.getInt(at);
+        }
+        while (target.getValueCapacity() < count) {
+            target.reallocValidityAndOffsetBuffers();
+        }
+        while (target.getDataBuffer().capacity() < total) {
+            target.reallocDataBuffer();
+        }
+        ArrowBuf to = target.getDataBuffer();
+        ArrowBuf targetOffsets = target.getOffsetBuffer();
+        int position = 0;
+        targetOffsets.setInt(0, 0);
+        for (int i = 0; i < count; i++) {
+            int batch = batches[from + i];
+            ArrowBuf offsets = column.offsets[batch];
+            long at = (long) rows[from + i] * Integer.BYTES;
+            int start = offsets.getInt(at);
+            int length = offsets.getInt(at + Integer.BYTES) - start;
+            to.setBytes(position, column.data[batch], start, length);
+            position += length;
+            targetOffsets.setInt((i + 1) * 4L, position);
+        }
         target.setLastSet(count - 1);
     }
 }

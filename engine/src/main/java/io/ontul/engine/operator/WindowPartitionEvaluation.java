@@ -137,11 +137,15 @@ final class WindowPartitionEvaluation
         reserve(total * BYTES_PER_ROW_PER_GROUP);
         List<SortKey> keys = new ArrayList<>(partitionKeys(group));
         keys.addAll(group.orderKeys());
-        int[] order = identity();
-        if (!keys.isEmpty()) {
-            RowComparator comparator = RowComparator.overFixedBatches(batches, keys);
-            SortOperator.mergeSort(order, new int[total], 0, total, (x, y) -> comparator.compare(batchIndex[x], rowIndex[x], batchIndex[y], rowIndex[y]));
+        if (keys.isEmpty()) {
+            return identity();
         }
+        // the sort's digits, given back once sorted
+        long digits = total * 2L * Long.BYTES;
+        reserve(digits);
+        int[] order = RowSort.sort(batches, keys, batchIndex, rowIndex);
+        context.release(digits);
+        reserved -= digits;
         return order;
     }
 
