@@ -129,6 +129,27 @@ final class RowSort
         return sort.order;
     }
 
+    /** Whether {@code vector}'s values are sorted by digits (others are compared row against row). */
+    static boolean hasDigits(FieldVector vector)
+    {
+        return kind(vector) != Kind.OTHER;
+    }
+
+    /**
+     * The first digit of the non-NULL value at {@code row} of {@code vector}, of a type that
+     * {@link #hasDigits}: values whose first digits differ are ordered as their digits (unsigned).
+     */
+    static long firstDigit(FieldVector vector, int row, boolean descending)
+    {
+        long digit = switch (kind(vector)) {
+            case INTEGER -> integerDigit(vector.getDataBuffer(), ((BaseFixedWidthVector) vector).getTypeWidth(), row);
+            case FLOAT -> floatDigit(Columns.getDouble(vector, row));
+            case STRING -> stringDigit(vector.getOffsetBuffer(), vector.getDataBuffer(), row, 0);
+            case OTHER -> throw new IllegalArgumentException("no digits for " + vector.getField().getType());
+        };
+        return descending ? ~digit : digit;
+    }
+
     private static Kind kind(FieldVector vector)
     {
         if (vector instanceof VarCharVector) {
@@ -202,9 +223,7 @@ final class RowSort
             case FLOAT -> {
                 for (int i = from; i < to; i++) {
                     int row = order[i];
-                    long bits = Double.doubleToLongBits(Columns.getDouble(vectors[batchOf[row]][key], rowOf[row]));
-                    // Double.compare's order as a signed long, then as an unsigned one
-                    digits[i] = (bits ^ ((bits >> 63) & Long.MAX_VALUE)) ^ Long.MIN_VALUE;
+                    digits[i] = floatDigit(Columns.getDouble(vectors[batchOf[row]][key], rowOf[row]));
                 }
             }
             case STRING -> {
@@ -234,42 +253,54 @@ final class RowSort
         int width = widths[key];
         for (int i = from; i < to; i++) {
             int row = order[i];
-            ArrowBuf buffer = data[batchOf[row]][key];
-            long at = (long) rowOf[row] * width;
-            long value = switch (width) {
-                case 8, 16 -> buffer.getLong(at);
-                case 4 -> buffer.getInt(at);
-                case 2 -> buffer.getShort(at);
-                case 1 -> buffer.getByte(at);
-                default -> throw new IllegalStateException("integer of " + width + " bytes");
-            };
-            digits[i] = value ^ Long.MIN_VALUE;
+            digits[i] = integerDigit(data[batchOf[row]][key], width, rowOf[row]);
         }
     }
 
-    /** The string's bytes from {@code skip} on, eight of them big-endian (zeros past its end). */
     private void fillStringDigits(int from, int to, int key, long skip)
     {
         for (int i = from; i < to; i++) {
             int row = order[i];
             int batch = batchOf[row];
-            ArrowBuf offsetBuffer = offsets[batch][key];
-            long at = (long) rowOf[row] * Integer.BYTES;
-            long start = offsetBuffer.getInt(at) + skip;
-            long left = offsetBuffer.getInt(at + Integer.BYTES) - start;
-            ArrowBuf bytes = data[batch][key];
-            long digit;
-            if (left >= Long.BYTES) {
-                digit = Long.reverseBytes(bytes.getLong(start));
-            }
-            else {
-                digit = 0;
-                for (int b = 0; b < left; b++) {
-                    digit |= (bytes.getByte(start + b) & 0xFFL) << (56 - 8 * b);
-                }
-            }
-            digits[i] = digit;
+            digits[i] = stringDigit(offsets[batch][key], data[batch][key], rowOf[row], skip);
         }
+    }
+
+    /** A signed integer of {@code width} bytes (a decimal's unscaled low 64 bits) in unsigned order. */
+    private static long integerDigit(ArrowBuf data, int width, int row)
+    {
+        long at = (long) row * width;
+        long value = switch (width) {
+            case 8, 16 -> data.getLong(at);
+            case 4 -> data.getInt(at);
+            case 2 -> data.getShort(at);
+            case 1 -> data.getByte(at);
+            default -> throw new IllegalStateException("integer of " + width + " bytes");
+        };
+        return value ^ Long.MIN_VALUE;
+    }
+
+    /** {@link Double#compare}'s order as a signed long, then as an unsigned one. */
+    private static long floatDigit(double value)
+    {
+        long bits = Double.doubleToLongBits(value);
+        return (bits ^ ((bits >> 63) & Long.MAX_VALUE)) ^ Long.MIN_VALUE;
+    }
+
+    /** The string's bytes from {@code skip} on, eight of them big-endian (zeros past its end). */
+    private static long stringDigit(ArrowBuf offsets, ArrowBuf data, int row, long skip)
+    {
+        long at = (long) row * Integer.BYTES;
+        long start = offsets.getInt(at) + skip;
+        long left = offsets.getInt(at + Integer.BYTES) - start;
+        if (left >= Long.BYTES) {
+            return Long.reverseBytes(data.getLong(start));
+        }
+        long digit = 0;
+        for (int b = 0; b < left; b++) {
+            digit |= (data.getByte(start + b) & 0xFFL) << (56 - 8 * b);
+        }
+        return digit;
     }
 
     private boolean anyLongerThan(int from, int to, int key, long length)

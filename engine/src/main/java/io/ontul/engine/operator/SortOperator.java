@@ -88,7 +88,7 @@ public final class SortOperator
     {
         FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
         for (int c = 0; c < vectors.length; c++) {
-            VectorGather.gather(columns[c], batchOf, rowOf, from, count, vectors[c]);
+            VectorGather.gather(columns[c], batchOf, rowOf, from, count, vectors[c], 0);
         }
         return Batches.root(schema, vectors, count);
     }

@@ -39,6 +39,17 @@ final class SortedRunMerger
     private final int[] position;
     private final int[] heap;
     private final RowComparator comparator;
+    // the first key's first digit (RowSort) at each source's position, when it has one and is not NULL
+    private final long[] leadingDigit;
+    private final boolean[] hasLeadingDigit;
+    // each column of the sources' current batches
+    private final VectorGather.Column[] columns;
+    // rows taken from the sources but not yet copied to the output (source, row)
+    private final int[] pendingSource;
+    private final int[] pendingRow;
+    private int pendingCount;
+    private FieldVector[] output;
+    private int outputCount;
     private int heapSize;
     private long toSkip;
     private long remaining;
@@ -73,6 +84,14 @@ final class SortedRunMerger
         this.position = new int[pending.size()];
         this.heap = new int[pending.size()];
         this.comparator = new RowComparator(current, this.keys);
+        this.leadingDigit = new long[pending.size()];
+        this.hasLeadingDigit = new boolean[pending.size()];
+        this.columns = new VectorGather.Column[schema.getFields().size()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = new VectorGather.Column(pending.size());
+        }
+        this.pendingSource = new int[outputRows];
+        this.pendingRow = new int[outputRows];
         try {
             for (SpillRun run : pending) {
                 open.add(run);
@@ -117,18 +136,17 @@ final class SortedRunMerger
         }
         int capacity = (int) Math.min(outputRows, remaining);
         FieldVector[] vectors = Batches.allocate(schema, allocator, capacity);
-        int count = 0;
+        output = vectors;
+        outputCount = 0;
         try {
-            while (count < capacity && heapSize > 0) {
+            while (outputCount + pendingCount < capacity && heapSize > 0) {
                 int source = heap[0];
-                VectorSchemaRoot batch = current.get(source);
-                int row = position[source];
-                for (int column = 0; column < vectors.length; column++) {
-                    vectors[column].copyFromSafe(row, count, batch.getVector(column));
-                }
-                count++;
+                pendingSource[pendingCount] = source;
+                pendingRow[pendingCount] = position[source];
+                pendingCount++;
                 pop();
             }
+            copyPending();
         }
         catch (RuntimeException e) {
             for (FieldVector vector : vectors) {
@@ -136,8 +154,26 @@ final class SortedRunMerger
             }
             throw e;
         }
+        finally {
+            output = null;
+            pendingCount = 0;
+        }
+        int count = outputCount;
         remaining -= count;
         return Batches.root(schema, vectors, count);
+    }
+
+    /** Copies the rows taken so far into the output batch: before a source's batch is closed, and at the end of the batch. */
+    private void copyPending()
+    {
+        if (output == null || pendingCount == 0) {
+            return;
+        }
+        for (int c = 0; c < output.length; c++) {
+            VectorGather.gather(columns[c], pendingSource, pendingRow, 0, pendingCount, output[c], outputCount);
+        }
+        outputCount += pendingCount;
+        pendingCount = 0;
     }
 
     /** Removes the smallest row: advances its source and restores the heap. */
@@ -145,8 +181,15 @@ final class SortedRunMerger
     {
         int source = heap[0];
         position[source]++;
-        if (position[source] >= current.get(source).getRowCount() && !advanceBatch(source)) {
-            heap[0] = heap[--heapSize];
+        if (position[source] >= current.get(source).getRowCount()) {
+            // rows taken from the batch are copied before it is closed
+            copyPending();
+            if (!advanceBatch(source)) {
+                heap[0] = heap[--heapSize];
+            }
+        }
+        else {
+            readLeadingDigit(source);
         }
         siftDown(0);
     }
@@ -164,6 +207,10 @@ final class SortedRunMerger
             if (batch.getRowCount() > 0) {
                 current.set(source, batch);
                 position[source] = 0;
+                for (int c = 0; c < columns.length; c++) {
+                    columns[c].set(source, batch.getVector(c));
+                }
+                readLeadingDigit(source);
                 return true;
             }
             batch.close();
@@ -204,8 +251,25 @@ final class SortedRunMerger
     /** Row order, ties broken by run order so that equal rows keep their input order. */
     private boolean less(int a, int b)
     {
+        if (hasLeadingDigit[a] && hasLeadingDigit[b] && leadingDigit[a] != leadingDigit[b]) {
+            return Long.compareUnsigned(leadingDigit[a], leadingDigit[b]) < 0;
+        }
         int result = comparator.compare(a, position[a], b, position[b]);
         return result < 0 || (result == 0 && a < b);
+    }
+
+    private void readLeadingDigit(int source)
+    {
+        if (keys.isEmpty()) {
+            return;
+        }
+        SortKey key = keys.get(0);
+        FieldVector vector = current.get(source).getVector(key.column());
+        int row = position[source];
+        hasLeadingDigit[source] = RowSort.hasDigits(vector) && !vector.isNull(row);
+        if (hasLeadingDigit[source]) {
+            leadingDigit[source] = RowSort.firstDigit(vector, row, key.descending());
+        }
     }
 
     private void swap(int i, int j)

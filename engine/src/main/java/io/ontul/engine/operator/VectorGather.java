@@ -143,83 +143,101 @@ public final class VectorGather
     }
 
     /**
-     * One column of many batches, looked up once for {@link #gather(Column, int[], int[], int, int, FieldVector)}:
-     * the rows of many batches copied in a given order, as a sort emits them.
+     * One column of many batches, looked up once for {@link #gather(Column, int[], int[], int, int, FieldVector, int)}:
+     * the rows of many batches copied in a given order, as a sort or a merge of sorted runs emits
+     * them. A batch's slot may be given a new vector ({@link #set}) when the batch is replaced.
      */
     public static final class Column
     {
         private final FieldVector[] vectors;
         private final ArrowBuf[] data;
         private final ArrowBuf[] offsets;
-        private final boolean hasNulls;
-        private final boolean bulk;
-        private final int width;
+        private final boolean[] hasNulls;
+        private Class<?> type;
+        private boolean bulk = true;
+        private int width;
+
+        /** A column of {@code batches} batches, each slot empty until {@link #set}. */
+        public Column(int batches)
+        {
+            this.vectors = new FieldVector[batches];
+            this.data = new ArrowBuf[batches];
+            this.offsets = new ArrowBuf[batches];
+            this.hasNulls = new boolean[batches];
+        }
 
         /** @param vectors the column in every batch, all of one type; they must not change while this is used */
         public Column(List<FieldVector> vectors)
         {
-            this.vectors = vectors.toArray(FieldVector[]::new);
-            FieldVector first = this.vectors.length == 0 ? null : this.vectors[0];
-            boolean sameClass = true;
-            boolean nulls = false;
-            for (FieldVector vector : this.vectors) {
-                sameClass &= vector.getClass() == first.getClass();
-                nulls |= vector.getNullCount() > 0;
+            this(vectors.size());
+            for (int b = 0; b < vectors.size(); b++) {
+                set(b, vectors.get(b));
             }
-            this.hasNulls = nulls;
-            this.bulk = first != null && sameClass && !(first instanceof BitVector) && (first instanceof BaseFixedWidthVector || first instanceof VarCharVector);
-            this.width = bulk && first instanceof BaseFixedWidthVector fixed ? fixed.getTypeWidth() : 0;
-            this.data = new ArrowBuf[this.vectors.length];
-            this.offsets = new ArrowBuf[this.vectors.length];
-            if (bulk) {
-                for (int b = 0; b < this.vectors.length; b++) {
-                    data[b] = this.vectors[b].getDataBuffer();
-                    offsets[b] = first instanceof VarCharVector ? this.vectors[b].getOffsetBuffer() : null;
-                }
+        }
+
+        /** Batch {@code batch}'s vector from now on (it must not change while it is used). */
+        public void set(int batch, FieldVector vector)
+        {
+            vectors[batch] = vector;
+            hasNulls[batch] = vector.getNullCount() > 0;
+            if (type == null) {
+                type = vector.getClass();
+                bulk = !(vector instanceof BitVector) && (vector instanceof BaseFixedWidthVector || vector instanceof VarCharVector);
+                width = bulk && vector instanceof BaseFixedWidthVector fixed ? fixed.getTypeWidth() : 0;
             }
+            else if (type != vector.getClass()) {
+                bulk = false;
+            }
+            data[batch] = bulk ? vector.getDataBuffer() : null;
+            offsets[batch] = bulk && vector instanceof VarCharVector ? vector.getOffsetBuffer() : null;
         }
     }
 
     /**
      * Copies the cell at row {@code rows[from + i]} of batch {@code batches[from + i]} of
-     * {@code column}, for each i below {@code count}, into position i of {@code target} (of the
-     * column's type, allocated for at least {@code count} rows; its value count is set by the
-     * caller).
+     * {@code column}, for each i below {@code count}, into position {@code at + i} of
+     * {@code target} (of the column's type; positions before {@code at} are filled already, a
+     * string column's in order). The target grows as needed; its value count is set by the
+     * caller.
      */
-    public static void gather(Column column, int[] batches, int[] rows, int from, int count, FieldVector target)
+    public static void gather(Column column, int[] batches, int[] rows, int from, int count, FieldVector target, int at)
     {
-        if (!column.bulk || column.vectors[0].getClass() != target.getClass()) {
+        if (count == 0) {
+            return;
+        }
+        if (!column.bulk || column.type != target.getClass()) {
             for (int i = 0; i < count; i++) {
-                target.copyFromSafe(rows[from + i], i, column.vectors[batches[from + i]]);
+                target.copyFromSafe(rows[from + i], at + i, column.vectors[batches[from + i]]);
             }
             return;
         }
         if (target instanceof VarCharVector text) {
-            gatherText(column, batches, rows, from, count, text);
+            gatherText(column, batches, rows, from, count, text, at);
         }
         else {
             BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
-            while (fixed.getValueCapacity() < count) {
+            while (fixed.getValueCapacity() < at + count) {
                 fixed.reAlloc();
             }
             ArrowBuf to = target.getDataBuffer();
             int width = column.width;
             for (int i = 0; i < count; i++) {
                 ArrowBuf source = column.data[batches[from + i]];
-                long at = (long) rows[from + i] * width;
+                long offset = (long) rows[from + i] * width;
+                long position = (long) (at + i) * width;
                 switch (width) {
-                    case 8 -> to.setLong(i * 8L, source.getLong(at));
-                    case 4 -> to.setInt(i * 4L, source.getInt(at));
+                    case 8 -> to.setLong(position, source.getLong(offset));
+                    case 4 -> to.setInt(position, source.getInt(offset));
                     case 16 -> {
-                        to.setLong(i * 16L, source.getLong(at));
-                        to.setLong(i * 16L + 8, source.getLong(at + 8));
+                        to.setLong(position, source.getLong(offset));
+                        to.setLong(position + 8, source.getLong(offset + 8));
                     }
-                    default -> to.setBytes((long) i * width, source, at, width);
+                    default -> to.setBytes(position, source, offset, width);
                 }
             }
         }
         ArrowBuf validity = target.getValidityBuffer();
-        if (!column.hasNulls) {
+        if (at == 0 && !anyNulls(column)) {
             int fullBytes = count / 8;
             validity.setOne(0, fullBytes);
             for (int i = fullBytes * 8; i < count; i++) {
@@ -228,43 +246,56 @@ public final class VectorGather
             return;
         }
         for (int i = 0; i < count; i++) {
-            if (column.vectors[batches[from + i]].isNull(rows[from + i])) {
-                BitVectorHelper.unsetBit(validity, i);
+            int batch = batches[from + i];
+            if (column.hasNulls[batch] && column.vectors[batch].isNull(rows[from + i])) {
+                BitVectorHelper.unsetBit(validity, at + i);
             }
             else {
-                BitVectorHelper.setBit(validity, i);
+                BitVectorHelper.setBit(validity, at + i);
             }
         }
     }
 
-    private static void gatherText(Column column, int[] batches, int[] rows, int from, int count, VarCharVector target)
+    private static boolean anyNulls(Column column)
     {
-        long total = 0;
+        for (boolean nulls : column.hasNulls) {
+            if (nulls) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void gatherText(Column column, int[] batches, int[] rows, int from, int count, VarCharVector target, int at)
+    {
+        while (target.getValueCapacity() < at + count) {
+            target.reallocValidityAndOffsetBuffers();
+        }
+        ArrowBuf targetOffsets = target.getOffsetBuffer();
+        if (at == 0) {
+            targetOffsets.setInt(0, 0);
+        }
+        int position = targetOffsets.getInt((long) at * Integer.BYTES);
+        long total = position;
         for (int i = 0; i < count; i++) {
             ArrowBuf offsets = column.offsets[batches[from + i]];
-            long at = (long) rows[from + i] * Integer.BYTES;
-            total += offsets.getInt(at + Integer.BYTES) - offsets.getInt(at);
-        }
-        while (target.getValueCapacity() < count) {
-            target.reallocValidityAndOffsetBuffers();
+            long row = (long) rows[from + i] * Integer.BYTES;
+            total += offsets.getInt(row + Integer.BYTES) - offsets.getInt(row);
         }
         while (target.getDataBuffer().capacity() < total) {
             target.reallocDataBuffer();
         }
         ArrowBuf to = target.getDataBuffer();
-        ArrowBuf targetOffsets = target.getOffsetBuffer();
-        int position = 0;
-        targetOffsets.setInt(0, 0);
         for (int i = 0; i < count; i++) {
             int batch = batches[from + i];
             ArrowBuf offsets = column.offsets[batch];
-            long at = (long) rows[from + i] * Integer.BYTES;
-            int start = offsets.getInt(at);
-            int length = offsets.getInt(at + Integer.BYTES) - start;
+            long row = (long) rows[from + i] * Integer.BYTES;
+            int start = offsets.getInt(row);
+            int length = offsets.getInt(row + Integer.BYTES) - start;
             to.setBytes(position, column.data[batch], start, length);
             position += length;
-            targetOffsets.setInt((i + 1) * 4L, position);
+            targetOffsets.setInt((long) (at + i + 1) * Integer.BYTES, position);
         }
-        target.setLastSet(count - 1);
+        target.setLastSet(at + count - 1);
     }
 }

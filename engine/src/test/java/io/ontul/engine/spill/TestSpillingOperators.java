@@ -105,6 +105,20 @@ public class TestSpillingOperators
     }
 
     @Test
+    public void sortWithNullsInTheLeadingKeys()
+            throws SQLException, IOException
+    {
+        // NULLs placed both ways, descending strings and numbers: the sorted runs and their merge
+        // compare the leading key's digits only between rows without NULL
+        assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_linenumber, "
+                + "CASE WHEN l_linenumber = 3 THEN NULL ELSE l_shipinstruct END AS instruction, NULLIF(l_quantity, 7) AS quantity, l_comment FROM tpch.sf0_1.lineitem "
+                + "ORDER BY instruction DESC NULLS FIRST, quantity NULLS LAST, l_comment DESC, l_orderkey, l_linenumber");
+        assertSpillsAndMatchesDuckDb("SELECT l_orderkey, l_linenumber, NULLIF(l_extendedprice, l_extendedprice) AS always_null, "
+                + "CASE WHEN l_orderkey % 5 = 0 THEN NULL ELSE l_discount END AS discount, l_shipdate FROM tpch.sf0_1.lineitem "
+                + "ORDER BY always_null, discount DESC NULLS LAST, l_shipdate DESC, l_orderkey, l_linenumber");
+    }
+
+    @Test
     public void cancelledSpillingQueryLeavesNothing()
             throws IOException
     {
