@@ -94,11 +94,7 @@ public final class VectorGather
     {
         ArrowBuf validity = target.getValidityBuffer();
         if (!sourceHasNulls) {
-            int fullBytes = count / 8;
-            validity.setOne(0, fullBytes);
-            for (int i = fullBytes * 8; i < count; i++) {
-                BitVectorHelper.setBit(validity, i);
-            }
+            setValid(validity, count);
             return;
         }
         for (int i = 0; i < count; i++) {
@@ -238,11 +234,7 @@ public final class VectorGather
         }
         ArrowBuf validity = target.getValidityBuffer();
         if (at == 0 && !anyNulls(column)) {
-            int fullBytes = count / 8;
-            validity.setOne(0, fullBytes);
-            for (int i = fullBytes * 8; i < count; i++) {
-                BitVectorHelper.setBit(validity, i);
-            }
+            setValid(validity, count);
             return;
         }
         for (int i = 0; i < count; i++) {
@@ -253,6 +245,16 @@ public final class VectorGather
             else {
                 BitVectorHelper.setBit(validity, at + i);
             }
+        }
+    }
+
+    /** Marks positions 0 to {@code count} valid. */
+    private static void setValid(ArrowBuf validity, int count)
+    {
+        int fullBytes = count / 8;
+        validity.setOne(0, fullBytes);
+        for (int i = fullBytes * 8; i < count; i++) {
+            BitVectorHelper.setBit(validity, i);
         }
     }
 
