@@ -1,5 +1,6 @@
 package io.ontul.engine.operator;
 
+import java.nio.ByteOrder;
 import java.util.List;
 
 import org.apache.arrow.memory.ArrowBuf;
@@ -43,10 +44,14 @@ final class RowSort
     private static final int NULL_LEVEL = -1;
     private static final int LENGTH_LEVEL = Integer.MAX_VALUE;
     private static final long NOT_NULL = 1;
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private enum Kind
     {
-        /** Read as a signed long of the vector's width (decimals as their unscaled low 64 bits, as {@link Columns#getLong}). */
+        /**
+         * Read as a signed long of the vector's width; decimals as their unscaled low 64 bits (as
+         * {@link Columns#getLong}), which order them when all of a key's batches have one scale.
+         */
         INTEGER,
         FLOAT,
         STRING,
@@ -84,12 +89,14 @@ final class RowSort
         this.data = new ArrowBuf[batches.size()][this.keys.length];
         this.offsets = new ArrowBuf[batches.size()][this.keys.length];
         for (int k = 0; k < this.keys.length; k++) {
-            kinds[k] = batches.isEmpty() ? Kind.OTHER : kind(batches.get(0).getVector(this.keys[k].column()));
+            FieldVector first = batches.isEmpty() ? null : batches.get(0).getVector(this.keys[k].column());
+            kinds[k] = first == null ? Kind.OTHER : kind(first);
             for (int b = 0; b < batches.size(); b++) {
                 FieldVector vector = batches.get(b).getVector(this.keys[k].column());
                 vectors[b][k] = vector;
                 keyHasNulls[k] |= vector.getNullCount() > 0;
-                if (kinds[k] != Kind.OTHER && kind(vector) != kinds[k]) {
+                if (!sameType(first, vector)) {
+                    // digits of one key have one width and scale; the comparator handles mixed vectors
                     kinds[k] = Kind.OTHER;
                 }
                 if (kinds[k] == Kind.INTEGER || kinds[k] == Kind.STRING) {
@@ -112,10 +119,16 @@ final class RowSort
         this.digitScratch = new long[total];
     }
 
-    /** Bytes of heap a sort of {@code rows} rows takes besides the callers' address arrays. */
+    /** Bytes of heap per row a sort takes besides the caller's address arrays: the order, its digits and their scratch copies. */
     static long bytesPerRow()
     {
-        return 2 * Integer.BYTES + 2 * Long.BYTES;
+        return 2 * Integer.BYTES + digitBytesPerRow();
+    }
+
+    /** Of {@link #bytesPerRow}, the digits and their scratch copy. */
+    static long digitBytesPerRow()
+    {
+        return 2 * Long.BYTES;
     }
 
     /**
@@ -148,6 +161,14 @@ final class RowSort
             case OTHER -> throw new IllegalArgumentException("no digits for " + vector.getField().getType());
         };
         return descending ? ~digit : digit;
+    }
+
+    private static boolean sameType(FieldVector first, FieldVector vector)
+    {
+        if (first.getClass() != vector.getClass()) {
+            return false;
+        }
+        return !(first instanceof DecimalVector decimal) || decimal.getScale() == ((DecimalVector) vector).getScale();
     }
 
     private static Kind kind(FieldVector vector)
@@ -294,7 +315,9 @@ final class RowSort
         long start = offsets.getInt(at) + skip;
         long left = offsets.getInt(at + Integer.BYTES) - start;
         if (left >= Long.BYTES) {
-            return Long.reverseBytes(data.getLong(start));
+            // ArrowBuf reads in the machine's byte order
+            long bytes = data.getLong(start);
+            return LITTLE_ENDIAN ? Long.reverseBytes(bytes) : bytes;
         }
         long digit = 0;
         for (int b = 0; b < left; b++) {

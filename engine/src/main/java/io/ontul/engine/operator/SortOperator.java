@@ -126,8 +126,8 @@ public final class SortOperator
             return;
         }
         int rows = (int) total;
-        // the addresses kept, and while sorting what the sort takes
-        long sorting = rows * RowSort.bytesPerRow();
+        // the addresses kept, and while sorting what the sort takes and the addresses in sort order
+        long sorting = rows * (RowSort.bytesPerRow() + 8L);
         context.reserve(rows * 8L + sorting);
         reserved = rows * 8L + sorting;
         int[][] sorted = sortedAddresses(rows);

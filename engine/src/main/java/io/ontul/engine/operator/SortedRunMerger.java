@@ -17,7 +17,7 @@ import io.ontul.exchange.spill.SpillSpace;
 
 /**
  * The second phase of an external sort: merges sorted spill runs into one sorted stream of
- * batches. At most {@value #FAN_IN} runs are read at once, each holding one batch in memory;
+ * batches. At most {@value #MAX_FAN_IN} runs are read at once, each holding one batch in memory;
  * with more runs, groups of them are first merged into longer runs. Rows that compare equal
  * come out in run order, so a stable sort stays stable. Every run is deleted once read. The
  * caller chooses the fan-in so that one batch of each run fits its memory.

@@ -10,10 +10,11 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 
 /**
- * Copies the cells at a list of row positions of one vector into positions 0..n-1 of another
- * of the same type: the bulk copy behind joins, filters of materialised rows and sorts. Fixed
- * width and UTF-8 vectors are copied buffer to buffer with one type dispatch per column;
- * other vectors fall back to Arrow's cell copy.
+ * Copies the cells at a list of row positions of one vector, or of (batch, row) positions of a
+ * column of many batches ({@link Column}), into consecutive positions of another vector of the
+ * same type: the bulk copy behind joins, filters of materialised rows, sorts and the merge of
+ * sorted runs. Fixed width and UTF-8 vectors are copied buffer to buffer with one type dispatch
+ * per column; other vectors fall back to Arrow's cell copy.
  */
 public final class VectorGather
 {

@@ -141,7 +141,7 @@ final class WindowPartitionEvaluation
             return identity();
         }
         // the sort's digits, given back once sorted
-        long digits = total * 2L * Long.BYTES;
+        long digits = total * RowSort.digitBytesPerRow();
         reserve(digits);
         int[] order = RowSort.sort(batches, keys, batchIndex, rowIndex);
         context.release(digits);

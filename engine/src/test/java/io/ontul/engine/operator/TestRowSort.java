@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiFunction;
 import java.util.function.IntConsumer;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -139,12 +140,57 @@ class TestRowSort
         }
     }
 
-    private static int compareUtf8(String a, String b)
+    @Test
+    void keysOfMixedVectorsAreComparedRowByRow()
     {
-        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+        // one key read from vectors of different widths, or decimals of different scales: no digit serves them all
+        Field integer = new Field("k", FieldType.nullable(new ArrowType.Int(32, true)), null);
+        Field bigint = new Field("k", FieldType.nullable(new ArrowType.Int(64, true)), null);
+        try (VectorSchemaRoot ints = VectorSchemaRoot.create(new Schema(List.of(integer)), allocator);
+                VectorSchemaRoot longs = VectorSchemaRoot.create(new Schema(List.of(bigint)), allocator)) {
+            ints.allocateNew();
+            longs.allocateNew();
+            for (int i = 0; i < 20; i++) {
+                ((IntVector) ints.getVector(0)).setSafe(i, 10 - i);
+                ((BigIntVector) longs.getVector(0)).setSafe(i, i % 2 == 0 ? (1L << 33) + i : i - 10);
+            }
+            ints.setRowCount(20);
+            longs.setRowCount(20);
+            assertAscending(List.of(ints, longs), (vector, row) -> BigDecimal.valueOf(Columns.getLong(vector, row)));
+        }
+        Field cents = new Field("k", FieldType.nullable(new ArrowType.Decimal(5, 2, 128)), null);
+        Field tenths = new Field("k", FieldType.nullable(new ArrowType.Decimal(5, 1, 128)), null);
+        try (VectorSchemaRoot first = VectorSchemaRoot.create(new Schema(List.of(cents)), allocator);
+                VectorSchemaRoot second = VectorSchemaRoot.create(new Schema(List.of(tenths)), allocator)) {
+            first.allocateNew();
+            second.allocateNew();
+            for (int i = 0; i < 20; i++) {
+                ((DecimalVector) first.getVector(0)).setSafe(i, BigDecimal.valueOf(90 - 7 * i, 2));
+                ((DecimalVector) second.getVector(0)).setSafe(i, BigDecimal.valueOf(i - 5, 1));
+            }
+            first.setRowCount(20);
+            second.setRowCount(20);
+            assertAscending(List.of(first, second), (vector, row) -> ((DecimalVector) vector).getObject(row));
+        }
     }
 
-    private void assertSortsAsComparator(List<SortKey> keys)
+    /** A single-key ascending sort of {@code batches} orders their values and agrees with the comparator. */
+    private static void assertAscending(List<VectorSchemaRoot> batches, BiFunction<FieldVector, Integer, BigDecimal> value)
+    {
+        Addresses addresses = addresses(batches);
+        List<SortKey> keys = List.of(new SortKey(0, false, false));
+        int[] sorted = RowSort.sort(batches, keys, addresses.batchOf(), addresses.rowOf());
+        assertThat(sorted).containsExactly(byComparator(batches, keys, addresses.batchOf(), addresses.rowOf()));
+        List<BigDecimal> values = new ArrayList<>();
+        for (int row : sorted) {
+            values.add(value.apply(batches.get(addresses.batchOf()[row]).getVector(0), addresses.rowOf()[row]));
+        }
+        assertThat(values).isSortedAccordingTo(BigDecimal::compareTo).hasSize(40);
+    }
+
+    private record Addresses(int[] batchOf, int[] rowOf) {}
+
+    private static Addresses addresses(List<VectorSchemaRoot> batches)
     {
         int total = batches.stream().mapToInt(VectorSchemaRoot::getRowCount).sum();
         int[] batchOf = new int[total];
@@ -156,8 +202,19 @@ class TestRowSort
                 rowOf[global] = row;
             }
         }
-        int[] expected = byComparator(batches, keys, batchOf, rowOf);
-        assertThat(RowSort.sort(batches, keys, batchOf, rowOf)).as("sorted by %s", keys).containsExactly(expected);
+        return new Addresses(batchOf, rowOf);
+    }
+
+    private static int compareUtf8(String a, String b)
+    {
+        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void assertSortsAsComparator(List<SortKey> keys)
+    {
+        Addresses addresses = addresses(batches);
+        int[] expected = byComparator(batches, keys, addresses.batchOf(), addresses.rowOf());
+        assertThat(RowSort.sort(batches, keys, addresses.batchOf(), addresses.rowOf())).as("sorted by %s", keys).containsExactly(expected);
     }
 
     private static int[] byComparator(List<VectorSchemaRoot> batches, List<SortKey> keys, int[] batchOf, int[] rowOf)
