@@ -27,12 +27,23 @@ import java.util.OptionalLong;
  * are no hints: the engine sends an aggregation only after {@link Connector#supportsAggregation}
  * accepted this very scan, and it does not filter or aggregate the rows again. {@code limit} is
  * then empty.
+ * <p>
+ * {@code maxBatchRows} is the most rows the engine wants in one batch ({@link #DEFAULT_MAX_BATCH_ROWS}
+ * unless the query's memory is small: batches in flight between a scan and the operators that
+ * spill would otherwise take the memory those need). A source should return batches of at most
+ * that many rows; one that cannot choose its batch size may ignore it.
  */
 public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit,
-        Optional<Aggregation> aggregation)
+        Optional<Aggregation> aggregation, int maxBatchRows)
 {
+    /** Rows per batch the engine asks for unless memory is short. */
+    public static final int DEFAULT_MAX_BATCH_ROWS = 8192;
+
     public ScanSpec
     {
+        if (maxBatchRows < 1) {
+            throw new IllegalArgumentException("maxBatchRows must be positive: " + maxBatchRows);
+        }
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         predicates = List.copyOf(requireNonNull(predicates, "predicates is null"));
         disjunctions = requireNonNull(disjunctions, "disjunctions is null").stream().map(List::copyOf).toList();
@@ -43,6 +54,12 @@ public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, L
         }
     }
 
+    public ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit,
+            Optional<Aggregation> aggregation)
+    {
+        this(columns, predicates, disjunctions, limit, aggregation, DEFAULT_MAX_BATCH_ROWS);
+    }
+
     public ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit)
     {
         this(columns, predicates, disjunctions, limit, Optional.empty());
@@ -51,5 +68,11 @@ public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, L
     public ScanSpec(List<String> columns, List<ColumnPredicate> predicates)
     {
         this(columns, predicates, List.of(), OptionalLong.empty());
+    }
+
+    /** This scan with batches of at most {@code rows} rows. */
+    public ScanSpec withMaxBatchRows(int rows)
+    {
+        return new ScanSpec(columns, predicates, disjunctions, limit, aggregation, rows);
     }
 }

@@ -14,6 +14,9 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.VectorAppender;
@@ -295,6 +298,32 @@ public final class Batches
     }
 
     /** Bytes of the buffers of a batch's vectors. */
+    /**
+     * Bytes a row of {@code schema} takes in Arrow buffers, as far as its types tell: fixed
+     * widths as they are, strings and binaries counted as 24 bytes of data plus their offset,
+     * nested and other types as 16; each with its validity bit rounded up to a byte.
+     */
+    public static long estimatedRowBytes(Schema schema)
+    {
+        long bytes = 0;
+        for (Field field : schema.getFields()) {
+            bytes += 1 + switch (field.getType().getTypeID()) {
+                case Int -> ((ArrowType.Int) field.getType()).getBitWidth() / 8;
+                case FloatingPoint -> ((ArrowType.FloatingPoint) field.getType()).getPrecision() == FloatingPointPrecision.DOUBLE ? 8 : 4;
+                case Decimal -> ((ArrowType.Decimal) field.getType()).getBitWidth() / 8;
+                case Date -> ((ArrowType.Date) field.getType()).getUnit() == DateUnit.DAY ? 4 : 8;
+                case Time -> ((ArrowType.Time) field.getType()).getBitWidth() / 8;
+                case Timestamp, Duration, Interval -> 8;
+                case Bool -> 0;
+                case Utf8, Binary -> 4 + 24;
+                case LargeUtf8, LargeBinary -> 8 + 24;
+                case FixedSizeBinary -> ((ArrowType.FixedSizeBinary) field.getType()).getByteWidth();
+                default -> 16;
+            };
+        }
+        return bytes;
+    }
+
     public static long bytes(VectorSchemaRoot batch)
     {
         long bytes = 0;

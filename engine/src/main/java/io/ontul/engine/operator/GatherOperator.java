@@ -19,8 +19,10 @@ import io.ontul.spi.OntulException;
 /**
  * Runs several instances of a pipeline on worker threads and merges their batches into one
  * stream, in arrival order. A bounded queue gives back-pressure: producers block when the
- * consumer is slow. The first failure of any instance stops all of them and is rethrown to
- * the consumer.
+ * consumer is slow. The queue is bounded in bytes too, to an eighth of the query's memory (but
+ * takes any one batch when empty): under a small limit, batches of wide rows waiting here
+ * would otherwise leave the consumer no room before it spills. The first failure of any
+ * instance stops all of them and is rethrown to the consumer.
  */
 public final class GatherOperator
         implements Operator
@@ -34,6 +36,9 @@ public final class GatherOperator
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final List<Future<?>> futures = new ArrayList<>();
+    private final long maxQueuedBytes;
+    // bytes of the batches in the queue or about to be put there; guarded by itself
+    private final long[] queuedBytes = new long[1];
     private int finished;
     private boolean started;
 
@@ -43,6 +48,7 @@ public final class GatherOperator
         this.pipelines = pipelines;
         this.instances = instances;
         this.queue = new ArrayBlockingQueue<>(Math.max(4, instances * 2));
+        this.maxQueuedBytes = Math.max(1, context.memoryLimit() / 8);
     }
 
     private void start()
@@ -79,7 +85,16 @@ public final class GatherOperator
 
     private boolean offer(VectorSchemaRoot batch)
     {
+        long bytes = batch == END ? 0 : Batches.bytes(batch);
+        long counted = 0;
         try {
+            synchronized (queuedBytes) {
+                while (!closed.get() && bytes > 0 && queuedBytes[0] + bytes > maxQueuedBytes && !queue.isEmpty()) {
+                    queuedBytes.wait(50);
+                }
+                queuedBytes[0] += bytes;
+                counted = bytes;
+            }
             while (!closed.get()) {
                 if (queue.offer(batch, 50, TimeUnit.MILLISECONDS)) {
                     return true;
@@ -89,7 +104,18 @@ public final class GatherOperator
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        dequeued(counted);
         return false;
+    }
+
+    private void dequeued(long bytes)
+    {
+        if (bytes > 0) {
+            synchronized (queuedBytes) {
+                queuedBytes[0] -= bytes;
+                queuedBytes.notifyAll();
+            }
+        }
     }
 
     @Override
@@ -123,6 +149,7 @@ public final class GatherOperator
                 finished++;
                 continue;
             }
+            dequeued(Batches.bytes(batch));
             return batch;
         }
     }

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.spi.BatchSource;
@@ -16,6 +17,9 @@ import io.ontul.spi.Split;
 public final class ScanOperator
         implements Operator
 {
+    /** Fewest rows per batch asked of a source, however small the query's memory. */
+    static final int MIN_BATCH_ROWS = 1024;
+
     private final QueryContext context;
     private final Connector connector;
     private final ScanSpec scan;
@@ -31,6 +35,20 @@ public final class ScanOperator
         this.scan = scan;
         this.splits = List.copyOf(splits).iterator();
         this.allocator = context.allocator();
+    }
+
+    /**
+     * Rows per batch to ask of sources ({@link ScanSpec#maxBatchRows}): a batch of about a
+     * 64th of the query's memory, at least {@link #MIN_BATCH_ROWS} and at most
+     * {@link ScanSpec#DEFAULT_MAX_BATCH_ROWS} rows. Each worker may have a batch being made,
+     * one waiting to be taken and one being worked on, and data is often allocated in buffers
+     * rounded up to twice its size; at 64ths all of that stays within an eighth of the memory,
+     * so that operators that spill keep the rest.
+     */
+    public static int maxBatchRows(long memoryLimit, Schema schema)
+    {
+        long rows = memoryLimit / 64 / Math.max(1, Batches.estimatedRowBytes(schema));
+        return (int) Math.max(MIN_BATCH_ROWS, Math.min(ScanSpec.DEFAULT_MAX_BATCH_ROWS, rows));
     }
 
     @Override

@@ -121,7 +121,8 @@ public final class SortOperator
             }
             long runBatchBytes = Math.max(1, spillBatchRows * averageRowBytes);
             int fanIn = (int) Math.max(2, Math.min(SortedRunMerger.MAX_FAN_IN, context.memoryLimit() / 4 / runBatchBytes));
-            merger = new SortedRunMerger(context.spillSpace(), context.allocator(), schema, keys, runs, fanIn, spillBatchRows, Batches.TARGET_ROWS, offset, limit);
+            // merged batches as small as the runs' under a small budget: the merge holds one of each besides
+            merger = new SortedRunMerger(context.spillSpace(), context.allocator(), schema, keys, runs, fanIn, spillBatchRows, spillBatchRows, offset, limit);
             runs.clear();
             return;
         }

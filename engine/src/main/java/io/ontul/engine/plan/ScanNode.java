@@ -71,7 +71,8 @@ public final class ScanNode
         for (int i = task.instance(); i < all.size(); i += task.instances()) {
             mine.add(all.get(i));
         }
-        return new ScanOperator(task.query(), connector, scan, mine);
+        ScanSpec sized = scan.withMaxBatchRows(ScanOperator.maxBatchRows(task.query().memoryLimit(), schema()));
+        return new ScanOperator(task.query(), connector, sized, mine);
     }
 
     @Override

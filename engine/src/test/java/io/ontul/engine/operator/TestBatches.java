@@ -45,6 +45,16 @@ class TestBatches
     }
 
     @Test
+    void scansAskForSmallerBatchesUnderASmallMemoryLimit()
+    {
+        // a BIGINT (8 bytes and a validity byte) and a VARCHAR (offset, 24 bytes counted, validity byte)
+        assertThat(Batches.estimatedRowBytes(SCHEMA)).isEqualTo(9 + 29);
+        assertThat(ScanOperator.maxBatchRows(2L << 30, SCHEMA)).isEqualTo(8192);
+        assertThat(ScanOperator.maxBatchRows(16L << 20, SCHEMA)).isEqualTo((16 << 20) / 64 / 38);
+        assertThat(ScanOperator.maxBatchRows(1L << 20, SCHEMA)).isEqualTo(ScanOperator.MIN_BATCH_ROWS);
+    }
+
+    @Test
     void concatKeepsEveryRowInOrder()
     {
         List<VectorSchemaRoot> batches = List.of(batch(0, 700), batch(700, 0), batch(700, 1300), batch(2000, 5));

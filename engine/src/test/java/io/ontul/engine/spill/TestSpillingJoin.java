@@ -143,7 +143,7 @@ public class TestSpillingJoin
     public void notExistsAsAntiJoin()
             throws SQLException, IOException
     {
-        assertSpillsAndMatchesDuckDb("16MB", """
+        assertSpillsAndMatchesDuckDb("8MB", """
                 SELECT o_orderkey, o_orderpriority FROM tpch.sf0_1.orders
                 WHERE NOT EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem WHERE l_orderkey = o_orderkey AND l_quantity > 10)""");
     }

@@ -16,8 +16,8 @@ import io.trino.tpch.TpchEntity;
 
 /**
  * Generates one part of a TPC-H table and writes the requested columns straight into Arrow
- * vectors, {@link #BATCH_SIZE} rows at a time. Nothing is kept between batches but the
- * generator's position.
+ * vectors, {@code batchSize} rows at a time (the scan's {@code maxBatchRows}, by default
+ * {@link #BATCH_SIZE}). Nothing is kept between batches but the generator's position.
  */
 public final class TpchBatchSource<E extends TpchEntity>
         implements BatchSource
@@ -31,12 +31,22 @@ public final class TpchBatchSource<E extends TpchEntity>
     private final List<TpchColumnDefinition<E>> columns;
     private final List<Field> fields;
     private final BufferAllocator allocator;
-    private final List<E> rows = new ArrayList<>(BATCH_SIZE);
+    private final int batchSize;
+    private final List<E> rows;
     private Iterator<E> generator;
     private boolean finished;
 
     public TpchBatchSource(TpchTableDefinition<E> table, double scaleFactor, int part, int partCount, List<TpchColumnDefinition<E>> columns, BufferAllocator allocator)
     {
+        this(table, scaleFactor, part, partCount, columns, allocator, BATCH_SIZE);
+    }
+
+    public TpchBatchSource(TpchTableDefinition<E> table, double scaleFactor, int part, int partCount, List<TpchColumnDefinition<E>> columns, BufferAllocator allocator,
+            int batchSize)
+    {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
+        }
         this.table = requireNonNull(table, "table is null");
         this.scaleFactor = scaleFactor;
         this.part = part;
@@ -44,6 +54,8 @@ public final class TpchBatchSource<E extends TpchEntity>
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
         this.fields = this.columns.stream().map(TpchColumnDefinition::field).toList();
         this.allocator = requireNonNull(allocator, "allocator is null");
+        this.batchSize = batchSize;
+        this.rows = new ArrayList<>(batchSize);
     }
 
     @Override
@@ -57,11 +69,11 @@ public final class TpchBatchSource<E extends TpchEntity>
             // shared text pool, which should happen on a worker thread
             generator = table.generate(scaleFactor, part, partCount).iterator();
         }
-        while (rows.size() < BATCH_SIZE && generator.hasNext()) {
+        while (rows.size() < batchSize && generator.hasNext()) {
             rows.add(generator.next());
         }
         int rowCount = rows.size();
-        if (rowCount < BATCH_SIZE) {
+        if (rowCount < batchSize) {
             finished = true;
         }
         if (rowCount == 0) {

@@ -54,10 +54,10 @@ public final class TpchConnector
     public BatchSource createSource(Split split, ScanSpec scan, BufferAllocator allocator)
     {
         TpchSplit tpchSplit = (TpchSplit) split;
-        return createSource(tpchSplit, tpchSplit.table().table(), scan.columns(), allocator);
+        return createSource(tpchSplit, tpchSplit.table().table(), scan.columns(), scan.maxBatchRows(), allocator);
     }
 
-    private <E extends TpchEntity> BatchSource createSource(TpchSplit split, TpchTableDefinition<E> table, List<String> columnNames, BufferAllocator allocator)
+    private <E extends TpchEntity> BatchSource createSource(TpchSplit split, TpchTableDefinition<E> table, List<String> columnNames, int batchSize, BufferAllocator allocator)
     {
         List<TpchColumnDefinition<E>> columns = new ArrayList<>(columnNames.size());
         for (String name : columnNames) {
@@ -69,6 +69,6 @@ public final class TpchConnector
                     split.table().schema(),
                     table.name())));
         }
-        return new TpchBatchSource<>(table, split.table().scaleFactor(), split.part(), split.partCount(), columns, allocator);
+        return new TpchBatchSource<>(table, split.table().scaleFactor(), split.part(), split.partCount(), columns, allocator, batchSize);
     }
 }

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -187,6 +189,31 @@ class TestTpchConnector
             }
         }
         assertThat(rows).isEqualTo(60_175);
+    }
+
+    @Test
+    void testBatchesOfTheRowsTheScanAsksFor()
+    {
+        // a query under a small memory limit asks for smaller batches; every row still comes, once
+        TableHandle lineitem = table("tiny", "lineitem");
+        ScanSpec scan = scan("l_orderkey", "l_linenumber").withMaxBatchRows(1000);
+        Set<List<Object>> keys = new HashSet<>();
+        long batches = 0;
+        for (Split split : connector.splits(lineitem, scan, 2)) {
+            try (BatchSource source = connector.createSource(split, scan, allocator)) {
+                for (VectorSchemaRoot batch = source.next(); batch != null; batch = source.next()) {
+                    try (VectorSchemaRoot closed = batch) {
+                        assertThat(batch.getRowCount()).isBetween(1, 1000);
+                        for (int row = 0; row < batch.getRowCount(); row++) {
+                            keys.add(List.of(batch.getVector(0).getObject(row), batch.getVector(1).getObject(row)));
+                        }
+                        batches++;
+                    }
+                }
+            }
+        }
+        assertThat(keys).hasSize(60_175);
+        assertThat(batches).isGreaterThanOrEqualTo(61);
     }
 
     @Test
