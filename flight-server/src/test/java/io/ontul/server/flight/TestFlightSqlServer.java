@@ -242,15 +242,16 @@ class TestFlightSqlServer
     void sessionPropertiesStayWithTheirConnection()
             throws SQLException
     {
-        String bigSort = "SELECT l_comment FROM tpch.tiny.lineitem ORDER BY l_comment";
+        // a window over all rows keeps them in memory (it cannot spill): 60175 rows do not fit in 1 MB
+        String bigWindow = "SELECT l_orderkey, NTILE(4) OVER (ORDER BY l_comment) FROM tpch.tiny.lineitem";
         try (Connection limited = connect(); Connection unlimited = connect();
                 Statement limitedStatement = limited.createStatement();
                 Statement unlimitedStatement = unlimited.createStatement()) {
             limitedStatement.execute("SET SESSION query_max_memory = '1MB'");
-            assertThatThrownBy(() -> countRows(limitedStatement, bigSort))
+            assertThatThrownBy(() -> countRows(limitedStatement, bigWindow))
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("memory");
-            assertThat(countRows(unlimitedStatement, bigSort)).isEqualTo(60175);
+            assertThat(countRows(unlimitedStatement, bigWindow)).isEqualTo(60175);
         }
     }
 

@@ -178,7 +178,8 @@ class TestFlightSqlSessionOptions
             assertThat(client.options()).containsExactlyInAnyOrderEntriesOf(Map.of("query_max_memory", "1MB"));
 
             // SET SESSION and the option are the same property: the budget applies to queries
-            assertThatThrownBy(() -> client.rows("SELECT l_comment FROM tpch.tiny.lineitem ORDER BY l_comment"))
+            // (a window over all rows cannot spill: 60175 rows do not fit in 1 MB)
+            assertThatThrownBy(() -> client.rows("SELECT l_orderkey, NTILE(4) OVER (ORDER BY l_comment) FROM tpch.tiny.lineitem"))
                     .isInstanceOf(FlightRuntimeException.class)
                     .hasMessageContaining("memory");
 
@@ -191,7 +192,7 @@ class TestFlightSqlSessionOptions
 
             assertThat(client.set(Map.of("QUERY_MAX_MEMORY", makeSessionOptionValue("512MB"))).hasErrors()).isFalse();
             assertThat(client.options()).containsEntry("query_max_memory", "512MB");
-            assertThat(client.rows("SELECT l_comment FROM tpch.tiny.lineitem ORDER BY l_comment")).isEqualTo(60175);
+            assertThat(client.rows("SELECT l_orderkey, NTILE(4) OVER (ORDER BY l_comment) FROM tpch.tiny.lineitem")).isEqualTo(60175);
 
             assertThat(client.set(Map.of("query_max_memory", makeEmptySessionOptionValue())).hasErrors()).isFalse();
             assertThat(client.options()).isEmpty();
