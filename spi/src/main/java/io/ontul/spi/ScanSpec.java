@@ -28,16 +28,17 @@ import java.util.OptionalLong;
  * accepted this very scan, and it does not filter or aggregate the rows again. {@code limit} is
  * then empty.
  * <p>
- * {@code maxBatchRows} is the most rows the engine wants in one batch ({@link #DEFAULT_MAX_BATCH_ROWS}
- * unless the query's memory is small: batches in flight between a scan and the operators that
- * spill would otherwise take the memory those need). A source should return batches of at most
- * that many rows; one that cannot choose its batch size may ignore it.
+ * {@code maxBatchRows} is the most rows the engine wants in one batch: {@link #ANY_BATCH_ROWS}
+ * leaves the size to the source; a smaller number comes when the query's memory is small, where
+ * batches in flight between a scan and the operators that spill would otherwise take the memory
+ * those need. A source should return batches of at most its own size and this many rows; one
+ * that cannot choose its batch size may ignore it.
  */
 public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit,
         Optional<Aggregation> aggregation, int maxBatchRows)
 {
-    /** Rows per batch the engine asks for unless memory is short. */
-    public static final int DEFAULT_MAX_BATCH_ROWS = 8192;
+    /** {@link #maxBatchRows} when the engine leaves the batch size to the source. */
+    public static final int ANY_BATCH_ROWS = Integer.MAX_VALUE;
 
     public ScanSpec
     {
@@ -57,7 +58,7 @@ public record ScanSpec(List<String> columns, List<ColumnPredicate> predicates, L
     public ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit,
             Optional<Aggregation> aggregation)
     {
-        this(columns, predicates, disjunctions, limit, aggregation, DEFAULT_MAX_BATCH_ROWS);
+        this(columns, predicates, disjunctions, limit, aggregation, ANY_BATCH_ROWS);
     }
 
     public ScanSpec(List<String> columns, List<ColumnPredicate> predicates, List<List<ColumnPredicate>> disjunctions, OptionalLong limit)

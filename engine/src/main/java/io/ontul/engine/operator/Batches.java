@@ -297,7 +297,6 @@ public final class Batches
         return bytes;
     }
 
-    /** Bytes of the buffers of a batch's vectors. */
     /**
      * Bytes a row of {@code schema} takes in Arrow buffers, as far as its types tell: fixed
      * widths as they are, strings and binaries counted as 24 bytes of data plus their offset,
@@ -324,6 +323,7 @@ public final class Batches
         return bytes;
     }
 
+    /** Bytes of the buffers of a batch's vectors. */
     public static long bytes(VectorSchemaRoot batch)
     {
         long bytes = 0;

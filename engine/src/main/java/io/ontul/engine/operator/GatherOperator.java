@@ -20,7 +20,7 @@ import io.ontul.spi.OntulException;
  * Runs several instances of a pipeline on worker threads and merges their batches into one
  * stream, in arrival order. A bounded queue gives back-pressure: producers block when the
  * consumer is slow. The queue is bounded in bytes too, to an eighth of the query's memory (but
- * takes any one batch when empty): under a small limit, batches of wide rows waiting here
+ * takes any one batch when it holds none): under a small limit, batches of wide rows waiting here
  * would otherwise leave the consumer no room before it spills. The first failure of any
  * instance stops all of them and is rethrown to the consumer.
  */
@@ -89,7 +89,8 @@ public final class GatherOperator
         long counted = 0;
         try {
             synchronized (queuedBytes) {
-                while (!closed.get() && bytes > 0 && queuedBytes[0] + bytes > maxQueuedBytes && !queue.isEmpty()) {
+                // what is counted is queued or about to be: nothing counted, and any one batch may go
+                while (!closed.get() && bytes > 0 && queuedBytes[0] > 0 && queuedBytes[0] + bytes > maxQueuedBytes) {
                     queuedBytes.wait(50);
                 }
                 queuedBytes[0] += bytes;
@@ -160,6 +161,10 @@ public final class GatherOperator
     {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        synchronized (queuedBytes) {
+            // producers waiting for room see that the query is closing
+            queuedBytes.notifyAll();
         }
         Workers.awaitAll(futures);
         VectorSchemaRoot batch;

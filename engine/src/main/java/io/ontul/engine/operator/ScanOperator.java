@@ -39,16 +39,16 @@ public final class ScanOperator
 
     /**
      * Rows per batch to ask of sources ({@link ScanSpec#maxBatchRows}): a batch of about a
-     * 64th of the query's memory, at least {@link #MIN_BATCH_ROWS} and at most
-     * {@link ScanSpec#DEFAULT_MAX_BATCH_ROWS} rows. Each worker may have a batch being made,
-     * one waiting to be taken and one being worked on, and data is often allocated in buffers
-     * rounded up to twice its size; at 64ths all of that stays within an eighth of the memory,
-     * so that operators that spill keep the rest.
+     * 64th of the query's memory, at least {@link #MIN_BATCH_ROWS} rows (sources keep their own
+     * size when it is smaller, as it is unless memory is short). Each worker may have a batch
+     * being made, one waiting to be taken and one being worked on, and data is often allocated
+     * in buffers rounded up to twice its size; at 64ths all of that stays within an eighth of
+     * the memory, so that operators that spill keep the rest.
      */
     public static int maxBatchRows(long memoryLimit, Schema schema)
     {
         long rows = memoryLimit / 64 / Math.max(1, Batches.estimatedRowBytes(schema));
-        return (int) Math.max(MIN_BATCH_ROWS, Math.min(ScanSpec.DEFAULT_MAX_BATCH_ROWS, rows));
+        return (int) Math.min(ScanSpec.ANY_BATCH_ROWS, Math.max(MIN_BATCH_ROWS, rows));
     }
 
     @Override

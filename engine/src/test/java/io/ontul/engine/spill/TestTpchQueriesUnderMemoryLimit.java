@@ -52,7 +52,9 @@ public class TestTpchQueriesUnderMemoryLimit
     {
         duckDb = DuckDbTpch.openInMemory();
         DuckDbTpch.load(duckDb, "tpch", "sf0_1", 0.1);
-        engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
+        // two workers whatever the machine: each holds a batch or two, which under 4 MB counts
+        engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString())
+                .withProperty(EngineConfig.TASK_CONCURRENCY, "2"));
         spill = new SpillTesting(engine, duckDb);
     }
 

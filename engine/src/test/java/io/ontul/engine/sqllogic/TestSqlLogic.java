@@ -24,6 +24,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import io.ontul.engine.Engine;
+import io.ontul.engine.EngineConfig;
 import io.ontul.engine.Session;
 
 /**
@@ -134,7 +135,8 @@ public class TestSqlLogic
         synchronized SqlLogicExecutor executor()
         {
             if (executor == null) {
-                engine = Engine.createEmbedded();
+                // two workers whatever the machine: cases under a small memory limit hold a batch or two per worker
+                engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(EngineConfig.TASK_CONCURRENCY, "2"));
                 executor = new SqlLogicExecutor(engine.createSession("test"));
             }
             return executor;

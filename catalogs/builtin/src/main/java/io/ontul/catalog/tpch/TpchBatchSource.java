@@ -16,8 +16,8 @@ import io.trino.tpch.TpchEntity;
 
 /**
  * Generates one part of a TPC-H table and writes the requested columns straight into Arrow
- * vectors, {@code batchSize} rows at a time (the scan's {@code maxBatchRows}, by default
- * {@link #BATCH_SIZE}). Nothing is kept between batches but the generator's position.
+ * vectors, {@code batchSize} rows at a time ({@link #BATCH_SIZE}, or fewer when the scan asks
+ * for fewer). Nothing is kept between batches but the generator's position.
  */
 public final class TpchBatchSource<E extends TpchEntity>
         implements BatchSource

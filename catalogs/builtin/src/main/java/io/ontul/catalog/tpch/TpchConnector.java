@@ -69,6 +69,6 @@ public final class TpchConnector
                     split.table().schema(),
                     table.name())));
         }
-        return new TpchBatchSource<>(table, split.table().scaleFactor(), split.part(), split.partCount(), columns, allocator, batchSize);
+        return new TpchBatchSource<>(table, split.table().scaleFactor(), split.part(), split.partCount(), columns, allocator, Math.min(TpchBatchSource.BATCH_SIZE, batchSize));
     }
 }

@@ -70,7 +70,7 @@ public final class IcebergConnector
             return new IcebergMetadataBatchSource(metadataSplit.table(), scan.columns(), allocator);
         }
         IcebergSplit icebergSplit = (IcebergSplit) split;
-        return new IcebergParquetBatchSource(icebergSplit.table(), icebergSplit.task(), scan.columns(), allocator);
+        return new IcebergParquetBatchSource(icebergSplit.table(), icebergSplit.task(), scan.columns(), allocator, scan.maxBatchRows());
     }
 
     @Override

@@ -50,6 +50,7 @@ public final class JdbcBatchSource
     private final boolean countOnly;
     private final OptionalLong limit;
     private final int fetchSize;
+    private final int batchRows;
     private final BufferAllocator allocator;
     private final Schema schema;
 
@@ -62,8 +63,12 @@ public final class JdbcBatchSource
     private long countedRows = -1;
 
     JdbcBatchSource(JdbcConnectionPool pool, JdbcDialect dialect, JdbcErrors errors, JdbcTableHandle table, List<ResultColumn> columns, JdbcQuery query,
-            OptionalLong limit, int fetchSize, BufferAllocator allocator)
+            OptionalLong limit, int fetchSize, int maxBatchRows, BufferAllocator allocator)
     {
+        if (maxBatchRows < 1) {
+            throw new IllegalArgumentException("maxBatchRows must be positive: " + maxBatchRows);
+        }
+        this.batchRows = Math.min(MAX_BATCH_ROWS, maxBatchRows);
         this.pool = requireNonNull(pool, "pool is null");
         this.dialect = requireNonNull(dialect, "dialect is null");
         this.errors = requireNonNull(errors, "errors is null");
@@ -141,7 +146,7 @@ public final class JdbcBatchSource
             }
             release(true);
         }
-        long rows = Math.min(MAX_BATCH_ROWS, countedRows - rowsReturned);
+        long rows = Math.min(batchRows, countedRows - rowsReturned);
         if (rows <= 0) {
             finished = true;
             return null;
@@ -153,7 +158,7 @@ public final class JdbcBatchSource
     private VectorSchemaRoot nextBatch()
             throws SQLException
     {
-        long rowLimit = limit.isPresent() ? Math.min(MAX_BATCH_ROWS, limit.getAsLong() - rowsReturned) : MAX_BATCH_ROWS;
+        long rowLimit = limit.isPresent() ? Math.min(batchRows, limit.getAsLong() - rowsReturned) : batchRows;
         VectorSchemaRoot batch = VectorSchemaRoot.create(schema, allocator);
         try {
             List<FieldVector> vectors = batch.getFieldVectors();

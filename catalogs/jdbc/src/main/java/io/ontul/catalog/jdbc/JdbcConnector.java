@@ -118,7 +118,7 @@ public final class JdbcConnector
         for (JdbcColumn column : columns) {
             resultColumns.add(ResultColumn.of(column, resultColumns.size() + 1));
         }
-        return new JdbcBatchSource(pool, dialect, errors, table, resultColumns, query, limit, config.fetchSize(), allocator);
+        return new JdbcBatchSource(pool, dialect, errors, table, resultColumns, query, limit, config.fetchSize(), scan.maxBatchRows(), allocator);
     }
 
     private BatchSource aggregateSource(JdbcTableHandle table, Aggregation aggregation, JdbcQueryBuilder.Filter filter, BufferAllocator allocator)
@@ -128,7 +128,7 @@ public final class JdbcConnector
             throw OntulException.internal("the aggregation " + aggregation + " of table '" + table.qualifiedName() + "' was not accepted by the connector", null);
         }
         JdbcQuery query = queries.aggregate(table, select.get(), filter);
-        return new JdbcBatchSource(pool, dialect, errors, table, select.get().columns(), query, OptionalLong.empty(), config.fetchSize(), allocator);
+        return new JdbcBatchSource(pool, dialect, errors, table, select.get().columns(), query, OptionalLong.empty(), config.fetchSize(), JdbcBatchSource.MAX_BATCH_ROWS, allocator);
     }
 
     @Override

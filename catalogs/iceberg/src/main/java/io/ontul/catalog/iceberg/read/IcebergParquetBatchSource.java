@@ -70,6 +70,7 @@ public final class IcebergParquetBatchSource
     private static final Configuration HADOOP_CONFIGURATION = loadedConfiguration();
 
     private final IcebergTableHandle table;
+    private final int batchRows;
     private final FileScanTask task;
     private final List<IcebergColumn> columns;
     private final Schema schema;
@@ -96,6 +97,16 @@ public final class IcebergParquetBatchSource
 
     public IcebergParquetBatchSource(IcebergTableHandle table, FileScanTask task, List<String> columnNames, BufferAllocator allocator)
     {
+        this(table, task, columnNames, allocator, BATCH_ROWS);
+    }
+
+    /** @param maxBatchRows rows per batch at most (the scan's); batches hold {@link #BATCH_ROWS} at most in any case */
+    public IcebergParquetBatchSource(IcebergTableHandle table, FileScanTask task, List<String> columnNames, BufferAllocator allocator, int maxBatchRows)
+    {
+        if (maxBatchRows < 1) {
+            throw new IllegalArgumentException("maxBatchRows must be positive: " + maxBatchRows);
+        }
+        this.batchRows = Math.min(BATCH_ROWS, maxBatchRows);
         this.table = requireNonNull(table, "table is null");
         this.task = requireNonNull(task, "task is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -121,7 +132,7 @@ public final class IcebergParquetBatchSource
                 if (remainingInRowGroup == 0 && !nextRowGroup()) {
                     return null;
                 }
-                int rows = (int) Math.min(BATCH_ROWS, remainingInRowGroup);
+                int rows = (int) Math.min(batchRows, remainingInRowGroup);
                 VectorSchemaRoot batch = readBatch(rows);
                 remainingInRowGroup -= rows;
                 position += rows;
