@@ -8,6 +8,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -84,6 +86,39 @@ class TestIcebergSql
         assertThat(table.snapshots()).hasSize(1);
         List<String> columns = List.of("l_orderkey", "l_linenumber", "l_quantity", "l_shipdate", "l_comment");
         assertSameRows(IcebergTesting.icebergRows(table, columns), duckDb("SELECT " + String.join(", ", columns) + " FROM tpch.tiny.lineitem"));
+    }
+
+    @Test
+    void scansReadSmallerBatchesUnderASmallMemoryLimit()
+            throws Exception
+    {
+        execute("CREATE TABLE iceberg.tpch.lineitem_batches AS SELECT * FROM tpch.tiny.lineitem");
+        String query = "SELECT l_returnflag, count(*), sum(l_quantity) FROM %s GROUP BY l_returnflag ORDER BY 1";
+        String explain = "EXPLAIN ANALYZE " + query.formatted("iceberg.tpch.lineitem_batches");
+        // 60175 rows in one file: 32768-row batches without a limit; under 4 MB a 64th of it per batch (about 3,000 rows of two columns)
+        assertThat(scanBatches(explain)).isLessThanOrEqualTo(4);
+        session.properties().put("query_max_memory", "4MB");
+        try {
+            assertThat(scanBatches(explain)).isGreaterThanOrEqualTo(15);
+            assertSameRows(execute(query.formatted("iceberg.tpch.lineitem_batches")), duckDb(query.formatted("tpch.tiny.lineitem")));
+        }
+        finally {
+            session.properties().remove("query_max_memory");
+        }
+    }
+
+    /** The batches the Iceberg scan of an EXPLAIN ANALYZE returned. */
+    private long scanBatches(String explainAnalyze)
+    {
+        String scan = execute(explainAnalyze).stream()
+                .map(row -> String.valueOf(row.get(0)))
+                .flatMap(String::lines)
+                .filter(line -> line.contains("Scan iceberg."))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no Iceberg scan in the plan"));
+        Matcher batches = Pattern.compile("batches=(\\d+)").matcher(scan);
+        assertThat(batches.find()).as("batches in %s", scan).isTrue();
+        return Long.parseLong(batches.group(1));
     }
 
     @Test
