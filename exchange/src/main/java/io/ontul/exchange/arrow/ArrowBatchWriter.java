@@ -16,6 +16,8 @@ import org.apache.arrow.vector.ipc.message.IpcOption;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import io.ontul.exchange.crypto.ChunkedOutputStream;
+
 /**
  * Writes batches of one schema in the Arrow IPC stream format to an exchange stream: the schema
  * at construction, each batch as written (its buffers are serialized, not copied or taken: the
@@ -26,6 +28,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 public final class ArrowBatchWriter
 {
     private final WriteChannel channel;
+    // told each batch's size, so that its buffers are not grown step by step; null for other streams
+    private final ChunkedOutputStream exchangeStream;
 
     public ArrowBatchWriter(OutputStream out, Schema schema)
             throws IOException
@@ -33,6 +37,7 @@ public final class ArrowBatchWriter
         requireNonNull(out, "out is null");
         // an exchange stream takes the batches' buffers as they are; any other stream through a copying adapter
         this.channel = new WriteChannel(out instanceof WritableByteChannel direct ? direct : Channels.newChannel(out));
+        this.exchangeStream = out instanceof ChunkedOutputStream chunked ? chunked : null;
         MessageSerializer.serialize(channel, requireNonNull(schema, "schema is null"));
     }
 
@@ -40,6 +45,10 @@ public final class ArrowBatchWriter
             throws IOException
     {
         try (ArrowRecordBatch record = new VectorUnloader(batch).getRecordBatch()) {
+            if (exchangeStream != null) {
+                // the message's metadata: a few hundred bytes, plus a few dozen per buffer and column
+                exchangeStream.expect(record.computeBodyLength() + 512 + 48L * (record.getBuffers().size() + record.getNodes().size()));
+            }
             MessageSerializer.serialize(channel, record);
         }
     }

@@ -240,7 +240,7 @@ public final class ChunkedInputStream
             if (compressor.isEmpty()) {
                 throw new ExchangeFileException(fileName, fileName + ": chunk " + chunkIndex + " is marked compressed, but the file has no compression codec (corrupted)");
             }
-            limit = decompress(flags, dataLength);
+            limit = decompress(dataLength);
             current = decompressed;
         }
         else {
@@ -258,17 +258,17 @@ public final class ChunkedInputStream
     }
 
     /**
-     * Decompresses the opened chunk. A chunk other than the final one is decompressed into a full
-     * chunk's buffer (it usually holds a full chunk, or less when the writer ended it early with
-     * {@link ChunkedOutputStream#endChunk}); a final chunk of unknown length is first tried in a
-     * buffer sized from its compressed length, then in a full chunk's.
+     * Decompresses the opened chunk, whose length is not stored: first into a buffer sized from
+     * its compressed length (four times it, at least {@link ExchangeFileFormat#INITIAL_BUFFER_BYTES}),
+     * then, if it does not fit, into a full chunk's, kept for the rest of the stream. Files of
+     * short chunks ({@link ChunkedOutputStream#endChunk}, e.g. runs of a partitioned spill) thus
+     * never allocate a full chunk's buffer each time they are read.
      */
-    private int decompress(byte flags, int dataLength)
+    private int decompress(int dataLength)
             throws IOException
     {
-        boolean full = (flags & FLAG_FINAL) == 0;
-        if (decompressed.length < chunkSize && (full || decompressed.length < 4L * dataLength)) {
-            decompressed = new byte[full ? chunkSize : (int) Math.min(chunkSize, Math.max(ExchangeFileFormat.INITIAL_BUFFER_BYTES, 4L * dataLength))];
+        if (decompressed.length < chunkSize && decompressed.length < 4L * dataLength) {
+            decompressed = new byte[(int) Math.min(chunkSize, Math.max(ExchangeFileFormat.INITIAL_BUFFER_BYTES, 4L * dataLength))];
         }
         while (true) {
             try {

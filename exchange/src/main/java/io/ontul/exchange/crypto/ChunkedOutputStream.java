@@ -172,6 +172,20 @@ public final class ChunkedOutputStream
         return written;
     }
 
+    /**
+     * Tells the stream that about {@code bytes} are written next, so that an emptied chunk
+     * buffer ({@link #endChunk()}) is grown once to hold them (up to the chunk size) rather than
+     * from {@link ExchangeFileFormat#INITIAL_BUFFER_BYTES}, doubling as they come. A hint only:
+     * writing more or less is fine.
+     */
+    public void expect(long bytes)
+    {
+        long wanted = Math.min(chunkSize, chunkLength + Math.max(0, bytes));
+        if (wanted > chunk.length) {
+            chunk = Arrays.copyOf(chunk, (int) wanted);
+        }
+    }
+
     @Override
     public boolean isOpen()
     {
@@ -348,7 +362,8 @@ public final class ChunkedOutputStream
                 }
             }
             if (frame.length < FRAME_HEADER_BYTES + dataLength + sealer.overhead()) {
-                frame = new byte[FRAME_HEADER_BYTES + chunk.length + sealer.overhead()];
+                // sized for the chunk buffer: a stream that keeps its buffers seals every chunk in this one frame
+                frame = new byte[FRAME_HEADER_BYTES + Math.max(chunk.length, dataLength) + sealer.overhead()];
             }
             int sealedLength = sealer.seal(chunkIndex, (byte) flags, data, 0, dataLength, frame, FRAME_HEADER_BYTES);
             ByteBuffer.wrap(frame, 0, FRAME_HEADER_BYTES).put((byte) flags).putInt(sealedLength);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -160,6 +161,40 @@ public class TestChunkedStreams
                         assertThat(files.readAll(file, "f", 1 << 16)).as("%s, %s bytes, writes of %s", codec, size, writeSize).isEqualTo(data);
                     }
                 }
+            }
+        }
+    }
+
+    @Test
+    void expectIsOnlyAHint()
+            throws IOException
+    {
+        // whatever size is announced, the same bytes make the same chunks and read back
+        byte[] data = mixedData(CHUNK * 2 + 300, 11);
+        for (CompressionCodec codec : CompressionCodec.values()) {
+            List<Integer> layout = null;
+            for (long hint : new long[] {-1, 0, 1, 500, CHUNK - 1, CHUNK, 10L * CHUNK}) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                try (ChunkedOutputStream stream = ChunkedOutputStream.unencrypted(out, "f", codec, CHUNK)) {
+                    int offset = 0;
+                    for (int piece : new int[] {700, CHUNK, 0, 300}) {
+                        if (hint >= 0) {
+                            stream.expect(hint);
+                        }
+                        stream.write(data, offset, piece);
+                        offset += piece;
+                        stream.endChunk();
+                    }
+                    stream.expect(hint);
+                    stream.write(data, offset, data.length - offset);
+                }
+                byte[] file = out.toByteArray();
+                assertThat(files.readAll(file, "f", 333)).as("%s, hint %s", codec, hint).isEqualTo(data);
+                List<Integer> frames = ChunkLayout.of(file).frames().stream().map(ChunkLayout.Frame::length).toList();
+                if (layout == null) {
+                    layout = frames;
+                }
+                assertThat(frames).as("%s, hint %s", codec, hint).isEqualTo(layout);
             }
         }
     }
