@@ -446,7 +446,8 @@ public final class StatementExecutor
         tracked.admit(takesSlot && !readsOnlySystemTables);
         long maxMemory = SessionProperties.queryMaxMemory(session.properties(), engine.config());
         QueryContext[] self = new QueryContext[1];
-        self[0] = new QueryContext(queryId, session.user(), engine.rootAllocator(), maxMemory, engine.workers(), engine.parallelism(),
+        self[0] = new QueryContext(queryId, session.user(), engine.rootAllocator(), maxMemory, engine.workers(),
+                QueryContext.parallelismWithin(maxMemory, engine.parallelism()),
                 new org.apache.calcite.rex.RexBuilder(new org.apache.calcite.jdbc.JavaTypeFactoryImpl(io.ontul.engine.type.OntulTypeSystem.INSTANCE)),
                 () -> tracked.detach(self[0]));
         self[0].enableSpill(engine.exchange().spillStore());
