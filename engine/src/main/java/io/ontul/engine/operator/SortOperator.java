@@ -18,7 +18,8 @@ import io.ontul.exchange.spill.SpillRunWriter;
  *
  * <p>When the query's memory runs short ({@link QueryContext#shouldSpill}) the rows held so far
  * are sorted and written out as a spill run; at the end all runs are merged
- * ({@link SortedRunMerger}).
+ * ({@link SortedRunMerger}). Each row held is charged to the query for the heap arrays sorting it
+ * takes ({@link #SORT_BYTES_PER_ROW}), so narrow rows spill before those arrays outgrow the rows.
  */
 public final class SortOperator
         implements Operator
@@ -42,6 +43,13 @@ public final class SortOperator
     private long heldBytes;
     private long averageRowBytes;
     private int spillBatchRows;
+
+    /**
+     * Heap bytes sorting takes per row, reserved while the row is held: its address (batch and
+     * row, kept in sort order for the output) and, while sorting, the addresses in input order
+     * and what {@link RowSort} takes.
+     */
+    static final long SORT_BYTES_PER_ROW = 2 * Integer.BYTES + RowSort.bytesPerRow() + 2 * Integer.BYTES;
 
     public SortOperator(QueryContext context, Operator child, Schema schema, List<SortKey> keys, long offset, long limit, OperatorStats stats)
     {
@@ -107,10 +115,15 @@ public final class SortOperator
                 heldBytes += vector.getBufferSize();
             }
             context.checkCancelled();
-            if (total > compactAt) {
+            if (!reserveSortBytes(batch.getRowCount())) {
+                // the arrays to sort what is held do not fit: write it out now (the arrays exist only while it is written)
+                spill((int) total);
+                total = 0;
+            }
+            else if (total > compactAt) {
                 total = compact((int) keep);
             }
-            else if (heldBytes > context.memoryLimit() / 8 && (context.shouldSpill() || holdsHalfTheBudget())) {
+            else if (heldBytes + reserved > context.memoryLimit() / 8 && (context.shouldSpill() || holdsHalfTheBudget())) {
                 spill((int) total);
                 total = 0;
             }
@@ -127,11 +140,9 @@ public final class SortOperator
             return;
         }
         int rows = (int) total;
-        // the addresses kept, and while sorting what the sort takes and the addresses in sort order
-        long sorting = rows * (RowSort.bytesPerRow() + 8L);
-        context.reserve(rows * 8L + sorting);
-        reserved = rows * 8L + sorting;
         int[][] sorted = sortedAddresses(rows);
+        // the addresses in sort order are kept; what only sorting took is given back
+        long sorting = reserved - rows * 2L * Integer.BYTES;
         context.release(sorting);
         reserved -= sorting;
         batchOf = sorted[0];
@@ -149,13 +160,29 @@ public final class SortOperator
     }
 
     /**
+     * Charges the query for sorting {@code rows} more held rows ({@link #SORT_BYTES_PER_ROW}).
+     * False, charging nothing, when that would take the query past its limit and the rows held
+     * can be spilled instead; past the limit without spilling, the memory-limit error.
+     */
+    private boolean reserveSortBytes(int rows)
+    {
+        long bytes = rows * SORT_BYTES_PER_ROW;
+        if (context.canSpill() && context.memoryUsed() + bytes > context.memoryLimit()) {
+            return false;
+        }
+        context.reserve(bytes);
+        reserved += bytes;
+        return true;
+    }
+
+    /**
      * Whether the rows held alone are over half the query's budget. The query's allocator does not
      * see batches that share a memory table's buffers, so without this a sort over a memory table
      * would keep the whole table whatever the budget.
      */
     private boolean holdsHalfTheBudget()
     {
-        return context.canSpill() && heldBytes > context.memoryLimit() / 2;
+        return context.canSpill() && heldBytes + reserved > context.memoryLimit() / 2;
     }
 
     /** Sorts the rows held and writes them out as one spill run, freeing their memory. */
@@ -181,6 +208,8 @@ public final class SortOperator
         batches.forEach(VectorSchemaRoot::close);
         batches.clear();
         heldBytes = 0;
+        context.release(reserved);
+        reserved = 0;
     }
 
     /** Sorts what is held and keeps only its first {@code keep} rows, in one batch. */
@@ -193,6 +222,13 @@ public final class SortOperator
         batches.forEach(VectorSchemaRoot::close);
         batches.clear();
         batches.add(best);
+        heldBytes = 0;
+        for (FieldVector vector : best.getFieldVectors()) {
+            heldBytes += vector.getBufferSize();
+        }
+        long dropped = (rows - count) * SORT_BYTES_PER_ROW;
+        context.release(dropped);
+        reserved -= dropped;
         return count;
     }
 

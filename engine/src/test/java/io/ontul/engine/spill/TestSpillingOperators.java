@@ -98,6 +98,16 @@ public class TestSpillingOperators
     }
 
     @Test
+    public void sortOfNarrowRowsCountsWhatSortingThemTakes()
+            throws SQLException, IOException
+    {
+        // 600,572 rows of 12 bytes fit 30 MB, but the arrays that sort them take 40 bytes a row:
+        // the sort spills rather than failing (or sorting outside the budget) at the end
+        assertThat(spill.assertSpillsAndMatches("SELECT l_orderkey, l_linenumber FROM tpch.sf0_1.lineitem ORDER BY l_orderkey DESC, l_linenumber", "30MB")).isNotEmpty();
+        assertNoSpillFilesLeft();
+    }
+
+    @Test
     public void sortWithOffsetAndLimit()
             throws SQLException, IOException
     {
