@@ -173,16 +173,17 @@ public final class ChunkedOutputStream
     }
 
     /**
-     * Tells the stream that about {@code bytes} are written next, so that an emptied chunk
-     * buffer ({@link #endChunk()}) is grown once to hold them (up to the chunk size) rather than
-     * from {@link ExchangeFileFormat#INITIAL_BUFFER_BYTES}, doubling as they come. A hint only:
-     * writing more or less is fine.
+     * Tells the stream that about {@code bytes} are written next, so that the chunk buffer grows
+     * once to hold them (up to the chunk size) rather than doubling as they come: an emptied
+     * buffer ({@link #endChunk()}) to just that size, not to
+     * {@link ExchangeFileFormat#INITIAL_BUFFER_BYTES} and up; a buffer in use at least doubles,
+     * as when it fills. A hint only: writing more or less is fine.
      */
     public void expect(long bytes)
     {
-        long wanted = Math.min(chunkSize, chunkLength + Math.max(0, bytes));
-        if (wanted > chunk.length) {
-            chunk = Arrays.copyOf(chunk, (int) wanted);
+        long wanted = chunkLength + Math.max(0, bytes);
+        if (wanted > chunk.length && chunk.length < chunkSize) {
+            chunk = Arrays.copyOf(chunk, (int) Math.min(chunkSize, Math.max(wanted, 2L * chunk.length)));
         }
     }
 
