@@ -46,7 +46,7 @@ final class RowSort
     private static final long NOT_NULL = 1;
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
-    private enum Kind
+    enum Kind
     {
         /**
          * Read as a signed long of the vector's width; decimals as their unscaled low 64 bits (as
@@ -142,19 +142,21 @@ final class RowSort
         return sort.order;
     }
 
-    /** Whether {@code vector}'s values are sorted by digits (others are compared row against row). */
-    static boolean hasDigits(FieldVector vector)
+    /** How {@link #firstDigit} reads the values of {@code vector}, to decide once per vector; null when it has no digits. */
+    static Kind digitKind(FieldVector vector)
     {
-        return kind(vector) != Kind.OTHER;
+        Kind kind = kind(vector);
+        return kind == Kind.OTHER ? null : kind;
     }
 
     /**
-     * The first digit of the non-NULL value at {@code row} of {@code vector}, of a type that
-     * {@link #hasDigits}: values whose first digits differ are ordered as their digits (unsigned).
+     * The first digit of the non-NULL value at {@code row} of {@code vector}, whose
+     * {@link #digitKind} is {@code kind}: values whose first digits differ are ordered as their
+     * digits (unsigned).
      */
-    static long firstDigit(FieldVector vector, int row, boolean descending)
+    static long firstDigit(Kind kind, FieldVector vector, int row, boolean descending)
     {
-        long digit = switch (kind(vector)) {
+        long digit = switch (kind) {
             case INTEGER -> integerDigit(vector.getDataBuffer(), ((BaseFixedWidthVector) vector).getTypeWidth(), row);
             case FLOAT -> floatDigit(Columns.getDouble(vector, row));
             case STRING -> stringDigit(vector.getOffsetBuffer(), vector.getDataBuffer(), row, 0);

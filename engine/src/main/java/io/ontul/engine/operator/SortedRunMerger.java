@@ -42,6 +42,8 @@ final class SortedRunMerger
     // the first key's first digit (RowSort) at each source's position, when it has one and is not NULL
     private final long[] leadingDigit;
     private final boolean[] hasLeadingDigit;
+    // how the first key's digits are read from each source's current batch (RowSort.digitKind), null without digits
+    private final RowSort.Kind[] leadingKind;
     // each column of the sources' current batches
     private final VectorGather.Column[] columns;
     // rows taken from the sources but not yet copied to the output (source, row)
@@ -85,6 +87,7 @@ final class SortedRunMerger
         this.heap = new int[pending.size()];
         this.comparator = new RowComparator(current, this.keys);
         this.leadingDigit = new long[pending.size()];
+        this.leadingKind = new RowSort.Kind[pending.size()];
         this.hasLeadingDigit = new boolean[pending.size()];
         this.columns = new VectorGather.Column[schema.getFields().size()];
         for (int c = 0; c < columns.length; c++) {
@@ -210,6 +213,7 @@ final class SortedRunMerger
                 for (int c = 0; c < columns.length; c++) {
                     columns[c].set(source, batch.getVector(c));
                 }
+                leadingKind[source] = keys.isEmpty() ? null : RowSort.digitKind(batch.getVector(keys.get(0).column()));
                 readLeadingDigit(source);
                 return true;
             }
@@ -260,15 +264,17 @@ final class SortedRunMerger
 
     private void readLeadingDigit(int source)
     {
-        if (keys.isEmpty()) {
+        RowSort.Kind kind = leadingKind[source];
+        if (kind == null) {
+            hasLeadingDigit[source] = false;
             return;
         }
         SortKey key = keys.get(0);
         FieldVector vector = current.get(source).getVector(key.column());
         int row = position[source];
-        hasLeadingDigit[source] = RowSort.hasDigits(vector) && !vector.isNull(row);
+        hasLeadingDigit[source] = !vector.isNull(row);
         if (hasLeadingDigit[source]) {
-            leadingDigit[source] = RowSort.firstDigit(vector, row, key.descending());
+            leadingDigit[source] = RowSort.firstDigit(kind, vector, row, key.descending());
         }
     }
 
