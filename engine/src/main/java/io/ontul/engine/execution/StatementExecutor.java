@@ -511,6 +511,9 @@ public final class StatementExecutor
                 if (node.stats().chunked() > 0) {
                     line.append(" chunked=").append(node.stats().chunked());
                 }
+                if (node.stats().resident() > 0) {
+                    line.append(" resident=").append(node.stats().resident());
+                }
                 line.append(')');
             }
         }

@@ -21,6 +21,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.VectorAppender;
 
+import io.ontul.engine.execution.QueryContext;
+
 /** Creating and assembling batches. */
 public final class Batches
 {
@@ -228,6 +230,34 @@ public final class Batches
                 valueBytes[c] += variable.sizeOfValueBuffer();
             }
         }
+    }
+
+    /**
+     * Appends {@code first} (may be null) and then every batch {@code rest} returns to
+     * {@code whole}, allocated for all their rows ({@link #allocateForAppending}), closing each
+     * once appended, and sets the row count of {@code whole}. Checks for cancellation between
+     * batches.
+     */
+    public static void appendAll(VectorSchemaRoot whole, VectorSchemaRoot first, Operator rest, QueryContext context)
+    {
+        VectorAppender[] appenders = new VectorAppender[whole.getFieldVectors().size()];
+        for (int c = 0; c < appenders.length; c++) {
+            appenders[c] = new VectorAppender(whole.getVector(c));
+        }
+        int rows = 0;
+        VectorSchemaRoot next = first != null ? first : rest.next();
+        while (next != null) {
+            try (VectorSchemaRoot batch = next) {
+                next = null;
+                for (int c = 0; c < appenders.length; c++) {
+                    batch.getVector(c).accept(appenders[c], null);
+                }
+                rows += batch.getRowCount();
+            }
+            context.checkCancelled();
+            next = rest.next();
+        }
+        whole.setRowCount(rows);
     }
 
     /**

@@ -29,6 +29,9 @@ import io.ontul.spi.OntulException;
  * decided per partition without coordination;</li>
  * <li>{@link #close}, when the last instance closes the build, deletes every run left.</li>
  * </ol>
+ * Build partitions that fit in memory together may be kept there ({@link #keepResident}, a
+ * hybrid hash join): the instances then join their probe rows of those partitions while
+ * partitioning ({@link ResidentPartitions}), and only the other partitions are joined from disk.
  * Thread-safe.
  */
 final class GraceHashJoin
@@ -55,6 +58,7 @@ final class GraceHashJoin
     private final List<List<JoinPartitionRuns>> probePartitions = new ArrayList<>();
     private final Deque<JoinPartition> pending = new ArrayDeque<>();
     private final List<JoinPartition> created = new ArrayList<>();
+    private ResidentPartitions resident;
     private int probersLeft;
     private boolean abandoned;
     private boolean closed;
@@ -157,6 +161,35 @@ final class GraceHashJoin
         return allocated + 2 * maxBatchBytes() + JoinBuild.tableBytes(build.rows(), buildKeys.length);
     }
 
+    /**
+     * What the build partitions kept in memory may take: a quarter of the query's memory, less
+     * what it holds now. The probe instances' partitioning buffers take another quarter
+     * ({@link #partitionBufferBytes}); the rest is for batches in flight and the operators
+     * around the join, which may not be able to spill.
+     */
+    long residentBudget()
+    {
+        return context.memoryLimit() / 4 - context.memoryUsed();
+    }
+
+    /**
+     * Keeps the build partitions that fit {@link #residentBudget} in memory
+     * ({@link ResidentPartitions#keep}); call once, before the probe instances start. Not for a
+     * join without keys, whose rows are all in one partition.
+     */
+    synchronized void keepResident()
+    {
+        if (buildKeys.length > 0) {
+            resident = ResidentPartitions.keep(context, buildPartitions, buildKeys, nullSafe, probers, residentBudget(), maxBatchBytes(), stats).orElse(null);
+        }
+    }
+
+    /** The build partitions kept in memory, or null when none is. */
+    synchronized ResidentPartitions resident()
+    {
+        return resident;
+    }
+
     synchronized void addProbeRuns(List<JoinPartitionRuns> runs)
     {
         if (closed) {
@@ -169,6 +202,11 @@ final class GraceHashJoin
         probersLeft--;
         if (probersLeft == 0) {
             for (int p = 0; p < buildPartitions.size(); p++) {
+                if (resident != null && resident.mask()[p]) {
+                    // joined in memory as the probe rows came: nothing was written for it
+                    probePartitions.get(p).forEach(JoinPartitionRuns::delete);
+                    continue;
+                }
                 // without keys every row is in one partition, and splitting it again cannot spread them
                 JoinPartition partition = new JoinPartition(0, buildPartitions.get(p), JoinPartitionRuns.concat(probePartitions.get(p)), buildKeys.length == 0);
                 pending.add(partition);
@@ -232,6 +270,9 @@ final class GraceHashJoin
         }
         closed = true;
         pending.clear();
+        if (resident != null) {
+            resident.close();
+        }
         // runs already deleted are skipped; the query's spill space removes anything left at its end
         created.forEach(JoinPartition::delete);
         created.clear();

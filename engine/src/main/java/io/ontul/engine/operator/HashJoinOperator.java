@@ -22,6 +22,8 @@ import io.ontul.engine.expression.ProjectionKernel;
  * partitions its whole probe input the same way and hands the runs over, waits for the other
  * instances to do the same, then joins whole partitions taken from the shared queue until none
  * is left ({@link JoinPartitionJoiner}); the instances join different partitions in parallel.
+ * Probe rows of the build partitions kept in memory ({@link ResidentPartitions}) are not
+ * written out: they are matched as they come, as in memory.
  */
 public final class HashJoinOperator
         implements Operator
@@ -44,6 +46,9 @@ public final class HashJoinOperator
     private SpilledPhase phase = SpilledPhase.PARTITION_PROBE;
     private JoinPartitioner probePartitioner;
     private JoinPartitionJoiner joiner;
+    // the build partitions kept in memory, until this instance releases them
+    private ResidentPartitions resident;
+    private JoinProbe residentProbe;
 
     public HashJoinOperator(QueryContext context, Operator probe, JoinBuild build, JoinType joinType, int[] probeKeys, boolean[] nullSafe,
             ProjectionKernel residual, Schema joinedSchema, Schema outputSchema, int probeColumnCount)
@@ -102,8 +107,9 @@ public final class HashJoinOperator
         while (ready.isEmpty()) {
             switch (phase) {
                 case PARTITION_PROBE -> {
-                    partitionProbe(join);
-                    phase = SpilledPhase.AWAIT_PROBES;
+                    if (!partitionProbe(join)) {
+                        phase = SpilledPhase.AWAIT_PROBES;
+                    }
                 }
                 case AWAIT_PROBES -> phase = join.awaitProbeRuns() ? SpilledPhase.JOIN_PARTITIONS : SpilledPhase.DONE;
                 case JOIN_PARTITIONS -> {
@@ -128,20 +134,61 @@ public final class HashJoinOperator
         return ready.poll();
     }
 
-    private void partitionProbe(GraceHashJoin join)
+    /**
+     * One step of partitioning the probe input: matches part of a batch of rows of the resident
+     * partitions, or partitions the next batch. At the end of the input, hands the runs over and
+     * returns false.
+     */
+    private boolean partitionProbe(GraceHashJoin join)
     {
-        probePartitioner = new JoinPartitioner(context, spec.probeKeys(), spec.nullSafe(), 0, join.fanOut(), spec.keepsProbeRowsWithNullKeys(),
-                join.partitionBufferBytes(), join.maxBatchBytes(), join.stats());
-        for (VectorSchemaRoot next = probe.next(); next != null; next = probe.next()) {
-            try (VectorSchemaRoot batch = next) {
-                context.checkCancelled();
-                probePartitioner.add(batch);
+        if (probePartitioner == null) {
+            probePartitioner = new JoinPartitioner(context, spec.probeKeys(), spec.nullSafe(), 0, join.fanOut(), spec.keepsProbeRowsWithNullKeys(),
+                    join.partitionBufferBytes(), join.maxBatchBytes(), join.stats());
+            resident = join.resident();
+            if (resident != null) {
+                residentProbe = new JoinProbe(context, resident.build(), spec, ready);
             }
         }
-        var runs = probePartitioner.finish();
-        probePartitioner.close();
-        probePartitioner = null;
-        join.addProbeRuns(runs);
+        if (matching != null) {
+            context.checkCancelled();
+            if (!matching.advance()) {
+                residentProbe.emitProbeOutcome(matching);
+                matching.close();
+                matching = null;
+            }
+            return true;
+        }
+        VectorSchemaRoot next = probe.next();
+        if (next == null) {
+            if (resident != null) {
+                if (spec.joinType().tracksBuildMatches() && resident.finishProbe()) {
+                    residentProbe.emitBuildRows();
+                }
+                releaseResident();
+            }
+            var runs = probePartitioner.finish();
+            probePartitioner.close();
+            probePartitioner = null;
+            join.addProbeRuns(runs);
+            return false;
+        }
+        try (VectorSchemaRoot batch = next) {
+            context.checkCancelled();
+            VectorSchemaRoot residentRows = probePartitioner.add(batch, resident == null ? null : resident.mask());
+            if (residentRows != null) {
+                matching = residentProbe.start(residentRows);
+            }
+        }
+        return true;
+    }
+
+    private void releaseResident()
+    {
+        if (resident != null) {
+            resident.release();
+            resident = null;
+            residentProbe = null;
+        }
     }
 
     @Override
@@ -162,6 +209,7 @@ public final class HashJoinOperator
                 probePartitioner.close();
                 probePartitioner = null;
             }
+            releaseResident();
             if (phase == SpilledPhase.PARTITION_PROBE) {
                 build.abandonProbe();
             }

@@ -146,6 +146,7 @@ public final class JoinBuild
             spilled = new GraceHashJoin(context, partitioner.finish(), keyColumns, nullSafe, probers, stats);
             partitioner.close();
             partitioner = null;
+            spilled.keepResident();
             if (probeAbandoned) {
                 spilled.abandon();
             }

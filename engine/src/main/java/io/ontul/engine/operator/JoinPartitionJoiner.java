@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Optional;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.util.VectorAppender;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.spi.ErrorCode;
@@ -188,23 +187,9 @@ final class JoinPartitionJoiner
                 whole.close();
                 return false;
             }
-            VectorAppender[] appenders = new VectorAppender[whole.getFieldVectors().size()];
-            for (int c = 0; c < appenders.length; c++) {
-                appenders[c] = new VectorAppender(whole.getVector(c));
-            }
-            int rows = 0;
-            while (nextBuildBatch != null) {
-                try (VectorSchemaRoot batch = nextBuildBatch) {
-                    nextBuildBatch = null;
-                    for (int c = 0; c < appenders.length; c++) {
-                        batch.getVector(c).accept(appenders[c], null);
-                    }
-                    rows += batch.getRowCount();
-                }
-                context.checkCancelled();
-                nextBuildBatch = buildReader.next();
-            }
-            whole.setRowCount(rows);
+            VectorSchemaRoot first = nextBuildBatch;
+            nextBuildBatch = null;
+            Batches.appendAll(whole, first, buildReader, context);
         }
         catch (RuntimeException e) {
             whole.close();

@@ -101,9 +101,23 @@ final class JoinPartitioner
 
     void add(VectorSchemaRoot batch)
     {
+        VectorSchemaRoot kept = add(batch, null);
+        if (kept != null) {
+            kept.close();
+        }
+    }
+
+    /**
+     * Partitions the rows of {@code batch} (the caller keeps it) except those of the partitions
+     * marked in {@code resident} (null: none), which are returned, in their order, as a new
+     * batch the caller owns (null when there are none): a hybrid hash join probes them against
+     * the build partitions it kept in memory ({@link ResidentPartitions}).
+     */
+    VectorSchemaRoot add(VectorSchemaRoot batch, boolean[] resident)
+    {
         int count = batch.getRowCount();
         if (count == 0) {
-            return;
+            return null;
         }
         if (schema == null) {
             schema = batch.getSchema();
@@ -115,6 +129,8 @@ final class JoinPartitioner
             Columns.hashInto(keys[k], count, hashes);
         }
         int[] partitionOf = new int[count];
+        int[] residentRows = resident == null ? null : new int[count];
+        int residentCount = 0;
         boolean nullKeys = Columns.anyNull(keys, nullSafe);
         for (int row = 0; row < count; row++) {
             int partition;
@@ -129,6 +145,10 @@ final class JoinPartitioner
             else {
                 partition = partition(hashes[row], level, bits);
             }
+            if (resident != null && resident[partition]) {
+                residentRows[residentCount++] = row;
+                partition = -1;
+            }
             partitionOf[row] = partition;
         }
         VectorSchemaRoot[] slices = Batches.scatter(batch, partitionOf, fanOut, context.allocator());
@@ -140,6 +160,7 @@ final class JoinPartitioner
         if (buffered > bufferLimit) {
             spillLargest();
         }
+        return residentCount == 0 ? null : Batches.gather(batch, residentRows, residentCount, Batches.hasNulls(batch), context.allocator());
     }
 
     private boolean hasExcludedNull(FieldVector[] keys, int row)

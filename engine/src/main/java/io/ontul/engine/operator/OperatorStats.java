@@ -13,6 +13,7 @@ public final class OperatorStats
     private final AtomicLong spilledRuns = new AtomicLong();
     private final AtomicLong repartitioned = new AtomicLong();
     private final AtomicLong chunked = new AtomicLong();
+    private final AtomicLong resident = new AtomicLong();
 
     public void recordBatch(long rowCount, long elapsedNanos)
     {
@@ -48,6 +49,17 @@ public final class OperatorStats
     public void recordChunkedPartition()
     {
         chunked.incrementAndGet();
+    }
+
+    /** {@code partitions} partitions of a spilled join's build side were kept in memory, their probe rows joined as they came. */
+    public void recordResidentPartitions(int partitions)
+    {
+        resident.addAndGet(partitions);
+    }
+
+    public long resident()
+    {
+        return resident.get();
     }
 
     public long repartitioned()

@@ -112,6 +112,28 @@ class TestSpillingHashJoin
     }
 
     @Test
+    void buildJustOverTheLimitKeepsPartitionsInMemory()
+    {
+        // 9,000 build rows (1.8 MB and a table, more than three quarters of the query's memory):
+        // the partitions that fit a quarter of it stay in memory and their probe rows are joined
+        // as they come
+        for (JoinType joinType : List.of(JoinType.INNER, JoinType.LEFT)) {
+            OperatorStats stats = joinAndCheck(joinType, 9_000);
+            assertThat(stats.resident()).as("%s: partitions kept in memory", joinType).isBetween(4L, GraceHashJoin.FAN_OUT - 1L);
+            // one run per partition and side, but none for the probe rows of resident partitions
+            assertThat(stats.spilledRuns()).as("%s: spill runs", joinType).isEqualTo(2L * GraceHashJoin.FAN_OUT - stats.resident());
+        }
+    }
+
+    @Test
+    void buildFarOverTheLimitKeepsNoneInMemory()
+    {
+        // 120,000 build rows: a partition costs more than a quarter of the memory
+        OperatorStats stats = joinAndCheck(JoinType.INNER, 120_000);
+        assertThat(stats.resident()).isZero();
+    }
+
+    @Test
     void partitionsAFewBudgetsLargeAreJoinedInChunks()
     {
         // 120,000 build rows cost about 2.5 budgets per first-level partition

@@ -349,6 +349,33 @@ public class TestSpillingJoin
         assertNoSpillFilesLeft();
     }
 
+    @Test
+    public void buildSideJustOverTheLimitKeepsPartitionsInMemory()
+            throws SQLException, IOException
+    {
+        // the build partitions that fit stay in memory (a hybrid hash join): their probe rows are
+        // joined as they come and their build rows' outcomes (RIGHT, FULL) decided with the others'
+        String budget = "16MB";
+        for (String sql : List.of("""
+                SELECT l_orderkey, l_linenumber, l_comment, o_orderkey, o_comment
+                FROM (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity > 40 AND l_orderkey % 3 = 0) l
+                FULL JOIN (SELECT * FROM tpch.sf0_1.orders WHERE o_orderkey % 2 = 0) o ON l_orderkey = o_orderkey""", """
+                SELECT l_orderkey, l_linenumber, o_orderkey, o_orderstatus, o_comment
+                FROM (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity > 45) l
+                RIGHT JOIN tpch.sf0_1.orders o ON l_orderkey = o_orderkey""", """
+                SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders o
+                WHERE NOT EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem l WHERE l.l_orderkey = o.o_orderkey AND l_quantity > 49)""", """
+                SELECT l_orderkey, l_linenumber, l_comment, o_comment
+                FROM tpch.sf0_1.lineitem LEFT JOIN (SELECT * FROM tpch.sf0_1.orders WHERE o_orderkey % 5 <> 0) o ON l_orderkey = o_orderkey""")) {
+            String plan;
+            try (QueryResult result = session(budget).execute("EXPLAIN ANALYZE " + sql)) {
+                plan = ResultRows.drain(result).stream().map(row -> String.valueOf(row.get(0))).collect(Collectors.joining("\n"));
+            }
+            assertThat(plan).as(sql).containsPattern("HashJoin .*spilled=.* resident=[1-9]");
+            assertSpillsAndMatchesDuckDb(budget, sql);
+        }
+    }
+
     private void assertSpillsAndMatchesDuckDb(String budget, String sql)
             throws SQLException, IOException
     {
