@@ -74,12 +74,7 @@ public final class HashJoinOperator
         }
         while (ready.isEmpty()) {
             if (matching != null) {
-                context.checkCancelled();
-                if (!matching.advance()) {
-                    inMemory.emitProbeOutcome(matching);
-                    matching.close();
-                    matching = null;
-                }
+                advanceMatching(inMemory);
                 continue;
             }
             if (probeDone) {
@@ -150,12 +145,7 @@ public final class HashJoinOperator
             }
         }
         if (matching != null) {
-            context.checkCancelled();
-            if (!matching.advance()) {
-                residentProbe.emitProbeOutcome(matching);
-                matching.close();
-                matching = null;
-            }
+            advanceMatching(residentProbe);
             return true;
         }
         VectorSchemaRoot next = probe.next();
@@ -180,6 +170,17 @@ public final class HashJoinOperator
             }
         }
         return true;
+    }
+
+    /** Matches part of the current probe batch against {@code probe}'s build; at its end, emits the batch's probe-side outcome. */
+    private void advanceMatching(JoinProbe probe)
+    {
+        context.checkCancelled();
+        if (!matching.advance()) {
+            probe.emitProbeOutcome(matching);
+            matching.close();
+            matching = null;
+        }
     }
 
     private void releaseResident()

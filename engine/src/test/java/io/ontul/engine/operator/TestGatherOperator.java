@@ -52,28 +52,21 @@ class TestGatherOperator
 
     @Test
     void batchesWaitingAreBoundedByBytes()
-            throws InterruptedException
     {
         // 600 KB batches against a 1 MB bound: one waits in the queue, one more in each producer's
         // hands; the queue alone has room for four
         int rows = 75_000;
         AtomicInteger made = new AtomicInteger();
         try (GatherOperator gather = new GatherOperator(context, instance -> new Batches(rows, 20, instance, made), INSTANCES)) {
-            long sum = 0;
-            int taken = 0;
-            for (VectorSchemaRoot next = gather.next(); next != null; next = gather.next()) {
-                try (VectorSchemaRoot batch = next) {
-                    taken++;
-                    sum += sum((BigIntVector) batch.getVector(0));
-                    if (taken % 5 == 1) {
-                        // a slow consumer: producers fill what the bound lets them
-                        settle(made);
-                        assertThat(made.get() - taken).as("batches made but not taken, after %s taken", taken).isLessThanOrEqualTo(1 + INSTANCES);
-                    }
+            int[] taken = new int[1];
+            assertDeliversEveryBatchOnce(gather, rows, 20, () -> {
+                taken[0]++;
+                if (taken[0] % 5 == 1) {
+                    // a slow consumer: producers fill what the bound lets them
+                    settle(made);
+                    assertThat(made.get() - taken[0]).as("batches made but not taken, after %s taken", taken[0]).isLessThanOrEqualTo(1 + INSTANCES);
                 }
-            }
-            assertThat(taken).isEqualTo(2 * 20);
-            assertThat(sum).isEqualTo(expectedSum(rows, 20));
+            });
         }
     }
 
@@ -84,22 +77,12 @@ class TestGatherOperator
         int rows = 250_000;
         AtomicInteger made = new AtomicInteger();
         try (GatherOperator gather = new GatherOperator(context, instance -> new Batches(rows, 6, instance, made), INSTANCES)) {
-            long sum = 0;
-            int taken = 0;
-            for (VectorSchemaRoot next = gather.next(); next != null; next = gather.next()) {
-                try (VectorSchemaRoot batch = next) {
-                    taken++;
-                    sum += sum((BigIntVector) batch.getVector(0));
-                }
-            }
-            assertThat(taken).isEqualTo(2 * 6);
-            assertThat(sum).isEqualTo(expectedSum(rows, 6));
+            assertDeliversEveryBatchOnce(gather, rows, 6, () -> { });
         }
     }
 
     @Test
     void closeReleasesProducersWaitingForRoom()
-            throws InterruptedException
     {
         AtomicInteger made = new AtomicInteger();
         GatherOperator gather = new GatherOperator(context, instance -> new Batches(75_000, 1_000, instance, made), INSTANCES);
@@ -111,14 +94,35 @@ class TestGatherOperator
         assertThat(made.get()).isLessThan(10);
     }
 
+    /** Takes every batch, running {@code afterEach} after each, and checks that each of both producers' batches came once. */
+    private static void assertDeliversEveryBatchOnce(GatherOperator gather, int rows, int batches, Runnable afterEach)
+    {
+        long sum = 0;
+        int taken = 0;
+        for (VectorSchemaRoot next = gather.next(); next != null; next = gather.next()) {
+            try (VectorSchemaRoot batch = next) {
+                taken++;
+                sum += sum((BigIntVector) batch.getVector(0));
+                afterEach.run();
+            }
+        }
+        assertThat(taken).isEqualTo(INSTANCES * batches);
+        assertThat(sum).isEqualTo(expectedSum(rows, batches));
+    }
+
     /** Waits until the producers have stopped making batches (blocked on the bound). */
     private static void settle(AtomicInteger made)
-            throws InterruptedException
     {
         int before;
         do {
             before = made.get();
-            Thread.sleep(200);
+            try {
+                Thread.sleep(200);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
         }
         while (made.get() != before);
     }
