@@ -162,14 +162,35 @@ final class GraceHashJoin
     }
 
     /**
-     * What the build partitions kept in memory may take: a quarter of the query's memory, less
-     * what it holds now. The probe instances' partitioning buffers take another quarter
-     * ({@link #partitionBufferBytes}); the rest is for batches in flight and the operators
-     * around the join, which may not be able to spill.
+     * What the build partitions kept in memory may take: three eighths of the query's memory,
+     * less what it holds now. The probe instances' partitioning buffers take at most another
+     * quarter ({@link #probeBufferBytes}, less the more is resident); the rest is for batches in
+     * flight and the operators around the join, which may not be able to spill.
      */
     long residentBudget()
     {
-        return context.memoryLimit() / 4 - context.memoryUsed();
+        return context.memoryLimit() / 8 * 3 - context.memoryUsed();
+    }
+
+    /**
+     * Bytes of rows one probe instance buffers while partitioning its input: its share of a
+     * quarter of the memory ({@link #partitionBufferBytes}), in proportion to the build rows
+     * left on disk when partitions are kept in memory (their probe rows are not buffered), so that
+     * buffers and resident partitions together stay within about three eighths of the memory.
+     */
+    synchronized long probeBufferBytes()
+    {
+        long bytes = partitionBufferBytes();
+        if (resident == null) {
+            return bytes;
+        }
+        long total = 0;
+        long onDisk = 0;
+        for (int p = 0; p < buildPartitions.size(); p++) {
+            total += buildPartitions.get(p).memoryBytes();
+            onDisk += resident.mask()[p] ? 0 : buildPartitions.get(p).memoryBytes();
+        }
+        return Math.max(256 * 1024, (long) (bytes * (onDisk / (double) Math.max(1, total))));
     }
 
     /**
