@@ -81,6 +81,25 @@ class TestJdbcPushdown
     }
 
     @Test
+    void readsBatchesOfTheRowsTheScanAsksFor()
+    {
+        // under a small memory limit the engine asks for smaller batches (ScanSpec.maxBatchRows):
+        // 15,000 orders come in batches of 1,000 at most, and are the same rows
+        ScanSpec scan = new ScanSpec(List.of("o_orderkey", "o_comment"), List.of()).withMaxBatchRows(1_000);
+        List<Integer> batchRows = new ArrayList<>();
+        try (JdbcBatchSource source = source(orders, scan)) {
+            for (VectorSchemaRoot batch = source.next(); batch != null; batch = source.next()) {
+                batchRows.add(batch.getRowCount());
+                batch.close();
+            }
+        }
+        assertThat(batchRows).allSatisfy(rows -> assertThat(rows).isBetween(1, 1_000));
+        assertThat(batchRows.stream().mapToInt(Integer::intValue).sum()).isEqualTo(15_000);
+        assertThat(batchRows).hasSizeGreaterThanOrEqualTo(15);
+        assertSameRows(read(orders, scan), "SELECT o_orderkey, o_comment FROM pushdown_test.orders");
+    }
+
+    @Test
     void pushesComparisonsInNullChecksAndLikeAsBindParameters()
     {
         ScanSpec scan = new ScanSpec(List.of("o_orderkey", "o_orderdate"), List.of(
