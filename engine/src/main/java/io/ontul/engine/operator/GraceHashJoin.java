@@ -162,21 +162,21 @@ final class GraceHashJoin
     }
 
     /**
-     * What the build partitions kept in memory may take: three eighths of the query's memory,
-     * less what it holds now. The probe instances' partitioning buffers take at most another
-     * quarter ({@link #probeBufferBytes}, less the more is resident); the rest is for batches in
-     * flight and the operators around the join, which may not be able to spill.
+     * What the build partitions kept in memory may take: a quarter of the query's memory, less
+     * what it holds now. The probe instances' partitioning buffers take at most another quarter
+     * ({@link #probeBufferBytes}, less the more is resident). The rest is for batches in flight
+     * and the operators below and above the join, which hold their own memory meanwhile (a
+     * spilled join on the probe side joins its partitions in up to half of it).
      */
     long residentBudget()
     {
-        return context.memoryLimit() / 8 * 3 - context.memoryUsed();
+        return context.memoryLimit() / 4 - context.memoryUsed();
     }
 
     /**
      * Bytes of rows one probe instance buffers while partitioning its input: its share of a
      * quarter of the memory ({@link #partitionBufferBytes}), in proportion to the build rows
-     * left on disk when partitions are kept in memory (their probe rows are not buffered), so that
-     * buffers and resident partitions together stay within about three eighths of the memory.
+     * left on disk when partitions are kept in memory (their probe rows are not buffered).
      */
     synchronized long probeBufferBytes()
     {

@@ -2,6 +2,7 @@ package io.ontul.engine.operator;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -150,15 +151,21 @@ public final class HashJoinOperator
         }
         VectorSchemaRoot next = probe.next();
         if (next == null) {
-            if (resident != null) {
-                if (spec.joinType().tracksBuildMatches() && resident.finishProbe()) {
-                    residentProbe.emitBuildRows();
-                }
-                releaseResident();
-            }
-            var runs = probePartitioner.finish();
+            // buffers written out first: the resident build rows emitted next need the room
+            List<JoinPartitionRuns> runs = probePartitioner.finish();
             probePartitioner.close();
             probePartitioner = null;
+            try {
+                if (resident != null && spec.joinType().tracksBuildMatches() && resident.finishProbe()) {
+                    residentProbe.emitBuildRows();
+                }
+                // released before the runs are handed over: the partitions on disk are joined once all are
+                releaseResident();
+            }
+            catch (RuntimeException e) {
+                runs.forEach(JoinPartitionRuns::delete);
+                throw e;
+            }
             join.addProbeRuns(runs);
             return false;
         }
@@ -206,11 +213,11 @@ public final class HashJoinOperator
                 joiner.close();
                 joiner = null;
             }
+            releaseResident();
             if (probePartitioner != null) {
                 probePartitioner.close();
                 probePartitioner = null;
             }
-            releaseResident();
             if (phase == SpilledPhase.PARTITION_PROBE) {
                 build.abandonProbe();
             }

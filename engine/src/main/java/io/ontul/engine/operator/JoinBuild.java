@@ -146,9 +146,11 @@ public final class JoinBuild
             spilled = new GraceHashJoin(context, partitioner.finish(), keyColumns, nullSafe, probers, stats);
             partitioner.close();
             partitioner = null;
-            spilled.keepResident();
             if (probeAbandoned) {
                 spilled.abandon();
+            }
+            else {
+                spilled.keepResident();
             }
             built = true;
             return;

@@ -35,16 +35,14 @@ final class ResidentPartitions
         implements AutoCloseable
 {
     private final boolean[] mask;
-    private final int count;
     private final JoinBuild build;
     private final AtomicInteger probing;
     private int holders;
     private boolean closed;
 
-    private ResidentPartitions(boolean[] mask, int count, JoinBuild build, int probers)
+    private ResidentPartitions(boolean[] mask, JoinBuild build, int probers)
     {
         this.mask = mask;
-        this.count = count;
         this.build = build;
         this.probing = new AtomicInteger(probers);
         this.holders = probers;
@@ -94,7 +92,7 @@ final class ResidentPartitions
                     partitions.get(p).delete();
                 }
                 stats.recordResidentPartitions(chosen.size());
-                return Optional.of(new ResidentPartitions(mask, chosen.size(), build, probers));
+                return Optional.of(new ResidentPartitions(mask, build, probers));
             }
             return Optional.empty();
         }
@@ -148,11 +146,6 @@ final class ResidentPartitions
     boolean[] mask()
     {
         return mask;
-    }
-
-    int count()
-    {
-        return count;
     }
 
     /** The build rows of every resident partition. */

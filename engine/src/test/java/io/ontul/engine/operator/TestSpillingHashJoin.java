@@ -115,7 +115,7 @@ class TestSpillingHashJoin
     void buildJustOverTheLimitKeepsPartitionsInMemory()
     {
         // 9,000 build rows (1.8 MB and a table, more than three quarters of the query's memory):
-        // the partitions that fit three eighths of it stay in memory and their probe rows are joined
+        // the partitions that fit a quarter of it stay in memory and their probe rows are joined
         // as they come
         for (JoinType joinType : List.of(JoinType.INNER, JoinType.LEFT)) {
             OperatorStats stats = joinAndCheck(joinType, 9_000);
@@ -128,7 +128,7 @@ class TestSpillingHashJoin
     @Test
     void buildFarOverTheLimitKeepsNoneInMemory()
     {
-        // 120,000 build rows: a partition costs more than three eighths of the memory
+        // 120,000 build rows: a partition costs more than a quarter of the memory
         OperatorStats stats = joinAndCheck(JoinType.INNER, 120_000);
         assertThat(stats.resident()).isZero();
     }
