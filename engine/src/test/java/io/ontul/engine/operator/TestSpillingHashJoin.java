@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -123,6 +125,75 @@ class TestSpillingHashJoin
             // one run per partition and side, but none for the probe rows of resident partitions
             assertThat(stats.spilledRuns()).as("%s: spill runs", joinType).isEqualTo(2L * GraceHashJoin.FAN_OUT - stats.resident());
         }
+    }
+
+    @Test
+    void rightJoinOfTwoProbeInstancesOverResidentPartitions()
+            throws Exception
+    {
+        // two probe instances share the build, each with half of the probe keys (even, odd) below
+        // 4,500: build rows of the resident partitions and of those on disk come out once, matched
+        // or, for keys from 4,500 on, with NULL probe columns, emitted by whichever instance is last
+        useQuery(2, BUDGET);
+        int buildRows = 9_000;
+        int probeRows = 4_500;
+        OperatorStats stats = new OperatorStats();
+        JoinBuild build = new JoinBuild(context, () -> new BuildRows(buildRows), new int[] {0}, new boolean[] {false}, 2, stats);
+        Schema allNullable = new Schema(JOINED.getFields().stream().map(field -> new Field(field.getName(), FieldType.nullable(field.getType()), null)).toList());
+        ExecutorService instances = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<long[]>> results = new ArrayList<>();
+            for (int instance = 0; instance < 2; instance++) {
+                ProbeRows probe = new ProbeRows(probeRows, instance, 2);
+                results.add(instances.submit(() -> drainRightJoin(new HashJoinOperator(context, probe, build, JoinType.RIGHT, new int[] {0}, new boolean[] {false},
+                        null, allNullable, allNullable, PROBE.getFields().size()))));
+            }
+            long[] total = new long[4];
+            for (Future<long[]> result : results) {
+                long[] counts = result.get();
+                for (int i = 0; i < total.length; i++) {
+                    total[i] += counts[i];
+                }
+            }
+            long matchedKeySum = (long) probeRows * (probeRows - 1) / 2;
+            assertThat(total[0]).as("joined rows").isEqualTo(probeRows);
+            assertThat(total[1]).as("sum of joined keys").isEqualTo(matchedKeySum);
+            assertThat(total[2]).as("build rows without a match").isEqualTo(buildRows - probeRows);
+            assertThat(total[3]).as("sum of their keys").isEqualTo((long) buildRows * (buildRows - 1) / 2 - matchedKeySum);
+        }
+        finally {
+            instances.shutdownNow();
+        }
+        assertThat(stats.resident()).as("partitions kept in memory").isPositive();
+        assertThat(stats.spilledBytes()).as("bytes spilled").isPositive();
+    }
+
+    /** Joined rows, their key sum, build rows without a match and their key sum, from one RIGHT join instance. */
+    private static long[] drainRightJoin(HashJoinOperator join)
+    {
+        long[] counts = new long[4];
+        try (join) {
+            VectorSchemaRoot next;
+            while ((next = join.next()) != null) {
+                try (VectorSchemaRoot batch = next) {
+                    BigIntVector probeKey = (BigIntVector) batch.getVector(0);
+                    BigIntVector buildKey = (BigIntVector) batch.getVector(2);
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        assertThat(buildKey.isNull(row)).as("a RIGHT join row without its build row").isFalse();
+                        if (probeKey.isNull(row)) {
+                            counts[2]++;
+                            counts[3] += buildKey.get(row);
+                        }
+                        else {
+                            assertThat(probeKey.get(row)).isEqualTo(buildKey.get(row));
+                            counts[0]++;
+                            counts[1] += buildKey.get(row);
+                        }
+                    }
+                }
+            }
+        }
+        return counts;
     }
 
     @Test
@@ -273,16 +344,24 @@ class TestSpillingHashJoin
         public void close() {}
     }
 
-    /** Probe rows (key i, value 3i + 1) for i below {@code count}. */
+    /** Probe rows (key i, value 3i + 1) for i below {@code count}: every {@code step}-th from {@code first}. */
     private final class ProbeRows
             implements Operator
     {
         private final int count;
+        private final int step;
         private int position;
 
         ProbeRows(int count)
         {
+            this(count, 0, 1);
+        }
+
+        ProbeRows(int count, int first, int step)
+        {
             this.count = count;
+            this.step = step;
+            this.position = first;
         }
 
         @Override
@@ -291,14 +370,14 @@ class TestSpillingHashJoin
             if (position >= count) {
                 return null;
             }
-            int rows = Math.min(BATCH_ROWS, count - position);
+            int rows = Math.min(BATCH_ROWS, (count - position + step - 1) / step);
             FieldVector[] vectors = Batches.allocate(PROBE, context.allocator(), rows);
             for (int i = 0; i < rows; i++) {
-                long key = position + i;
+                long key = position + (long) i * step;
                 ((BigIntVector) vectors[0]).set(i, key);
                 ((BigIntVector) vectors[1]).set(i, 3 * key + 1);
             }
-            position += rows;
+            position += rows * step;
             return Batches.root(PROBE, vectors, rows);
         }
 
