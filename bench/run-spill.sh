@@ -10,7 +10,8 @@
 #       (io.ontul.bench.CheckpointStoreBenchmark)
 # Builds the bench module (and what it needs) when its jar is missing or older than a source
 # file; REBUILD=1 forces a build, SKIP_BUILD=1 runs what is built, MVN_ARGS adds Maven arguments
-# (e.g. -o), JAVA_OPTS adds JVM options. The JVM flags are those of bench/run-flight.sh.
+# (e.g. -o), JAVA_OPTS adds JVM options. The JVM flags are those of bench/run-flight.sh, with
+# the heap committed and touched at start (BENCH_FIXED_HEAP in bench/bench-common.sh).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,4 +29,4 @@ esac
 
 . bench/bench-common.sh
 bench_build_if_needed
-bench_run 12g "bench/run-spill.sh $*" "$MAIN" "${@:2}"
+BENCH_FIXED_HEAP=1 bench_run 12g "bench/run-spill.sh $*" "$MAIN" "${@:2}"
