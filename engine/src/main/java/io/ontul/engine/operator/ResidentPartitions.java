@@ -91,7 +91,8 @@ final class ResidentPartitions
                     mask[p] = true;
                     partitions.get(p).delete();
                 }
-                stats.recordResidentPartitions(chosen.size());
+                // empty partitions are kept for free: only those with rows are counted
+                stats.recordResidentPartitions((int) chosen.stream().filter(p -> partitions.get(p).rows() > 0).count());
                 return Optional.of(new ResidentPartitions(mask, build, probers));
             }
             return Optional.empty();

@@ -8,11 +8,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -197,6 +200,92 @@ class TestSpillingHashJoin
     }
 
     @Test
+    void fullJoinWithNullKeysOverResidentPartitions()
+    {
+        // a build just over the limit, some partitions resident: rows with a NULL key match
+        // nothing and come out once each, from whichever partition they were spread to
+        OperatorStats stats = fullJoinWithNullKeys(false, 10, 7);
+        assertThat(stats.resident()).as("partitions kept in memory").isPositive();
+    }
+
+    @Test
+    void nullSafeFullJoinOverResidentPartitions()
+    {
+        // IS NOT DISTINCT FROM: NULL keys are one key, matching each other in one partition
+        OperatorStats stats = fullJoinWithNullKeys(true, 1000, 700);
+        assertThat(stats.resident()).as("partitions kept in memory").isPositive();
+    }
+
+    /**
+     * A FULL join of 9,000 build rows (row j: key scrambled(j), or NULL every {@code buildNullEvery}
+     * rows) and 9,900 probe rows (row i: key i, or NULL every {@code probeNullEvery} rows), checked
+     * pair by pair against the pairs worked out from the keys.
+     */
+    private OperatorStats fullJoinWithNullKeys(boolean nullSafe, int buildNullEvery, int probeNullEvery)
+    {
+        int buildRows = 9_000;
+        int probeRows = 9_900;
+        Schema build = new Schema(List.of(nullableBigint("bk"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null)));
+        Schema probe = new Schema(List.of(nullableBigint("pk"), bigint("v")));
+        Schema joined = new Schema(Stream.concat(probe.getFields().stream(), build.getFields().stream())
+                .map(field -> new Field(field.getName(), FieldType.nullable(field.getType()), null)).toList());
+        Long[] buildKeys = new Long[buildRows];
+        for (int j = 0; j < buildRows; j++) {
+            buildKeys[j] = j % buildNullEvery == 0 ? null : scrambled(j, buildRows);
+        }
+        Long[] probeKeys = new Long[probeRows];
+        for (int i = 0; i < probeRows; i++) {
+            probeKeys[i] = i % probeNullEvery == 0 ? null : (long) i;
+        }
+        // build rows by key (HashMap takes the NULL key: null-safe, NULL matches every NULL)
+        Map<Long, List<Integer>> buildRowsByKey = new HashMap<>();
+        for (int j = 0; j < buildRows; j++) {
+            buildRowsByKey.computeIfAbsent(buildKeys[j], key -> new ArrayList<>()).add(j);
+        }
+        List<String> expected = new ArrayList<>();
+        boolean[] buildMatched = new boolean[buildRows];
+        for (int i = 0; i < probeRows; i++) {
+            boolean matched = false;
+            List<Integer> matches = probeKeys[i] == null && !nullSafe ? List.of() : buildRowsByKey.getOrDefault(probeKeys[i], List.of());
+            for (int j : matches) {
+                expected.add(i + "|" + j);
+                buildMatched[j] = true;
+                matched = true;
+            }
+            if (!matched) {
+                expected.add(i + "|-");
+            }
+        }
+        for (int j = 0; j < buildRows; j++) {
+            if (!buildMatched[j]) {
+                expected.add("-|" + j);
+            }
+        }
+        OperatorStats stats = new OperatorStats();
+        boolean[] nullSafeKeys = {nullSafe};
+        JoinBuild joinBuild = new JoinBuild(context, () -> new KeyedRows(build, buildKeys, j -> "payload of row " + j + " "), new int[] {0}, nullSafeKeys, 1, stats);
+        List<String> actual = new ArrayList<>();
+        try (HashJoinOperator join = new HashJoinOperator(context, new KeyedRows(probe, probeKeys, null), joinBuild, JoinType.FULL, new int[] {0}, nullSafeKeys,
+                null, joined, joined, probe.getFields().size())) {
+            VectorSchemaRoot next;
+            while ((next = join.next()) != null) {
+                try (VectorSchemaRoot batch = next) {
+                    BigIntVector value = (BigIntVector) batch.getVector(1);
+                    VarCharVector payload = (VarCharVector) batch.getVector(3);
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        String probeRow = value.isNull(row) ? "-" : String.valueOf(value.get(row));
+                        String buildRow = payload.isNull(row) ? "-" : new String(payload.get(row), UTF_8).split(" ")[3];
+                        actual.add(probeRow + "|" + buildRow);
+                    }
+                }
+            }
+        }
+        assertThat(actual).as("joined rows").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(stats.spilledBytes()).as("bytes spilled").isPositive();
+        return stats;
+    }
+
+    @Test
     void buildFarOverTheLimitKeepsNoneInMemory()
     {
         // 120,000 build rows: a partition costs more than a quarter of the memory
@@ -302,6 +391,62 @@ class TestSpillingHashJoin
     private static Field bigint(String name)
     {
         return new Field(name, FieldType.notNullable(new ArrowType.Int(64, true)), null);
+    }
+
+    private static Field nullableBigint(String name)
+    {
+        return new Field(name, FieldType.nullable(new ArrowType.Int(64, true)), null);
+    }
+
+    /**
+     * Rows of {@code schema} (a nullable BIGINT key, then a BIGINT row number or, with
+     * {@code payload}, a string naming the row), row r with key {@code keys[r]}.
+     */
+    private final class KeyedRows
+            implements Operator
+    {
+        private final Schema schema;
+        private final Long[] keys;
+        private final IntFunction<String> payload;
+        private int position;
+
+        KeyedRows(Schema schema, Long[] keys, IntFunction<String> payload)
+        {
+            this.schema = schema;
+            this.keys = keys;
+            this.payload = payload;
+        }
+
+        @Override
+        public VectorSchemaRoot next()
+        {
+            if (position >= keys.length) {
+                return null;
+            }
+            int rows = Math.min(BATCH_ROWS, keys.length - position);
+            FieldVector[] vectors = Batches.allocate(schema, context.allocator(), rows);
+            for (int i = 0; i < rows; i++) {
+                int row = position + i;
+                if (keys[row] == null) {
+                    ((BigIntVector) vectors[0]).setNull(i);
+                }
+                else {
+                    ((BigIntVector) vectors[0]).set(i, keys[row]);
+                }
+                if (payload == null) {
+                    ((BigIntVector) vectors[1]).set(i, row);
+                }
+                else {
+                    String text = payload.apply(row);
+                    ((VarCharVector) vectors[1]).setSafe(i, (text + ".".repeat(Math.max(0, PAYLOAD_BYTES - text.length()))).getBytes(UTF_8));
+                }
+            }
+            position += rows;
+            return Batches.root(schema, vectors, rows);
+        }
+
+        @Override
+        public void close() {}
     }
 
     /** Build rows (key i, payload), keys in a scrambled order, allocated from the query's allocator as a scan would. */
