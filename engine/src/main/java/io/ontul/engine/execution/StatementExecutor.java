@@ -514,6 +514,9 @@ public final class StatementExecutor
                 if (node.stats().resident() > 0) {
                     line.append(" resident=").append(node.stats().resident());
                 }
+                if (node.stats().shared() > 0) {
+                    line.append(" shared=").append(node.stats().shared());
+                }
                 line.append(')');
             }
         }

@@ -21,6 +21,9 @@ import io.ontul.spi.OntulException;
  * (failure, early close) calls {@link #abandon} instead;</li>
  * <li>each instance then waits in {@link #awaitProbeRuns} until all have handed theirs over: a
  * partition can only be joined once all of its probe rows are on disk;</li>
+ * <li>then, when there are several instances, they join the partitions too large for one
+ * instance's budget but not for all of theirs together one at a time, all of them probing each
+ * ({@link #sharedPartition}, {@link SharedPartition});</li>
  * <li>then each instance takes partitions with {@link #nextPartition} until none is left and
  * joins them ({@link JoinPartitionJoiner}); a partition too large to join in memory is joined
  * in chunks, or, if more than {@link #MAX_CHUNKS_INSTEAD_OF_SPLIT} budgets large, split again,
@@ -58,6 +61,9 @@ final class GraceHashJoin
     private final List<List<JoinPartitionRuns>> probePartitions = new ArrayList<>();
     private final Deque<JoinPartition> pending = new ArrayDeque<>();
     private final List<JoinPartition> created = new ArrayList<>();
+    // partitions all instances join together, in order, and those loaded so far
+    private final List<JoinPartition> sharedPlans = new ArrayList<>();
+    private final List<SharedPartition> shared = new ArrayList<>();
     private ResidentPartitions resident;
     private int probersLeft;
     private boolean abandoned;
@@ -120,6 +126,33 @@ final class GraceHashJoin
     static long buildBudget(QueryContext context, int probers)
     {
         return Math.max(1024 * 1024, context.memoryLimit() / (2L * probers));
+    }
+
+    /**
+     * What one partition joined by every instance together may spend on its in-memory build:
+     * all their {@link #buildBudget}s, as only one such partition is in memory at a time and
+     * no instance joins another partition meanwhile.
+     */
+    long sharedBudget()
+    {
+        return buildBudget() * probers;
+    }
+
+    /**
+     * Whether the instances should join {@code partition} together: there are several, it has
+     * keys, and its build rows may not load whole in one instance's budget (counted with Arrow
+     * rounding every buffer up to twice its size, at most) but may in all of theirs (counted
+     * without). Those that do not fit once read are joined one by one after all
+     * ({@link #sharedPartition}); those that would have fit alone are joined together anyway,
+     * still read once.
+     */
+    private boolean sharesPartition(JoinPartition partition)
+    {
+        JoinPartitionRuns build = partition.build();
+        if (probers < 2 || buildKeys.length == 0 || build.rows() == 0 || build.rows() > Integer.MAX_VALUE / 2) {
+            return false;
+        }
+        return wholeBuildBytes(build, 2 * build.memoryBytes()) > buildBudget() && wholeBuildBytes(build, build.memoryBytes()) <= sharedBudget();
     }
 
     /** Bytes of rows in one spilled batch at most: chunks of a partition are loaded batch by batch. */
@@ -230,14 +263,19 @@ final class GraceHashJoin
                 }
                 // without keys every row is in one partition, and splitting it again cannot spread them
                 JoinPartition partition = new JoinPartition(0, buildPartitions.get(p), JoinPartitionRuns.concat(probePartitions.get(p)), buildKeys.length == 0);
-                pending.add(partition);
+                if (sharesPartition(partition)) {
+                    sharedPlans.add(partition);
+                }
+                else {
+                    pending.add(partition);
+                }
                 created.add(partition);
             }
         }
         notifyAll();
     }
 
-    /** An instance stops before handing over its probe runs: the others stop waiting. */
+    /** An instance stops before handing over its probe runs, or while partitions are joined together: the others stop waiting. */
     synchronized void abandon()
     {
         abandoned = true;
@@ -262,6 +300,65 @@ final class GraceHashJoin
             }
         }
         return probersLeft == 0;
+    }
+
+    /**
+     * The {@code index}th partition all instances join together ({@link SharedPartition}); each
+     * instance asks for 0, 1, 2, ... in turn. The first instance to ask loads it, once every
+     * instance has released the one before. One that does not fit once read goes to the
+     * partitions joined one by one ({@link #nextPartition}) and is returned not
+     * {@linkplain SharedPartition#inMemory in memory}. Null when there are no more and the last
+     * one has been released (so the partitions joined one by one never share the memory with
+     * it), or when an instance gave up ({@link #isAbandoned}).
+     */
+    synchronized SharedPartition sharedPartition(int index)
+    {
+        while (!abandoned && !closed) {
+            if (index < shared.size()) {
+                return shared.get(index);
+            }
+            if (shared.isEmpty() || shared.get(shared.size() - 1).released()) {
+                if (index >= sharedPlans.size()) {
+                    return null;
+                }
+                shared.add(loadShared(sharedPlans.get(index)));
+                continue;
+            }
+            context.checkCancelled();
+            try {
+                wait(50);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                context.cancel();
+                throw new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted");
+            }
+        }
+        return null;
+    }
+
+    private SharedPartition loadShared(JoinPartition partition)
+    {
+        ResidentPartitions build = ResidentPartitions.keepWhole(context, partition.build(), buildKeys, nullSafe, probers, sharedBudget(), maxBatchBytes(), stats).orElse(null);
+        if (build == null) {
+            pending.add(partition);
+            return new SharedPartition(null, List.of());
+        }
+        stats.recordSharedPartition();
+        return new SharedPartition(build, partition.probe().runs());
+    }
+
+    /** An instance is done with {@code partition} ({@link SharedPartition} protocol); wakes those waiting for the next one. */
+    synchronized void release(SharedPartition partition)
+    {
+        partition.release();
+        notifyAll();
+    }
+
+    /** Whether an instance gave up before handing over its probe runs, or while partitions were joined together. */
+    synchronized boolean isAbandoned()
+    {
+        return abandoned;
     }
 
     /** The next partition to join, or null when none is left. */
@@ -294,6 +391,7 @@ final class GraceHashJoin
         if (resident != null) {
             resident.close();
         }
+        shared.forEach(SharedPartition::close);
         // runs already deleted are skipped; the query's spill space removes anything left at its end
         created.forEach(JoinPartition::delete);
         created.clear();

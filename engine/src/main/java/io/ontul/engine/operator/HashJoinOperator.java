@@ -9,6 +9,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.expression.ProjectionKernel;
+import io.ontul.exchange.spill.SpillRun;
 
 /**
  * Probe side of a hash join (or of a nested-loop join when there are no keys), one instance per
@@ -31,7 +32,7 @@ public final class HashJoinOperator
 {
     private enum SpilledPhase
     {
-        PARTITION_PROBE, AWAIT_PROBES, JOIN_PARTITIONS, DONE
+        PARTITION_PROBE, AWAIT_PROBES, JOIN_SHARED, JOIN_PARTITIONS, DONE
     }
 
     private final QueryContext context;
@@ -50,6 +51,11 @@ public final class HashJoinOperator
     // the build partitions kept in memory, until this instance releases them
     private ResidentPartitions resident;
     private JoinProbe residentProbe;
+    // the partition joined together with the other instances, and this instance's place in their order
+    private int sharedIndex;
+    private SharedPartition shared;
+    private JoinProbe sharedProbe;
+    private Operator sharedRunReader;
 
     public HashJoinOperator(QueryContext context, Operator probe, JoinBuild build, JoinType joinType, int[] probeKeys, boolean[] nullSafe,
             ProjectionKernel residual, Schema joinedSchema, Schema outputSchema, int probeColumnCount)
@@ -107,7 +113,12 @@ public final class HashJoinOperator
                         phase = SpilledPhase.AWAIT_PROBES;
                     }
                 }
-                case AWAIT_PROBES -> phase = join.awaitProbeRuns() ? SpilledPhase.JOIN_PARTITIONS : SpilledPhase.DONE;
+                case AWAIT_PROBES -> phase = join.awaitProbeRuns() ? SpilledPhase.JOIN_SHARED : SpilledPhase.DONE;
+                case JOIN_SHARED -> {
+                    if (!joinShared(join)) {
+                        phase = join.isAbandoned() ? SpilledPhase.DONE : SpilledPhase.JOIN_PARTITIONS;
+                    }
+                }
                 case JOIN_PARTITIONS -> {
                     if (joiner == null) {
                         JoinPartition partition = join.nextPartition();
@@ -179,6 +190,59 @@ public final class HashJoinOperator
         return true;
     }
 
+    /**
+     * One step of joining the partitions shared by every instance ({@link SharedPartition}):
+     * matches part of a batch, reads the next batch of a probe run taken, or moves to the next
+     * partition. False when none is left.
+     */
+    private boolean joinShared(GraceHashJoin join)
+    {
+        if (matching != null) {
+            advanceMatching(sharedProbe);
+            return true;
+        }
+        if (shared == null) {
+            shared = join.sharedPartition(sharedIndex);
+            if (shared == null) {
+                return false;
+            }
+            sharedIndex++;
+            if (!shared.inMemory()) {
+                // did not fit once read: joined from disk with the others
+                shared = null;
+                return true;
+            }
+            sharedProbe = new JoinProbe(context, shared.build(), spec, ready);
+        }
+        if (sharedRunReader == null) {
+            SpillRun run = shared.nextProbeRun();
+            if (run == null) {
+                SharedPartition done = shared;
+                shared = null;
+                try {
+                    if (spec.joinType().tracksBuildMatches() && done.finishProbe()) {
+                        sharedProbe.emitBuildRows();
+                    }
+                }
+                finally {
+                    sharedProbe = null;
+                    join.release(done);
+                }
+                return true;
+            }
+            sharedRunReader = new SpillRunsReader(context, List.of(run));
+        }
+        VectorSchemaRoot batch = sharedRunReader.next();
+        if (batch == null) {
+            sharedRunReader.close();
+            sharedRunReader = null;
+            return true;
+        }
+        context.checkCancelled();
+        matching = sharedProbe.start(batch);
+        return true;
+    }
+
     /** Matches part of the current probe batch against {@code probe}'s build; at its end, emits the batch's probe-side outcome. */
     private void advanceMatching(JoinProbe probe)
     {
@@ -212,6 +276,18 @@ public final class HashJoinOperator
             if (joiner != null) {
                 joiner.close();
                 joiner = null;
+            }
+            if (sharedRunReader != null) {
+                sharedRunReader.close();
+                sharedRunReader = null;
+            }
+            if (phase == SpilledPhase.AWAIT_PROBES || phase == SpilledPhase.JOIN_SHARED) {
+                // the others would wait for this instance's release of each shared partition to come
+                spilled.abandon();
+                if (shared != null) {
+                    spilled.release(shared);
+                    shared = null;
+                }
             }
             releaseResident();
             if (probePartitioner != null) {

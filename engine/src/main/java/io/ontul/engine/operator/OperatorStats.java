@@ -14,6 +14,7 @@ public final class OperatorStats
     private final AtomicLong repartitioned = new AtomicLong();
     private final AtomicLong chunked = new AtomicLong();
     private final AtomicLong resident = new AtomicLong();
+    private final AtomicLong shared = new AtomicLong();
 
     public void recordBatch(long rowCount, long elapsedNanos)
     {
@@ -60,6 +61,17 @@ public final class OperatorStats
     public long resident()
     {
         return resident.get();
+    }
+
+    /** A spilled join partition was read back whole once and probed by every instance together ({@link SharedPartition}). */
+    public void recordSharedPartition()
+    {
+        shared.incrementAndGet();
+    }
+
+    public long shared()
+    {
+        return shared.get();
     }
 
     public long repartitioned()

@@ -76,6 +76,31 @@ final class ResidentPartitions
             bytes = moreBytes;
             chosen.add(p);
         }
+        Optional<ResidentPartitions> kept = loadFitting(context, partitions, chosen, keyColumns, nullSafe, probers, budget, batchBytes, stats);
+        // empty partitions are kept for free: only those with rows are counted
+        kept.ifPresent(resident -> stats.recordResidentPartitions((int) IntStream.range(0, partitions.size())
+                .filter(p -> resident.mask[p] && partitions.get(p).rows() > 0).count()));
+        return kept;
+    }
+
+    /**
+     * Reads back one whole partition for the {@code probers} instances to probe together
+     * ({@link SharedPartition}), if it fits {@code budget} (as {@link #keep} counts it); its runs
+     * are then deleted. Empty, the runs kept, when it does not fit or memory runs out.
+     */
+    static Optional<ResidentPartitions> keepWhole(QueryContext context, JoinPartitionRuns partition, int[] keyColumns, boolean[] nullSafe, int probers,
+            long budget, long batchBytes, OperatorStats stats)
+    {
+        if (partition.rows() > Integer.MAX_VALUE / 2) {
+            return Optional.empty();
+        }
+        return loadFitting(context, List.of(partition), new ArrayList<>(List.of(0)), keyColumns, nullSafe, probers, budget, batchBytes, stats);
+    }
+
+    /** Loads and builds the {@code chosen} partitions, dropping the largest while they do not fit once loaded. */
+    private static Optional<ResidentPartitions> loadFitting(QueryContext context, List<JoinPartitionRuns> partitions, List<Integer> chosen, int[] keyColumns,
+            boolean[] nullSafe, int probers, long budget, long batchBytes, OperatorStats stats)
+    {
         try {
             while (!chosen.isEmpty()) {
                 JoinPartitionRuns runs = JoinPartitionRuns.concat(chosen.stream().map(partitions::get).toList());
@@ -91,8 +116,6 @@ final class ResidentPartitions
                     mask[p] = true;
                     partitions.get(p).delete();
                 }
-                // empty partitions are kept for free: only those with rows are counted
-                stats.recordResidentPartitions((int) chosen.stream().filter(p -> partitions.get(p).rows() > 0).count());
                 return Optional.of(new ResidentPartitions(mask, build, probers));
             }
             return Optional.empty();
@@ -159,6 +182,12 @@ final class ResidentPartitions
     boolean finishProbe()
     {
         return probing.decrementAndGet() == 0;
+    }
+
+    /** Whether the last instance has released the build (or it was closed). */
+    synchronized boolean released()
+    {
+        return closed;
     }
 
     /** A probe instance is done with the build; the last one frees it. */

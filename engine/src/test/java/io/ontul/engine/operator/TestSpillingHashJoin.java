@@ -138,43 +138,110 @@ class TestSpillingHashJoin
         // 4,500: build rows of the resident partitions and of those on disk come out once, matched
         // or, for keys from 4,500 on, with NULL probe columns, emitted by whichever instance is last
         useQuery(2, BUDGET);
-        int buildRows = 9_000;
-        int probeRows = 4_500;
+        OperatorStats stats = joinByTwoInstances(JoinType.RIGHT, 9_000, 4_500);
+        assertThat(stats.resident()).as("partitions kept in memory").isPositive();
+        assertThat(stats.spilledBytes()).as("bytes spilled").isPositive();
+    }
+
+    @Test
+    void twoProbeInstancesJoinPartitionsTooLargeForOneTogether()
+            throws Exception
+    {
+        // 160,000 build rows make partitions of about 1.1 MB: more than one instance's budget
+        // (a quarter of 4 MB), within both of theirs. Each is read back once, both instances
+        // probe it, and the build rows come out once (RIGHT), as do probe rows without a match (LEFT, FULL)
+        for (JoinType joinType : List.of(JoinType.RIGHT, JoinType.LEFT, JoinType.FULL, JoinType.INNER)) {
+            useQuery(2, BUDGET_FOR_THREE_THREADS);
+            OperatorStats stats = joinByTwoInstances(joinType, 160_000, joinType == JoinType.RIGHT ? 100_000 : 170_000);
+            assertThat(stats.shared()).as("%s: partitions joined together", joinType).isEqualTo(GraceHashJoin.FAN_OUT);
+            assertThat(stats.chunked()).as("%s: partitions joined in chunks", joinType).isZero();
+        }
+    }
+
+    @Test
+    void instanceClosingWhilePartitionsAreJoinedTogetherReleasesTheOther()
+            throws Exception
+    {
+        // one instance stops after its first batch of output (a LIMIT above it, say): the other
+        // must not wait for it to take part in the next partition, and nothing is left behind
+        useQuery(2, BUDGET_FOR_THREE_THREADS);
+        OperatorStats stats = new OperatorStats();
+        JoinBuild build = new JoinBuild(context, () -> new BuildRows(160_000), new int[] {0}, new boolean[] {false}, 2, stats);
+        ExecutorService instances = Executors.newFixedThreadPool(2);
+        try {
+            Future<long[]> stopping = instances.submit(() -> {
+                try (HashJoinOperator join = twoInstanceJoin(JoinType.INNER, build, new ProbeRows(160_000, 0, 2))) {
+                    VectorSchemaRoot first = join.next();
+                    assertThat(first).as("a first batch").isNotNull();
+                    first.close();
+                }
+                return new long[0];
+            });
+            Future<long[]> draining = instances.submit(() -> drain(twoInstanceJoin(JoinType.INNER, build, new ProbeRows(160_000, 1, 2))));
+            stopping.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            long[] counts = draining.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(counts[0]).as("rows joined by the instance left").isBetween(0L, 80_000L);
+        }
+        finally {
+            instances.shutdownNow();
+        }
+        assertThat(stats.shared()).as("partitions joined together").isPositive();
+    }
+
+    /**
+     * Joins build keys 0..buildRows-1 with probe keys 0..probeRows-1 on two instances (even and
+     * odd probe keys, one thread each) and checks what all of them put out: each key in both once.
+     */
+    private OperatorStats joinByTwoInstances(JoinType joinType, int buildRows, int probeRows)
+            throws Exception
+    {
         OperatorStats stats = new OperatorStats();
         JoinBuild build = new JoinBuild(context, () -> new BuildRows(buildRows), new int[] {0}, new boolean[] {false}, 2, stats);
-        Schema allNullable = new Schema(JOINED.getFields().stream().map(field -> new Field(field.getName(), FieldType.nullable(field.getType()), null)).toList());
         ExecutorService instances = Executors.newFixedThreadPool(2);
         try {
             List<Future<long[]>> results = new ArrayList<>();
             for (int instance = 0; instance < 2; instance++) {
                 ProbeRows probe = new ProbeRows(probeRows, instance, 2);
-                results.add(instances.submit(() -> drainRightJoin(new HashJoinOperator(context, probe, build, JoinType.RIGHT, new int[] {0}, new boolean[] {false},
-                        null, allNullable, allNullable, PROBE.getFields().size()))));
+                results.add(instances.submit(() -> drain(twoInstanceJoin(joinType, build, probe))));
             }
-            long[] total = new long[4];
+            long[] total = new long[6];
             for (Future<long[]> result : results) {
                 long[] counts = result.get();
                 for (int i = 0; i < total.length; i++) {
                     total[i] += counts[i];
                 }
             }
-            long matchedKeySum = (long) probeRows * (probeRows - 1) / 2;
-            assertThat(total[0]).as("joined rows").isEqualTo(probeRows);
-            assertThat(total[1]).as("sum of joined keys").isEqualTo(matchedKeySum);
-            assertThat(total[2]).as("build rows without a match").isEqualTo(buildRows - probeRows);
-            assertThat(total[3]).as("sum of their keys").isEqualTo((long) buildRows * (buildRows - 1) / 2 - matchedKeySum);
+            int matched = Math.min(buildRows, probeRows);
+            long matchedKeySum = (long) matched * (matched - 1) / 2;
+            boolean probeOuter = joinType == JoinType.LEFT || joinType == JoinType.FULL;
+            boolean buildOuter = joinType == JoinType.RIGHT || joinType == JoinType.FULL;
+            assertThat(total[0]).as("%s: joined rows", joinType).isEqualTo(matched);
+            assertThat(total[1]).as("%s: sum of joined keys", joinType).isEqualTo(matchedKeySum);
+            assertThat(total[2]).as("%s: probe rows without a match", joinType).isEqualTo(probeOuter ? probeRows - matched : 0);
+            assertThat(total[3]).as("%s: sum of their keys", joinType).isEqualTo(probeOuter ? (long) probeRows * (probeRows - 1) / 2 - matchedKeySum : 0);
+            assertThat(total[4]).as("%s: build rows without a match", joinType).isEqualTo(buildOuter ? buildRows - matched : 0);
+            assertThat(total[5]).as("%s: sum of their keys", joinType).isEqualTo(buildOuter ? (long) buildRows * (buildRows - 1) / 2 - matchedKeySum : 0);
         }
         finally {
             instances.shutdownNow();
         }
-        assertThat(stats.resident()).as("partitions kept in memory").isPositive();
         assertThat(stats.spilledBytes()).as("bytes spilled").isPositive();
+        return stats;
     }
 
-    /** Joined rows, their key sum, build rows without a match and their key sum, from one RIGHT join instance. */
-    private static long[] drainRightJoin(HashJoinOperator join)
+    private HashJoinOperator twoInstanceJoin(JoinType joinType, JoinBuild build, Operator probe)
     {
-        long[] counts = new long[4];
+        Schema allNullable = new Schema(JOINED.getFields().stream().map(field -> new Field(field.getName(), FieldType.nullable(field.getType()), null)).toList());
+        return new HashJoinOperator(context, probe, build, joinType, new int[] {0}, new boolean[] {false}, null, allNullable, allNullable, PROBE.getFields().size());
+    }
+
+    /**
+     * Joined rows and their key sum, probe rows without a match and their key sum, build rows
+     * without a match and their key sum, from one join instance (closed at the end).
+     */
+    private static long[] drain(HashJoinOperator join)
+    {
+        long[] counts = new long[6];
         try (join) {
             VectorSchemaRoot next;
             while ((next = join.next()) != null) {
@@ -182,10 +249,13 @@ class TestSpillingHashJoin
                     BigIntVector probeKey = (BigIntVector) batch.getVector(0);
                     BigIntVector buildKey = (BigIntVector) batch.getVector(2);
                     for (int row = 0; row < batch.getRowCount(); row++) {
-                        assertThat(buildKey.isNull(row)).as("a RIGHT join row without its build row").isFalse();
                         if (probeKey.isNull(row)) {
+                            counts[4]++;
+                            counts[5] += buildKey.get(row);
+                        }
+                        else if (buildKey.isNull(row)) {
                             counts[2]++;
-                            counts[3] += buildKey.get(row);
+                            counts[3] += probeKey.get(row);
                         }
                         else {
                             assertThat(probeKey.get(row)).isEqualTo(buildKey.get(row));

@@ -376,6 +376,33 @@ public class TestSpillingJoin
         }
     }
 
+    @Test
+    public void partitionsTooLargeForOneWorkerAreJoinedByBothTogether()
+            throws SQLException, IOException
+    {
+        // lineitem on both sides under 6 MB with two workers: each partition's build rows take
+        // more than one worker's quarter of the memory, so both workers join each partition
+        // together, its build read back once, instead of each reading its probe rows once per chunk
+        try (Engine twoWorkers = Engine.create(EngineConfig.embeddedDefaults()
+                .withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.resolve("two-workers").toString())
+                .withProperty(EngineConfig.TASK_CONCURRENCY, "2"))) {
+            SpillTesting twoWorkerSpill = new SpillTesting(twoWorkers, duckDb);
+            for (String join : List.of("JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN")) {
+                String sql = """
+                        SELECT count(*), count(l1.l_orderkey), count(l2.l_orderkey), sum(l1.l_quantity), sum(l2.l_extendedprice), max(l2.l_comment), min(l1.l_shipmode), max(l2.l_shipinstruct)
+                        FROM (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity > 10) l1 %s (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity < 40) l2
+                        ON l1.l_orderkey = l2.l_orderkey AND l1.l_linenumber = l2.l_linenumber""".formatted(join);
+                String plan;
+                try (QueryResult result = twoWorkerSpill.session("6MB").execute("EXPLAIN ANALYZE " + sql)) {
+                    plan = ResultRows.drain(result).stream().map(row -> String.valueOf(row.get(0))).collect(Collectors.joining("\n"));
+                }
+                assertThat(plan).as(sql).containsPattern("HashJoin .*spilled=.* shared=[1-9]");
+                twoWorkerSpill.assertSpillsAndMatches(sql, "6MB");
+            }
+            twoWorkerSpill.assertNoSpillFilesLeft();
+        }
+    }
+
     private void assertSpillsAndMatchesDuckDb(String budget, String sql)
             throws SQLException, IOException
     {
