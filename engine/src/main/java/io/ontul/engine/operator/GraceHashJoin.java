@@ -27,9 +27,10 @@ import io.ontul.spi.OntulException;
  * <li>then each instance takes partitions with {@link #nextPartition} until none is left and
  * joins them ({@link JoinPartitionJoiner}); a partition too large to join in memory is joined
  * in chunks, or, if more than {@link #MAX_CHUNKS_INSTEAD_OF_SPLIT} budgets large, split again,
- * its parts coming back through {@link #addPartitions}. Every partition is joined by
+ * its parts coming back through {@link #addPartitions}. Each of these partitions is joined by
  * exactly one instance, so build-side outcomes (RIGHT, FULL, RIGHT_SEMI, RIGHT_ANTI) are
- * decided per partition without coordination;</li>
+ * decided per partition without coordination (for a shared partition, by the last instance to
+ * finish probing it);</li>
  * <li>{@link #close}, when the last instance closes the build, deletes every run left.</li>
  * </ol>
  * Build partitions that fit in memory together may be kept there ({@link #keepResident}, a
@@ -289,29 +290,36 @@ final class GraceHashJoin
     synchronized boolean awaitProbeRuns()
     {
         while (probersLeft > 0 && !abandoned) {
-            context.checkCancelled();
-            try {
-                wait(50);
-            }
-            catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                context.cancel();
-                throw new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted");
-            }
+            waitAWhile();
         }
         return probersLeft == 0;
     }
 
+    /** Waits on this monitor (the caller holds it) until notified or 50 ms have passed; fails if the query was cancelled or the thread interrupted. */
+    private void waitAWhile()
+    {
+        context.checkCancelled();
+        try {
+            wait(50);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            context.cancel();
+            throw new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted");
+        }
+    }
+
     /**
      * The {@code index}th partition all instances join together ({@link SharedPartition}); each
-     * instance asks for 0, 1, 2, ... in turn. The first instance to ask loads it, once every
+     * instance asks for 0, 1, 2, ... in turn. One that cannot produce rows for {@code joinType}
+     * is deleted unread and returned not in memory. The first instance to ask loads it, once every
      * instance has released the one before. One that does not fit once read goes to the
      * partitions joined one by one ({@link #nextPartition}) and is returned not
      * {@linkplain SharedPartition#inMemory in memory}. Null when there are no more and the last
      * one has been released (so the partitions joined one by one never share the memory with
      * it), or when an instance gave up ({@link #isAbandoned}).
      */
-    synchronized SharedPartition sharedPartition(int index)
+    synchronized SharedPartition sharedPartition(int index, JoinType joinType)
     {
         while (!abandoned && !closed) {
             if (index < shared.size()) {
@@ -321,24 +329,20 @@ final class GraceHashJoin
                 if (index >= sharedPlans.size()) {
                     return null;
                 }
-                shared.add(loadShared(sharedPlans.get(index)));
+                shared.add(loadShared(sharedPlans.get(index), joinType));
                 continue;
             }
-            context.checkCancelled();
-            try {
-                wait(50);
-            }
-            catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                context.cancel();
-                throw new OntulException(ErrorCode.QUERY_CANCELLED, "Query " + context.queryId() + " was interrupted");
-            }
+            waitAWhile();
         }
         return null;
     }
 
-    private SharedPartition loadShared(JoinPartition partition)
+    private SharedPartition loadShared(JoinPartition partition, JoinType joinType)
     {
+        if (partition.cannotProduceRows(joinType)) {
+            partition.delete();
+            return new SharedPartition(null, List.of());
+        }
         ResidentPartitions build = ResidentPartitions.keepWhole(context, partition.build(), buildKeys, nullSafe, probers, sharedBudget(), maxBatchBytes(), stats).orElse(null);
         if (build == null) {
             pending.add(partition);
@@ -348,10 +352,16 @@ final class GraceHashJoin
         return new SharedPartition(build, partition.probe().runs());
     }
 
-    /** An instance is done with {@code partition} ({@link SharedPartition} protocol); wakes those waiting for the next one. */
+    /**
+     * An instance is done with {@code partition} ({@link SharedPartition} protocol); the last one
+     * frees its build and deletes its probe runs, and wakes those waiting for the next one.
+     */
     synchronized void release(SharedPartition partition)
     {
         partition.release();
+        if (partition.released()) {
+            partition.deleteProbeRuns();
+        }
         notifyAll();
     }
 

@@ -24,6 +24,9 @@ import io.ontul.exchange.spill.SpillRun;
  * partitions its whole probe input the same way and hands the runs over, waits for the other
  * instances to do the same, then joins whole partitions taken from the shared queue until none
  * is left ({@link JoinPartitionJoiner}); the instances join different partitions in parallel.
+ * Before those, with several instances, the partitions too large for one instance's budget but
+ * not for all of theirs are joined by all instances together, one at a time
+ * ({@link SharedPartition}).
  * Probe rows of the build partitions kept in memory ({@link ResidentPartitions}) are not
  * written out: they are matched as they come, as in memory.
  */
@@ -202,7 +205,7 @@ public final class HashJoinOperator
             return true;
         }
         if (shared == null) {
-            shared = join.sharedPartition(sharedIndex);
+            shared = join.sharedPartition(sharedIndex, spec.joinType());
             if (shared == null) {
                 return false;
             }

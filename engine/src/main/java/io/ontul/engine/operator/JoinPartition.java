@@ -15,6 +15,15 @@ record JoinPartition(int level, JoinPartitionRuns build, JoinPartitionRuns probe
         requireNonNull(probe, "probe is null");
     }
 
+    /** Whether joining this partition by {@code type} yields nothing: a side it needs rows from is empty. */
+    boolean cannotProduceRows(JoinType type)
+    {
+        if (build.rows() == 0 && type != JoinType.LEFT && type != JoinType.FULL && type != JoinType.ANTI) {
+            return true;
+        }
+        return probe.rows() == 0 && type != JoinType.RIGHT && type != JoinType.FULL && type != JoinType.RIGHT_ANTI;
+    }
+
     void delete()
     {
         build.delete();

@@ -72,7 +72,7 @@ final class JoinPartitionJoiner
         context.checkCancelled();
         if (!started) {
             started = true;
-            if (cannotProduceRows()) {
+            if (partition.cannotProduceRows(spec.joinType())) {
                 return finish();
             }
             JoinPartitionRuns build = partition.build();
@@ -121,15 +121,6 @@ final class JoinPartitionJoiner
     }
 
     /** True when one side is empty and the join type outputs nothing for the other side's rows. */
-    private boolean cannotProduceRows()
-    {
-        JoinType type = spec.joinType();
-        if (partition.build().rows() == 0 && type != JoinType.LEFT && type != JoinType.FULL && type != JoinType.ANTI) {
-            return true;
-        }
-        return partition.probe().rows() == 0 && type != JoinType.RIGHT && type != JoinType.FULL && type != JoinType.RIGHT_ANTI;
-    }
-
     private void split()
     {
         int level = partition.level() + 1;

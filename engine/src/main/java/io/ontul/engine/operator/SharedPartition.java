@@ -15,9 +15,9 @@ import io.ontul.exchange.spill.SpillRun;
  * <p>
  * Protocol, for each of the join's probe instances, partition after partition in the order
  * {@link GraceHashJoin#sharedPartition} hands them out: take probe runs with
- * {@link #nextProbeRun} until there are none; then call {@link #finishProbe} once (true for
- * the last instance, which emits the build-side outcomes, RIGHT and FULL); then release it
- * with {@link GraceHashJoin#release}. The last release frees the build, and only then is the
+ * {@link #nextProbeRun} until there are none; then, for a join type with build-side outcomes
+ * (RIGHT, FULL, RIGHT_SEMI, RIGHT_ANTI), call {@link #finishProbe} once (true for the last
+ * instance, which emits them); then release it with {@link GraceHashJoin#release}. The last release frees the build, and only then is the
  * next shared partition loaded. A partition that did not fit once read ({@link #inMemory}
  * false) is joined from disk like any other instead, and needs none of these calls.
  * Thread-safe.
@@ -64,6 +64,12 @@ final class SharedPartition
     void release()
     {
         build.release();
+    }
+
+    /** Deletes the probe runs' files (idempotent): called once every instance has released the partition. */
+    void deleteProbeRuns()
+    {
+        probeRuns.forEach(SpillRun::delete);
     }
 
     boolean released()
