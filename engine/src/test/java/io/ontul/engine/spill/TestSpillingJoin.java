@@ -399,7 +399,17 @@ public class TestSpillingJoin
                 assertThat(plan).as(sql).containsPattern("HashJoin .*spilled=.* shared=[1-9]");
                 twoWorkerSpill.assertSpillsAndMatches(sql, "6MB");
             }
+            // a LIMIT met early (while partitioning or joining together): both workers stop, nothing is left
+            try (QueryResult result = twoWorkerSpill.session("6MB").execute("""
+                    SELECT l1.l_orderkey, l2.l_comment
+                    FROM tpch.sf0_1.lineitem l1 JOIN tpch.sf0_1.lineitem l2 ON l1.l_orderkey = l2.l_orderkey AND l1.l_linenumber = l2.l_linenumber
+                    LIMIT 10""")) {
+                assertThat(ResultRows.drain(result)).hasSize(10);
+            }
             twoWorkerSpill.assertNoSpillFilesLeft();
+            try (QueryResult next = twoWorkerSpill.session("6MB").execute("SELECT count(*) FROM tpch.tiny.nation")) {
+                assertThat(ResultRows.drain(next)).containsExactly(List.of(25L));
+            }
         }
     }
 
