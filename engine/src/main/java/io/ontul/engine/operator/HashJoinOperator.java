@@ -235,13 +235,13 @@ public final class HashJoinOperator
             }
             sharedRunReader = new SpillRunsReader(context, List.of(run));
         }
+        context.checkCancelled();
         VectorSchemaRoot batch = sharedRunReader.next();
         if (batch == null) {
             sharedRunReader.close();
             sharedRunReader = null;
             return true;
         }
-        context.checkCancelled();
         matching = sharedProbe.start(batch);
         return true;
     }
