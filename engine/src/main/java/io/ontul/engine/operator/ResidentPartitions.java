@@ -29,7 +29,9 @@ import io.ontul.spi.OntulException;
  * outcomes, RIGHT and FULL, as an in-memory join does) and then {@link #release} once; an
  * instance that stops early only releases. The build's memory goes with the last release, before
  * the partitions on disk are joined, or at {@link #close}, which the spilled join calls when it
- * closes. Thread-safe.
+ * closes. The same protocol serves one partition read back whole for all instances to probe
+ * together once the partitions are on disk ({@link #keepWhole}, {@link SharedPartition}).
+ * Thread-safe.
  */
 final class ResidentPartitions
         implements AutoCloseable
