@@ -138,7 +138,7 @@ class TestSpillingHashJoin
         // 4,500: build rows of the resident partitions and of those on disk come out once, matched
         // or, for keys from 4,500 on, with NULL probe columns, emitted by whichever instance is last
         useQuery(2, BUDGET);
-        OperatorStats stats = joinByTwoInstances(JoinType.RIGHT, 9_000, 4_500);
+        OperatorStats stats = joinByTwoInstances(JoinType.RIGHT, 9_000, 4_500, new long[1]);
         assertThat(stats.resident()).as("partitions kept in memory").isPositive();
         assertThat(stats.spilledBytes()).as("bytes spilled").isPositive();
     }
@@ -152,9 +152,12 @@ class TestSpillingHashJoin
         // probe it, and the build rows come out once (RIGHT), as do probe rows without a match (LEFT, FULL)
         for (JoinType joinType : List.of(JoinType.RIGHT, JoinType.LEFT, JoinType.FULL, JoinType.INNER)) {
             useQuery(2, BUDGET_FOR_THREE_THREADS);
-            OperatorStats stats = joinByTwoInstances(joinType, 160_000, joinType == JoinType.RIGHT ? 100_000 : 170_000);
+            long[] spillLeft = new long[1];
+            OperatorStats stats = joinByTwoInstances(joinType, 160_000, joinType == JoinType.RIGHT ? 100_000 : 170_000, spillLeft);
             assertThat(stats.shared()).as("%s: partitions joined together", joinType).isEqualTo(GraceHashJoin.FAN_OUT);
             assertThat(stats.chunked()).as("%s: partitions joined in chunks", joinType).isZero();
+            // every partition was shared: each run was deleted once read back, before the join closed
+            assertThat(spillLeft[0]).as("%s: spill bytes left when the output ended", joinType).isZero();
         }
     }
 
@@ -191,8 +194,9 @@ class TestSpillingHashJoin
     /**
      * Joins build keys 0..buildRows-1 with probe keys 0..probeRows-1 on two instances (even and
      * odd probe keys, one thread each) and checks what all of them put out: each key in both once.
+     * {@code spillLeft[0]}: the spill bytes left when each instance's output ended, summed.
      */
-    private OperatorStats joinByTwoInstances(JoinType joinType, int buildRows, int probeRows)
+    private OperatorStats joinByTwoInstances(JoinType joinType, int buildRows, int probeRows, long[] spillLeft)
             throws Exception
     {
         OperatorStats stats = new OperatorStats();
@@ -204,13 +208,14 @@ class TestSpillingHashJoin
                 ProbeRows probe = new ProbeRows(probeRows, instance, 2);
                 results.add(instances.submit(() -> drain(twoInstanceJoin(joinType, build, probe))));
             }
-            long[] total = new long[6];
+            long[] total = new long[7];
             for (Future<long[]> result : results) {
                 long[] counts = result.get();
                 for (int i = 0; i < total.length; i++) {
                     total[i] += counts[i];
                 }
             }
+            spillLeft[0] = total[6];
             int matched = Math.min(buildRows, probeRows);
             long matchedKeySum = (long) matched * (matched - 1) / 2;
             boolean probeOuter = joinType == JoinType.LEFT || joinType == JoinType.FULL;
@@ -237,11 +242,12 @@ class TestSpillingHashJoin
 
     /**
      * Joined rows and their key sum, probe rows without a match and their key sum, build rows
-     * without a match and their key sum, from one join instance (closed at the end).
+     * without a match and their key sum, from one join instance (closed at the end); then the
+     * bytes of spill files left when its output ended, before it closed.
      */
-    private static long[] drain(HashJoinOperator join)
+    private long[] drain(HashJoinOperator join)
     {
-        long[] counts = new long[6];
+        long[] counts = new long[7];
         try (join) {
             VectorSchemaRoot next;
             while ((next = join.next()) != null) {
@@ -265,6 +271,7 @@ class TestSpillingHashJoin
                     }
                 }
             }
+            counts[6] = store.usedBytes();
         }
         return counts;
     }
