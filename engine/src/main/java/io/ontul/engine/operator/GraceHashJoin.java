@@ -210,13 +210,15 @@ final class GraceHashJoin
     /**
      * Bytes of rows one probe instance buffers while partitioning its input: its share of a
      * quarter of the memory ({@link #partitionBufferBytes}), in proportion to the build rows
-     * left on disk when partitions are kept in memory (their probe rows are not buffered).
+     * left on disk when partitions are kept in memory (their probe rows are not buffered); when
+     * none is, its share of the quarter set aside for them too ({@link #residentBudget}): larger
+     * buffers write out fewer, larger chunks.
      */
     synchronized long probeBufferBytes()
     {
         long bytes = partitionBufferBytes();
         if (resident == null) {
-            return bytes;
+            return bytes + context.memoryLimit() / (4L * probers);
         }
         long total = 0;
         long onDisk = 0;

@@ -23,8 +23,10 @@ import io.ontul.exchange.spill.SpillRunWriter;
  * join still outputs them, spread evenly over the partitions (any partition serves, and one
  * partition holding them all would look like a hot key).
  * <p>
- * Rows are gathered into per-partition buffers (query memory); when the buffers exceed their
- * budget the largest ones are written out. Each partition has one run, in a file of its own,
+ * Rows are copied into a buffer per partition (query memory, {@link AppendBuffer}), each with
+ * room for its share of the budget: a full buffer is written out, and when variable-width values
+ * take the buffers past their budget the largest ones are. A buffer written out is filled again,
+ * not allocated anew. Each partition has one run, in a file of its own,
  * open from its first write-out to {@link #finish}: a write-out appends to it and flushes it
  * ({@link SpillRunWriter#flush}), so an open run holds no rows or chunk buffers (only its file,
  * its compressor and a small channel buffer), and a partition written out many times is still
@@ -46,17 +48,21 @@ final class JoinPartitioner
     private final long bufferLimit;
     private final long maxBatchBytes;
     private final OperatorStats stats;
-    private final List<List<VectorSchemaRoot>> buffers = new ArrayList<>();
+    private final AppendBuffer[] buffers;
+    // per partition, bytes of the rows in its buffer and bytes the buffer has allocated
     private final long[] bufferedBytes;
+    private final long[] allocatedBytes;
     private final List<List<SpillRun>> runs = new ArrayList<>();
     private final long[] rows;
     private final long[] memoryBytes;
     // per partition, bytes of values by variable-width column
     private final long[][] valueBytes;
     private final SpillRunWriter[] writers;
-    private long buffered;
+    // bytes the buffers have allocated
+    private long held;
     private int nextForNullKey;
     private Schema schema;
+    private int bufferRows;
     private boolean finished;
 
     /**
@@ -82,12 +88,13 @@ final class JoinPartitioner
         this.maxBatchBytes = maxBatchBytes;
         this.stats = requireNonNull(stats, "stats is null");
         this.bufferedBytes = new long[fanOut];
+        this.allocatedBytes = new long[fanOut];
         this.rows = new long[fanOut];
         this.memoryBytes = new long[fanOut];
         this.valueBytes = new long[fanOut][];
         this.writers = new SpillRunWriter[fanOut];
+        this.buffers = new AppendBuffer[fanOut];
         for (int p = 0; p < fanOut; p++) {
-            buffers.add(new ArrayList<>());
             runs.add(new ArrayList<>());
         }
     }
@@ -121,6 +128,7 @@ final class JoinPartitioner
         }
         if (schema == null) {
             schema = batch.getSchema();
+            bufferRows = bufferRows(schema, bufferLimit, fanOut);
         }
         long[] hashes = new long[count];
         FieldVector[] keys = new FieldVector[keyColumns.length];
@@ -129,6 +137,7 @@ final class JoinPartitioner
             Columns.hashInto(keys[k], count, hashes);
         }
         int[] partitionOf = new int[count];
+        int[] sizes = new int[fanOut];
         int[] residentRows = resident == null ? null : new int[count];
         int residentCount = 0;
         boolean nullKeys = Columns.anyNull(keys, nullSafe);
@@ -149,18 +158,68 @@ final class JoinPartitioner
                 residentRows[residentCount++] = row;
                 partition = -1;
             }
+            else {
+                sizes[partition]++;
+            }
             partitionOf[row] = partition;
         }
-        VectorSchemaRoot[] slices = Batches.scatter(batch, partitionOf, fanOut, context.allocator());
-        for (int p = 0; p < fanOut; p++) {
-            if (slices[p] != null) {
-                buffer(p, slices[p]);
-            }
-        }
-        if (buffered > bufferLimit) {
+        append(batch, partitionOf, sizes);
+        if (held > bufferLimit) {
             spillLargest();
         }
         return residentCount == 0 ? null : Batches.gather(batch, residentRows, residentCount, Batches.hasNulls(batch), context.allocator());
+    }
+
+    /**
+     * Rows to allocate a partition's buffer for: its share of the budget at the bytes a row of
+     * {@code schema} takes, as a power of two halved, so that Arrow, rounding each column's
+     * buffers (data and validity together) up to the next power of two, makes room for twice
+     * as many within the share ({@link AppendBuffer#capacity}); between 32 and half of
+     * {@link Batches#TARGET_ROWS}.
+     */
+    static int bufferRows(Schema schema, long bufferLimit, int fanOut)
+    {
+        long rows = bufferLimit / fanOut / Math.max(1, Batches.estimatedRowBytes(schema));
+        return (int) Long.highestOneBit(Math.max(64, Math.min(Batches.TARGET_ROWS, rows))) / 2;
+    }
+
+    /** Copies each row into the buffer of its partition ({@code partitionOf}, -1 for none; {@code sizes} rows each), writing out buffers that fill up. */
+    private void append(VectorSchemaRoot batch, int[] partitionOf, int[] sizes)
+    {
+        int count = batch.getRowCount();
+        // rows grouped by partition, in their order within each
+        int[] starts = new int[fanOut + 1];
+        for (int p = 0; p < fanOut; p++) {
+            starts[p + 1] = starts[p] + sizes[p];
+        }
+        int[] grouped = new int[starts[fanOut]];
+        int[] filled = starts.clone();
+        for (int row = 0; row < count; row++) {
+            int partition = partitionOf[row];
+            if (partition >= 0) {
+                grouped[filled[partition]++] = row;
+            }
+        }
+        boolean[] hasNulls = Batches.hasNulls(batch);
+        for (int p = 0; p < fanOut; p++) {
+            int from = starts[p];
+            while (from < starts[p + 1]) {
+                if (buffers[p] == null) {
+                    buffers[p] = new AppendBuffer(schema, context.allocator(), bufferRows);
+                }
+                AppendBuffer buffer = buffers[p];
+                int take = Math.min(buffer.room(), starts[p + 1] - from);
+                buffer.append(batch, hasNulls, grouped, from, take);
+                from += take;
+                bufferedBytes[p] = buffer.bytes();
+                long allocated = buffer.allocatedBytes();
+                held += allocated - allocatedBytes[p];
+                allocatedBytes[p] = allocated;
+                if (buffer.room() == 0) {
+                    spill(p);
+                }
+            }
+        }
     }
 
     private boolean hasExcludedNull(FieldVector[] keys, int row)
@@ -173,77 +232,58 @@ final class JoinPartitioner
         return false;
     }
 
-    private void buffer(int partition, VectorSchemaRoot slice)
-    {
-        if (valueBytes[partition] == null) {
-            valueBytes[partition] = new long[slice.getFieldVectors().size()];
-        }
-        Batches.addValueBytes(slice, valueBytes[partition]);
-        long bytes = Batches.bytes(slice);
-        buffers.get(partition).add(slice);
-        bufferedBytes[partition] += bytes;
-        buffered += bytes;
-    }
-
-
-    /** Writes out the largest buffers until at most half the budget is held. */
+    /**
+     * Writes out and frees the buffers that hold the most memory until at most half the budget
+     * is held: variable-width values larger than the buffers were sized for took them past it.
+     */
     private void spillLargest()
     {
-        while (buffered > bufferLimit / 2) {
+        while (held > bufferLimit / 2) {
             int largest = 0;
             for (int p = 1; p < fanOut; p++) {
-                if (bufferedBytes[p] > bufferedBytes[largest]) {
+                if (allocatedBytes[p] > allocatedBytes[largest]) {
                     largest = p;
                 }
             }
+            if (allocatedBytes[largest] == 0) {
+                return;
+            }
             spill(largest);
+            buffers[largest].close();
+            buffers[largest] = null;
+            held -= allocatedBytes[largest];
+            allocatedBytes[largest] = 0;
         }
     }
 
     private void spill(int partition)
     {
-        List<VectorSchemaRoot> slices = buffers.get(partition);
-        if (slices.isEmpty()) {
+        AppendBuffer buffer = buffers[partition];
+        if (buffer == null || buffer.rows() == 0) {
             return;
         }
-        long sliceRows = 0;
         if (writers[partition] == null) {
             writers[partition] = context.spillSpace().newRun(schema);
         }
         SpillRunWriter writer = writers[partition];
-        int from = 0;
-        while (from < slices.size()) {
-            // slices are small (a batch spread over the partitions): written together, they read back as full batches
-            int to = from;
-            int groupRows = 0;
-            long groupBytes = 0;
-            while (to < slices.size() && (to == from || groupRows + slices.get(to).getRowCount() <= Batches.TARGET_ROWS && groupBytes + Batches.bytes(slices.get(to)) <= maxBatchBytes)) {
-                groupRows += slices.get(to).getRowCount();
-                groupBytes += Batches.bytes(slices.get(to));
-                to++;
-            }
-            if (to - from == 1) {
-                writeInParts(writer, slices.get(from));
-            }
-            else {
-                try (VectorSchemaRoot group = Batches.concat(schema, slices.subList(from, to), context.allocator())) {
-                    writer.write(group);
-                }
-            }
-            sliceRows += groupRows;
-            from = to;
+        VectorSchemaRoot batch = buffer.batch();
+        if (valueBytes[partition] == null) {
+            valueBytes[partition] = new long[batch.getFieldVectors().size()];
         }
+        Batches.addValueBytes(batch, valueBytes[partition]);
+        writeInParts(writer, batch);
         writer.flush();
         context.checkCancelled();
-        slices.forEach(VectorSchemaRoot::close);
-        slices.clear();
-        rows[partition] += sliceRows;
+        rows[partition] += batch.getRowCount();
         memoryBytes[partition] += bufferedBytes[partition];
-        buffered -= bufferedBytes[partition];
         bufferedBytes[partition] = 0;
+        buffer.clear();
+        long allocated = buffer.allocatedBytes();
+        held += allocated - allocatedBytes[partition];
+        allocatedBytes[partition] = allocated;
     }
 
-    /** Writes a slice larger than {@link #maxBatchBytes} (a hot key's share of a batch) as several batches. */
+    /** Writes rows larger than {@link #maxBatchBytes} (long values) as several batches. */
     private void writeInParts(SpillRunWriter writer, VectorSchemaRoot slice)
     {
         int rowCount = slice.getRowCount();
@@ -266,7 +306,12 @@ final class JoinPartitioner
     {
         for (int p = 0; p < fanOut; p++) {
             spill(p);
+            if (buffers[p] != null) {
+                buffers[p].close();
+                buffers[p] = null;
+            }
         }
+        held = 0;
         for (int p = 0; p < fanOut; p++) {
             if (writers[p] != null) {
                 SpillRun run = writers[p].finish();
@@ -286,11 +331,13 @@ final class JoinPartitioner
     @Override
     public void close()
     {
-        for (List<VectorSchemaRoot> slices : buffers) {
-            slices.forEach(VectorSchemaRoot::close);
-            slices.clear();
+        for (int p = 0; p < fanOut; p++) {
+            if (buffers[p] != null) {
+                buffers[p].close();
+                buffers[p] = null;
+            }
         }
-        buffered = 0;
+        held = 0;
         for (int p = 0; p < fanOut; p++) {
             if (writers[p] != null) {
                 // an unfinished run is dropped with its file

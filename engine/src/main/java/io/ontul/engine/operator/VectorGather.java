@@ -36,107 +36,121 @@ public final class VectorGather
      */
     public static void gather(FieldVector source, int[] rows, int count, FieldVector target, boolean sourceHasNulls)
     {
+        gather(source, rows, 0, count, target, 0, sourceHasNulls);
+    }
+
+    /**
+     * Copies row {@code rows[from + i]} of {@code source} into position {@code at + i} of
+     * {@code target}, for each i below {@code count}: appends to a target whose positions before
+     * {@code at} are filled already (a string column's in order). The target grows as needed;
+     * its value count is set by the caller.
+     */
+    public static void gather(FieldVector source, int[] rows, int from, int count, FieldVector target, int at, boolean sourceHasNulls)
+    {
         if (source instanceof BitVector || !(source instanceof BaseFixedWidthVector || source instanceof VarCharVector)
                 || source.getClass() != target.getClass()) {
             for (int i = 0; i < count; i++) {
-                target.copyFromSafe(rows[i], i, source);
+                target.copyFromSafe(rows[from + i], at + i, source);
             }
             return;
         }
         if (source instanceof VarCharVector text) {
-            gatherText(text, rows, count, (VarCharVector) target, sourceHasNulls);
+            gatherText(text, rows, from, count, (VarCharVector) target, at, sourceHasNulls);
             return;
         }
         BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
-        while (fixed.getValueCapacity() < count) {
+        while (fixed.getValueCapacity() < at + count) {
             fixed.reAlloc();
         }
         int width = ((BaseFixedWidthVector) source).getTypeWidth();
-        ArrowBuf from = source.getDataBuffer();
+        ArrowBuf data = source.getDataBuffer();
         ArrowBuf to = target.getDataBuffer();
+        long base = (long) at * width;
         switch (width) {
             case 8 -> {
                 for (int i = 0; i < count; i++) {
-                    to.setLong(i * 8L, from.getLong(rows[i] * 8L));
+                    to.setLong(base + i * 8L, data.getLong(rows[from + i] * 8L));
                 }
             }
             case 4 -> {
                 for (int i = 0; i < count; i++) {
-                    to.setInt(i * 4L, from.getInt(rows[i] * 4L));
+                    to.setInt(base + i * 4L, data.getInt(rows[from + i] * 4L));
                 }
             }
             case 16 -> {
                 for (int i = 0; i < count; i++) {
-                    long at = rows[i] * 16L;
-                    to.setLong(i * 16L, from.getLong(at));
-                    to.setLong(i * 16L + 8, from.getLong(at + 8));
+                    long row = rows[from + i] * 16L;
+                    to.setLong(base + i * 16L, data.getLong(row));
+                    to.setLong(base + i * 16L + 8, data.getLong(row + 8));
                 }
             }
             case 2 -> {
                 for (int i = 0; i < count; i++) {
-                    to.setShort(i * 2L, from.getShort(rows[i] * 2L));
+                    to.setShort(base + i * 2L, data.getShort(rows[from + i] * 2L));
                 }
             }
             case 1 -> {
                 for (int i = 0; i < count; i++) {
-                    to.setByte(i, from.getByte(rows[i]));
+                    to.setByte(base + i, data.getByte(rows[from + i]));
                 }
             }
             default -> {
                 for (int i = 0; i < count; i++) {
-                    to.setBytes((long) i * width, from, (long) rows[i] * width, width);
+                    to.setBytes(base + (long) i * width, data, (long) rows[from + i] * width, width);
                 }
             }
         }
-        copyValidity(source, rows, count, target, sourceHasNulls);
+        copyValidity(source, rows, from, count, target, at, sourceHasNulls);
     }
 
-    private static void copyValidity(FieldVector source, int[] rows, int count, FieldVector target, boolean sourceHasNulls)
+    private static void copyValidity(FieldVector source, int[] rows, int from, int count, FieldVector target, int at, boolean sourceHasNulls)
     {
         ArrowBuf validity = target.getValidityBuffer();
         if (!sourceHasNulls) {
-            setValid(validity, count);
+            setValid(validity, at, count);
             return;
         }
         for (int i = 0; i < count; i++) {
-            if (source.isNull(rows[i])) {
-                BitVectorHelper.unsetBit(validity, i);
+            if (source.isNull(rows[from + i])) {
+                BitVectorHelper.unsetBit(validity, at + i);
             }
             else {
-                BitVectorHelper.setBit(validity, i);
+                BitVectorHelper.setBit(validity, at + i);
             }
         }
     }
 
-    private static void gatherText(VarCharVector source, int[] rows, int count, VarCharVector target, boolean sourceHasNulls)
+    private static void gatherText(VarCharVector source, int[] rows, int from, int count, VarCharVector target, int at, boolean sourceHasNulls)
     {
         ArrowBuf sourceOffsets = source.getOffsetBuffer();
         long total = 0;
         for (int i = 0; i < count; i++) {
-            int row = rows[i];
+            int row = rows[from + i];
             total += sourceOffsets.getInt((row + 1) * 4L) - sourceOffsets.getInt(row * 4L);
         }
-        while (target.getValueCapacity() < count) {
+        while (target.getValueCapacity() < at + count) {
             target.reallocValidityAndOffsetBuffers();
         }
-        while (target.getDataBuffer().capacity() < total) {
+        ArrowBuf targetOffsets = target.getOffsetBuffer();
+        if (at == 0) {
+            targetOffsets.setInt(0, 0);
+        }
+        int position = targetOffsets.getInt((long) at * 4L);
+        while (target.getDataBuffer().capacity() < position + total) {
             target.reallocDataBuffer();
         }
-        ArrowBuf from = source.getDataBuffer();
+        ArrowBuf data = source.getDataBuffer();
         ArrowBuf to = target.getDataBuffer();
-        ArrowBuf targetOffsets = target.getOffsetBuffer();
-        int position = 0;
-        targetOffsets.setInt(0, 0);
         for (int i = 0; i < count; i++) {
-            int row = rows[i];
+            int row = rows[from + i];
             int start = sourceOffsets.getInt(row * 4L);
             int length = sourceOffsets.getInt((row + 1) * 4L) - start;
-            to.setBytes(position, from, start, length);
+            to.setBytes(position, data, start, length);
             position += length;
-            targetOffsets.setInt((i + 1) * 4L, position);
+            targetOffsets.setInt((long) (at + i + 1) * 4L, position);
         }
-        copyValidity(source, rows, count, target, sourceHasNulls);
-        target.setLastSet(count - 1);
+        copyValidity(source, rows, from, count, target, at, sourceHasNulls);
+        target.setLastSet(at + count - 1);
     }
 
     /**
@@ -234,8 +248,8 @@ public final class VectorGather
             }
         }
         ArrowBuf validity = target.getValidityBuffer();
-        if (at == 0 && !anyNulls(column)) {
-            setValid(validity, count);
+        if (!anyNulls(column)) {
+            setValid(validity, at, count);
             return;
         }
         for (int i = 0; i < count; i++) {
@@ -249,12 +263,17 @@ public final class VectorGather
         }
     }
 
-    /** Marks positions 0 to {@code count} valid. */
-    private static void setValid(ArrowBuf validity, int count)
+    /** Marks the {@code count} positions from {@code at} valid. */
+    private static void setValid(ArrowBuf validity, int at, int count)
     {
-        int fullBytes = count / 8;
-        validity.setOne(0, fullBytes);
-        for (int i = fullBytes * 8; i < count; i++) {
+        int end = at + count;
+        int i = at;
+        for (; i < end && (i & 7) != 0; i++) {
+            BitVectorHelper.setBit(validity, i);
+        }
+        int fullBytes = (end - i) / 8;
+        validity.setOne(i / 8, fullBytes);
+        for (i += fullBytes * 8; i < end; i++) {
             BitVectorHelper.setBit(validity, i);
         }
     }
