@@ -100,7 +100,8 @@ final class AppendBuffer
         for (FieldVector vector : root.getFieldVectors()) {
             rounded = Math.min(rounded, vector instanceof BaseFixedWidthVector || vector instanceof BaseVariableWidthVector ? vector.getValueCapacity() : rowsAskedFor);
         }
-        capacity = Math.max(rowsAskedFor, rounded);
+        // no columns: nothing to round, and a batch still takes at most TARGET_ROWS rows
+        capacity = Math.min(Batches.TARGET_ROWS, Math.max(rowsAskedFor, rounded));
     }
 
     /** Bytes of the buffers allocated (their capacity), 0 when none is. */
@@ -111,7 +112,8 @@ final class AppendBuffer
         }
         long bytes = 0;
         for (FieldVector vector : root.getFieldVectors()) {
-            for (ArrowBuf buffer : vector.getFieldBuffers()) {
+            // with the buffers of child vectors (lists, structs)
+            for (ArrowBuf buffer : vector.getBuffers(false)) {
                 bytes += buffer.capacity();
             }
         }

@@ -210,15 +210,17 @@ final class GraceHashJoin
     /**
      * Bytes of rows one probe instance buffers while partitioning its input: its share of a
      * quarter of the memory ({@link #partitionBufferBytes}), in proportion to the build rows
-     * left on disk when partitions are kept in memory (their probe rows are not buffered); when
-     * none is, its share of the quarter set aside for them too ({@link #residentBudget}): larger
-     * buffers write out fewer, larger chunks.
+     * left on disk when partitions are kept in memory (their probe rows are not buffered).
+     * <p>
+     * Not more when none is kept, though the quarter set aside for them is then unused: the
+     * buffers are allocated as the probe rows come, after an operator below (a hash join's build)
+     * may have taken up to three quarters of the memory, counting only what was held before.
      */
     synchronized long probeBufferBytes()
     {
         long bytes = partitionBufferBytes();
         if (resident == null) {
-            return bytes + context.memoryLimit() / (4L * probers);
+            return bytes;
         }
         long total = 0;
         long onDisk = 0;
