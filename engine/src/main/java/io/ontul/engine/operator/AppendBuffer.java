@@ -112,10 +112,20 @@ final class AppendBuffer
         }
         long bytes = 0;
         for (FieldVector vector : root.getFieldVectors()) {
-            // with the buffers of child vectors (lists, structs)
-            for (ArrowBuf buffer : vector.getBuffers(false)) {
-                bytes += buffer.capacity();
-            }
+            bytes += allocatedBytes(vector);
+        }
+        return bytes;
+    }
+
+    /** A vector's buffers with those of its children (lists, structs); getBuffers would leave out those of an empty vector. */
+    private static long allocatedBytes(FieldVector vector)
+    {
+        long bytes = 0;
+        for (ArrowBuf buffer : vector.getFieldBuffers()) {
+            bytes += buffer.capacity();
+        }
+        for (FieldVector child : vector.getChildrenFromFields()) {
+            bytes += allocatedBytes(child);
         }
         return bytes;
     }

@@ -97,6 +97,9 @@ class TestAppendBuffer
             buffer.clear();
             assertThat(buffer.rows()).isZero();
             assertThat(buffer.batch().getRowCount()).isZero();
+            // still held, so still counted against the partitioner's budget
+            assertThat(buffer.allocatedBytes()).as("allocated bytes of the emptied buffer").isEqualTo(allocated);
+            assertThat(memory.getAllocatedMemory()).isEqualTo(accounted);
             // rows without NULLs where rows with NULLs were: every bit and offset written again
             buffer.append(withoutNulls, Batches.hasNulls(withoutNulls), sequence(0, 300), 0, 300);
             buffer.append(withNulls, Batches.hasNulls(withNulls), sequence(1000, 200), 0, 200);
