@@ -49,8 +49,7 @@ final class JoinPartitioner
     private final long maxBatchBytes;
     private final OperatorStats stats;
     private final AppendBuffer[] buffers;
-    // per partition, bytes of the rows in its buffer and bytes the buffer has allocated
-    private final long[] bufferedBytes;
+    // per partition, bytes its buffer has allocated
     private final long[] allocatedBytes;
     private final List<List<SpillRun>> runs = new ArrayList<>();
     private final long[] rows;
@@ -87,7 +86,6 @@ final class JoinPartitioner
         this.bufferLimit = bufferLimit;
         this.maxBatchBytes = maxBatchBytes;
         this.stats = requireNonNull(stats, "stats is null");
-        this.bufferedBytes = new long[fanOut];
         this.allocatedBytes = new long[fanOut];
         this.rows = new long[fanOut];
         this.memoryBytes = new long[fanOut];
@@ -163,11 +161,12 @@ final class JoinPartitioner
             }
             partitionOf[row] = partition;
         }
-        append(batch, partitionOf, sizes);
+        boolean[] hasNulls = Batches.hasNulls(batch);
+        append(batch, hasNulls, partitionOf, sizes);
         if (held > bufferLimit) {
             spillLargest();
         }
-        return residentCount == 0 ? null : Batches.gather(batch, residentRows, residentCount, Batches.hasNulls(batch), context.allocator());
+        return residentCount == 0 ? null : Batches.gather(batch, residentRows, residentCount, hasNulls, context.allocator());
     }
 
     /**
@@ -184,7 +183,7 @@ final class JoinPartitioner
     }
 
     /** Copies each row into the buffer of its partition ({@code partitionOf}, -1 for none; {@code sizes} rows each), writing out buffers that fill up. */
-    private void append(VectorSchemaRoot batch, int[] partitionOf, int[] sizes)
+    private void append(VectorSchemaRoot batch, boolean[] hasNulls, int[] partitionOf, int[] sizes)
     {
         int count = batch.getRowCount();
         // rows grouped by partition, in their order within each
@@ -200,7 +199,6 @@ final class JoinPartitioner
                 grouped[filled[partition]++] = row;
             }
         }
-        boolean[] hasNulls = Batches.hasNulls(batch);
         for (int p = 0; p < fanOut; p++) {
             int from = starts[p];
             while (from < starts[p + 1]) {
@@ -211,7 +209,6 @@ final class JoinPartitioner
                 int take = Math.min(buffer.room(), starts[p + 1] - from);
                 buffer.append(batch, hasNulls, grouped, from, take);
                 from += take;
-                bufferedBytes[p] = buffer.bytes();
                 long allocated = buffer.allocatedBytes();
                 held += allocated - allocatedBytes[p];
                 allocatedBytes[p] = allocated;
@@ -275,8 +272,7 @@ final class JoinPartitioner
         writer.flush();
         context.checkCancelled();
         rows[partition] += batch.getRowCount();
-        memoryBytes[partition] += bufferedBytes[partition];
-        bufferedBytes[partition] = 0;
+        memoryBytes[partition] += buffer.bytes();
         buffer.clear();
         long allocated = buffer.allocatedBytes();
         held += allocated - allocatedBytes[partition];
