@@ -125,7 +125,8 @@ public final class SpillBenchmark
             OntulSpillContender unlimited = new OntulSpillContender("Ontul", encrypted);
             OntulSpillContender limitedEncrypted = new OntulSpillContender("Ontul", encrypted);
             OntulSpillContender limitedClear = new OntulSpillContender("Ontul", clear);
-            facts.add("Ontul: spill through the Exchange Manager, compression " + encrypted.exchange().streams().config().compression()
+            facts.add("Ontul: spill through the Exchange Manager, compression " + encrypted.exchange().spillStore().compression()
+                    + " (a hash join's partitions: " + encrypted.exchange().spillStore().joinCompression() + ")"
                     + "; encrypted engine (AES-GCM, local key management) and a second engine with " + EncryptionConfig.ENABLED + "=false; root memory "
                     + TpchBenchmark.gibibytes(encrypted.rootAllocator().getLimit()) + " per engine");
             facts.add("Ontul load: " + load(unlimited, "encrypted engine") + "; " + load(limitedClear, "clear engine"));
@@ -192,7 +193,13 @@ public final class SpillBenchmark
     private EngineConfig engineConfig(Path dataDirectory)
     {
         EngineConfig config = EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString());
-        return options.compression().map(codec -> config.withProperty(EncryptionConfig.COMPRESSION, codec)).orElse(config);
+        if (options.compression().isPresent()) {
+            config = config.withProperty(EncryptionConfig.COMPRESSION, options.compression().get());
+        }
+        if (options.joinCompression().isPresent()) {
+            config = config.withProperty(ExchangeManager.SPILL_JOIN_COMPRESSION, options.joinCompression().get());
+        }
+        return config;
     }
 
     private String load(OntulSpillContender contender, String label)

@@ -12,13 +12,14 @@ import java.util.Optional;
 public final class SpillBenchmarkOptions
 {
     public static final String USAGE = String.join(System.lineSeparator(),
-            "usage: SpillBenchmark [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,orders-join,sort,window] [--compression lz4] [--out bench/RESULTS.md|none] [--timeout 600]",
+            "usage: SpillBenchmark [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,orders-join,sort,window] [--compression lz4] [--join-compression none] [--out bench/RESULTS.md|none] [--timeout 600]",
             "  --scale     TPC-H scale factor of lineitem and orders (default 1)",
             "  --runs      timed runs per query and case; the median counts (default 3)",
             "  --warmup    untimed runs per query and case before timing (default 1)",
             "  --fraction  the memory limit as a fraction of the query's peak memory without limit (default 0.1)",
             "  --queries   comma-separated: aggregate, join, orders-join, sort, window (default all five)",
             "  --compression  codec of Ontul's spill files: none, lz4 or zstd (default: the engine's, lz4)",
+            "  --join-compression  codec of a spilled hash join's partitions: none, lz4 or zstd (default: the engine's, none)",
             "  --out       markdown file the results are appended to, or none (default bench/RESULTS.md)",
             "  --timeout   seconds one run may take before it is cancelled and its case reported FAILED (default 600)");
 
@@ -30,8 +31,10 @@ public final class SpillBenchmarkOptions
     private final Optional<Path> out;
     private final Duration timeout;
     private final Optional<String> compression;
+    private final Optional<String> joinCompression;
 
-    private SpillBenchmarkOptions(double scale, int runs, int warmups, double fraction, List<String> queries, Optional<Path> out, Duration timeout, Optional<String> compression)
+    private SpillBenchmarkOptions(double scale, int runs, int warmups, double fraction, List<String> queries, Optional<Path> out, Duration timeout, Optional<String> compression,
+            Optional<String> joinCompression)
     {
         this.scale = scale;
         this.runs = runs;
@@ -41,6 +44,7 @@ public final class SpillBenchmarkOptions
         this.out = requireNonNull(out, "out is null");
         this.timeout = requireNonNull(timeout, "timeout is null");
         this.compression = requireNonNull(compression, "compression is null");
+        this.joinCompression = requireNonNull(joinCompression, "joinCompression is null");
     }
 
     /** Parses the arguments; throws IllegalArgumentException with a message for the user. */
@@ -54,6 +58,7 @@ public final class SpillBenchmarkOptions
         Optional<Path> out = Optional.of(Path.of("bench", "RESULTS.md"));
         int timeoutSeconds = 600;
         Optional<String> compression = Optional.empty();
+        Optional<String> joinCompression = Optional.empty();
         for (int index = 0; index < args.length; index++) {
             String option = args[index];
             switch (option) {
@@ -82,17 +87,12 @@ public final class SpillBenchmarkOptions
                     out = path.equals("none") ? Optional.empty() : Optional.of(Path.of(path));
                 }
                 case "--timeout" -> timeoutSeconds = integer(value(args, ++index, option), option, 1);
-                case "--compression" -> {
-                    String codec = value(args, ++index, option);
-                    if (!List.of("none", "lz4", "zstd").contains(codec)) {
-                        throw new IllegalArgumentException("--compression must be none, lz4 or zstd: " + codec);
-                    }
-                    compression = Optional.of(codec);
-                }
+                case "--compression" -> compression = Optional.of(codec(value(args, ++index, option), option));
+                case "--join-compression" -> joinCompression = Optional.of(codec(value(args, ++index, option), option));
                 default -> throw new IllegalArgumentException("Unknown option: " + option);
             }
         }
-        return new SpillBenchmarkOptions(scale, runs, warmups, fraction, queries, out, Duration.ofSeconds(timeoutSeconds), compression);
+        return new SpillBenchmarkOptions(scale, runs, warmups, fraction, queries, out, Duration.ofSeconds(timeoutSeconds), compression, joinCompression);
     }
 
     public double scale()
@@ -140,6 +140,20 @@ public final class SpillBenchmarkOptions
     public Optional<String> compression()
     {
         return compression;
+    }
+
+    /** A spilled hash join's partitions' codec for both Ontul engines; empty for the engine's default. */
+    public Optional<String> joinCompression()
+    {
+        return joinCompression;
+    }
+
+    private static String codec(String codec, String option)
+    {
+        if (!List.of("none", "lz4", "zstd").contains(codec)) {
+            throw new IllegalArgumentException(option + " must be none, lz4 or zstd: " + codec);
+        }
+        return codec;
     }
 
     static String value(String[] args, int index, String option)

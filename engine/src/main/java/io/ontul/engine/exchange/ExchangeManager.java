@@ -19,6 +19,7 @@ import io.ontul.engine.EngineConfig;
 import io.ontul.engine.memory.DataSize;
 import io.ontul.exchange.checkpoint.CheckpointConfig;
 import io.ontul.exchange.checkpoint.CheckpointStore;
+import io.ontul.exchange.compression.CompressionCodec;
 import io.ontul.exchange.crypto.EncryptionConfig;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 import io.ontul.exchange.spill.SpillStore;
@@ -40,6 +41,9 @@ public final class ExchangeManager
     public static final String DEFAULT_SPILL_MAX_BYTES = "100GB";
     /** Spill files' codec; default: that of {@link EncryptionConfig#COMPRESSION}, which checkpoints use. */
     public static final String SPILL_COMPRESSION = SpillStore.COMPRESSION;
+    /** A spilled hash join's partitions' codec; default none ({@link SpillStore#JOIN_COMPRESSION}). */
+    public static final String SPILL_JOIN_COMPRESSION = SpillStore.JOIN_COMPRESSION;
+    public static final String DEFAULT_SPILL_JOIN_COMPRESSION = "none";
     public static final String MASTER_KEY_VARIABLE = "ONTUL_MASTER_KEY";
 
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeManager.class);
@@ -84,7 +88,8 @@ public final class ExchangeManager
             long maxBytes = DataSize.parse(config.property(SPILL_MAX_BYTES, DEFAULT_SPILL_MAX_BYTES), SPILL_MAX_BYTES);
             String spillCodec = config.property(SPILL_COMPRESSION, null);
             ExchangeStreamFactory spillStreams = spillCodec == null ? streams : streams.withCompression(EncryptionConfig.parseCompression(spillCodec, SPILL_COMPRESSION));
-            SpillStore spill = SpillStore.open(base.resolve("spill"), spillStreams, maxBytes);
+            CompressionCodec joinCodec = EncryptionConfig.parseCompression(config.property(SPILL_JOIN_COMPRESSION, DEFAULT_SPILL_JOIN_COMPRESSION), SPILL_JOIN_COMPRESSION);
+            SpillStore spill = SpillStore.open(base.resolve("spill"), spillStreams, streams.withCompression(joinCodec), maxBytes);
             return new ExchangeManager(base, temporary, streams, spill, config.properties());
         }
         catch (IOException e) {

@@ -260,7 +260,7 @@ final class JoinPartitioner
             return;
         }
         if (writers[partition] == null) {
-            writers[partition] = context.spillSpace().newRun(schema);
+            writers[partition] = context.spillSpace().newJoinRun(schema);
         }
         SpillRunWriter writer = writers[partition];
         VectorSchemaRoot batch = buffer.batch();

@@ -28,7 +28,7 @@ public final class SpillRunFile
     public SpillRunWriter newRun(Schema schema)
     {
         requireNonNull(schema, "schema is null");
-        return new SpillRunWriter(space, file, schema, false);
+        return new SpillRunWriter(space, file, schema, false, space.store().streams());
     }
 
     @Override

@@ -12,6 +12,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.exchange.arrow.ArrowBatchWriter;
 import io.ontul.exchange.crypto.ChunkedOutputStream;
+import io.ontul.exchange.crypto.ExchangeStreamFactory;
 
 /**
  * Writes one spill run: Arrow IPC stream format inside an exchange stream (encrypted and
@@ -38,8 +39,11 @@ public final class SpillRunWriter
     private long bytes;
     private boolean done;
 
-    /** @param ownsFile the run is alone in {@code file}, which is closed for writing when the run ends */
-    SpillRunWriter(SpillSpace space, SpillFile file, Schema schema, boolean ownsFile)
+    /**
+     * @param ownsFile the run is alone in {@code file}, which is closed for writing when the run ends
+     * @param streams encrypts and compresses the run (a reader follows its header)
+     */
+    SpillRunWriter(SpillSpace space, SpillFile file, Schema schema, boolean ownsFile, ExchangeStreamFactory streams)
     {
         this.space = requireNonNull(space, "space is null");
         this.file = requireNonNull(file, "file is null");
@@ -49,7 +53,7 @@ public final class SpillRunWriter
         this.name = SpillRun.name(file, start, ownsFile);
         try {
             this.disk = new ChargingOutputStream(file.output());
-            this.out = space.store().streams().newOutputStream(disk, name);
+            this.out = streams.newOutputStream(disk, name);
             this.batches = new ArrowBatchWriter(out, schema);
         }
         catch (IOException | RuntimeException e) {

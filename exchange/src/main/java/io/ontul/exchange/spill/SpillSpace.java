@@ -48,7 +48,17 @@ public final class SpillSpace
     public SpillRunWriter newRun(Schema schema)
     {
         requireNonNull(schema, "schema is null");
-        return new SpillRunWriter(this, newFile(), schema, true);
+        return new SpillRunWriter(this, newFile(), schema, true, store.streams());
+    }
+
+    /**
+     * Starts a spill run of one partition of a hash join, like {@link #newRun}, compressed with
+     * the store's join codec ({@link SpillStore#JOIN_COMPRESSION}) rather than its own.
+     */
+    public SpillRunWriter newJoinRun(Schema schema)
+    {
+        requireNonNull(schema, "schema is null");
+        return new SpillRunWriter(this, newFile(), schema, true, store.joinStreams());
     }
 
     /**

@@ -32,19 +32,28 @@ public final class SpillStore
     public static final String MAX_BYTES = "ontul.exchange.spill.max-bytes";
     /** The codec of spill files when it differs from that of the exchange ({@link io.ontul.exchange.crypto.EncryptionConfig#COMPRESSION}). */
     public static final String COMPRESSION = "ontul.exchange.spill.compression";
+    /**
+     * The codec of a spilled hash join's partitions ({@link SpillSpace#newJoinRun}), by default
+     * none: each is written in many short pieces and read back once, soon after, and compressing
+     * them costs more CPU than writing and reading the bytes it saves (measured in
+     * bench/RESULTS.md, "Spilled join partitions are not compressed").
+     */
+    public static final String JOIN_COMPRESSION = "ontul.exchange.spill.join-compression";
 
     private static final Logger LOG = LoggerFactory.getLogger(SpillStore.class);
 
     private final Path directory;
     private final ExchangeStreamFactory streams;
+    private final ExchangeStreamFactory joinStreams;
     private final long maxBytes;
     private final AtomicLong usedBytes = new AtomicLong();
     private final AtomicLong writtenBytes = new AtomicLong();
 
-    private SpillStore(Path directory, ExchangeStreamFactory streams, long maxBytes)
+    private SpillStore(Path directory, ExchangeStreamFactory streams, ExchangeStreamFactory joinStreams, long maxBytes)
     {
         this.directory = requireNonNull(directory, "directory is null");
         this.streams = requireNonNull(streams, "streams is null");
+        this.joinStreams = requireNonNull(joinStreams, "joinStreams is null");
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("maxBytes must be positive: " + maxBytes);
         }
@@ -53,11 +62,20 @@ public final class SpillStore
 
     /**
      * Opens the store in {@code directory}, creating it, and deletes the files of queries that
-     * a previous process did not get to clean up.
+     * a previous process did not get to clean up. Every file is written with {@code streams}.
      */
     public static SpillStore open(Path directory, ExchangeStreamFactory streams, long maxBytes)
     {
-        SpillStore store = new SpillStore(directory, streams, maxBytes);
+        return open(directory, streams, streams, maxBytes);
+    }
+
+    /**
+     * Opens the store like {@link #open(Path, ExchangeStreamFactory, long)}, writing a hash join's
+     * partitions with {@code joinStreams} (same keys and encryption, its own codec).
+     */
+    public static SpillStore open(Path directory, ExchangeStreamFactory streams, ExchangeStreamFactory joinStreams, long maxBytes)
+    {
+        SpillStore store = new SpillStore(directory, streams, joinStreams, maxBytes);
         try {
             Files.createDirectories(directory);
             int swept = SpillFiles.deleteChildren(directory);
@@ -104,6 +122,12 @@ public final class SpillStore
         return streams.config().compression();
     }
 
+    /** The codec that compresses the chunks of a hash join's partitions ({@link #JOIN_COMPRESSION}). */
+    public CompressionCodec joinCompression()
+    {
+        return joinStreams.config().compression();
+    }
+
     public long maxBytes()
     {
         return maxBytes;
@@ -112,6 +136,11 @@ public final class SpillStore
     ExchangeStreamFactory streams()
     {
         return streams;
+    }
+
+    ExchangeStreamFactory joinStreams()
+    {
+        return joinStreams;
     }
 
     void charge(String queryId, long bytes)
