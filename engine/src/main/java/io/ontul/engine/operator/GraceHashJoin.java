@@ -198,7 +198,8 @@ final class GraceHashJoin
     /**
      * What the build partitions kept in memory may take: a quarter of the query's memory, less
      * what it holds now. The probe instances' partitioning buffers take at most another quarter
-     * ({@link #probeBufferBytes}, less the more is resident). The rest is for batches in flight
+     * ({@link #probeBufferBytes}, less the more is resident; when none is, what half of it has
+     * free). The rest is for batches in flight
      * and the operators below and above the join, which hold their own memory meanwhile (a
      * spilled join on the probe side joins its partitions in up to half of it).
      */
@@ -208,19 +209,28 @@ final class GraceHashJoin
     }
 
     /**
-     * Bytes of rows one probe instance buffers while partitioning its input: its share of a
-     * quarter of the memory ({@link #partitionBufferBytes}), in proportion to the build rows
-     * left on disk when partitions are kept in memory (their probe rows are not buffered).
+     * Bytes of rows one probe instance buffers while partitioning its input; asked when its first
+     * probe rows come ({@link JoinPartitioner}).
      * <p>
-     * Not more when none is kept, though the quarter set aside for them is then unused: the
-     * buffers are allocated as the probe rows come, after an operator below (a hash join's build)
-     * may have taken up to three quarters of the memory, counting only what was held before.
+     * When no build partition is kept in memory: its share of what half the query's memory has
+     * free then, at least its share of a quarter ({@link #partitionBufferBytes}). By the first
+     * probe row the operators below have taken what they hold (a hash join's build is complete,
+     * a spilled one holds its partitioning buffers and resident partitions, or, joining its
+     * partitions, its half), so the buffers take only memory no one holds; what the operators
+     * below may still take is bounded as before (a spilled join below, moving from partitioning to
+     * joining, takes half: with these buffers, at most three quarters in all). Larger buffers write
+     * each partition out in larger, fewer pieces. Instances asking at about the same time each
+     * count what the others have not allocated yet; together they stay within half.
+     * <p>
+     * When partitions are kept in memory: its share of a quarter, in proportion to the build
+     * rows left on disk (probe rows of resident partitions are not buffered).
      */
     synchronized long probeBufferBytes()
     {
         long bytes = partitionBufferBytes();
         if (resident == null) {
-            return bytes;
+            long free = context.memoryLimit() / 2 - context.memoryUsed();
+            return Math.max(bytes, free / probers);
         }
         long total = 0;
         long onDisk = 0;

@@ -153,7 +153,7 @@ public final class HashJoinOperator
     {
         if (probePartitioner == null) {
             probePartitioner = new JoinPartitioner(context, spec.probeKeys(), spec.nullSafe(), 0, join.fanOut(), spec.keepsProbeRowsWithNullKeys(),
-                    join.probeBufferBytes(), join.maxBatchBytes(), join.stats());
+                    join::probeBufferBytes, join.maxBatchBytes(), join.stats());
             resident = join.resident();
             if (resident != null) {
                 residentProbe = new JoinProbe(context, resident.build(), spec, ready);

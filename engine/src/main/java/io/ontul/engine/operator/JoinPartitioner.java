@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -45,7 +46,9 @@ final class JoinPartitioner
     private final int fanOut;
     private final int bits;
     private final boolean keepRowsWithNullKeys;
-    private final long bufferLimit;
+    // what bufferLimit is, asked at the first batch
+    private final LongSupplier bufferBudget;
+    private long bufferLimit;
     private final long maxBatchBytes;
     private final OperatorStats stats;
     private final AppendBuffer[] buffers;
@@ -73,6 +76,16 @@ final class JoinPartitioner
     JoinPartitioner(QueryContext context, int[] keyColumns, boolean[] nullSafe, int level, int fanOut, boolean keepRowsWithNullKeys, long bufferLimit, long maxBatchBytes,
             OperatorStats stats)
     {
+        this(context, keyColumns, nullSafe, level, fanOut, keepRowsWithNullKeys, () -> bufferLimit, maxBatchBytes, stats);
+    }
+
+    /**
+     * @param bufferBudget the bytes of rows held before the largest partitions are written out,
+     * asked once, when the first rows come (a probe side's input holds the memory it keeps by then)
+     */
+    JoinPartitioner(QueryContext context, int[] keyColumns, boolean[] nullSafe, int level, int fanOut, boolean keepRowsWithNullKeys, LongSupplier bufferBudget, long maxBatchBytes,
+            OperatorStats stats)
+    {
         if (Integer.bitCount(fanOut) != 1 || fanOut < 2) {
             throw new IllegalArgumentException("fanOut must be a power of two: " + fanOut);
         }
@@ -83,7 +96,7 @@ final class JoinPartitioner
         this.fanOut = fanOut;
         this.bits = Integer.numberOfTrailingZeros(fanOut);
         this.keepRowsWithNullKeys = keepRowsWithNullKeys;
-        this.bufferLimit = bufferLimit;
+        this.bufferBudget = requireNonNull(bufferBudget, "bufferBudget is null");
         this.maxBatchBytes = maxBatchBytes;
         this.stats = requireNonNull(stats, "stats is null");
         this.allocatedBytes = new long[fanOut];
@@ -126,6 +139,7 @@ final class JoinPartitioner
         }
         if (schema == null) {
             schema = batch.getSchema();
+            bufferLimit = bufferBudget.getAsLong();
             bufferRows = bufferRows(schema, bufferLimit, fanOut);
         }
         long[] hashes = new long[count];

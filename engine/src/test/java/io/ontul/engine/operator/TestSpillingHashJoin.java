@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -274,6 +276,27 @@ class TestSpillingHashJoin
             counts[6] = store.usedBytes();
         }
         return counts;
+    }
+
+    @Test
+    void probeBuffersTakeWhatHalfTheMemoryHasFreeWhenNothingIsResident()
+    {
+        useQuery(2, 8L << 20);
+        GraceHashJoin join = new GraceHashJoin(context, Collections.nCopies(GraceHashJoin.FAN_OUT, JoinPartitionRuns.EMPTY), new int[] {0}, new boolean[] {false}, 2,
+                new OperatorStats());
+        assertThat(join.resident()).isNull();
+        assertThat(join.partitionBufferBytes()).as("a share of a quarter").isEqualTo(1L << 20);
+        // nothing held: each of the two instances may take half of the free half
+        assertThat(join.probeBufferBytes()).isEqualTo(2L << 20);
+        // what the operators below hold when the first probe rows come is not given out again
+        try (ArrowBuf held = context.allocator().buffer(1L << 20)) {
+            assertThat(join.probeBufferBytes()).isEqualTo(3L << 19);
+        }
+        // less free than a quarter: the share of a quarter still
+        try (ArrowBuf held = context.allocator().buffer(3L << 20)) {
+            assertThat(join.probeBufferBytes()).isEqualTo(1L << 20);
+        }
+        join.close();
     }
 
     @Test
