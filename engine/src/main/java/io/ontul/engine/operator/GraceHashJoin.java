@@ -198,8 +198,8 @@ final class GraceHashJoin
     /**
      * What the build partitions kept in memory may take: a quarter of the query's memory, less
      * what it holds now. The probe instances' partitioning buffers take at most another quarter
-     * ({@link #probeBufferBytes}, less the more is resident; when none is, what half of it has
-     * free). The rest is for batches in flight
+     * ({@link #probeBufferBytes}, less the more is resident; when none is and the probe input
+     * only streams, what half of it has free). The rest is for batches in flight
      * and the operators below and above the join, which hold their own memory meanwhile (a
      * spilled join on the probe side joins its partitions in up to half of it).
      */
@@ -212,23 +212,27 @@ final class GraceHashJoin
      * Bytes of rows one probe instance buffers while partitioning its input; asked when its first
      * probe rows come ({@link JoinPartitioner}).
      * <p>
-     * When no build partition is kept in memory: its share of what half the query's memory has
-     * free then, at least its share of a quarter ({@link #partitionBufferBytes}). By the first
-     * probe row the operators below have taken what they hold (a hash join's build is complete,
-     * a spilled one holds its partitioning buffers and resident partitions, or, joining its
-     * partitions, its half), so the buffers take only memory no one holds; what the operators
-     * below may still take is bounded as before (a spilled join below, moving from partitioning to
-     * joining, takes half: with these buffers, at most three quarters in all). Larger buffers write
-     * each partition out in larger, fewer pieces. Instances asking at about the same time each
-     * count what the others have not allocated yet; together they stay within half.
+     * When no build partition is kept in memory and the probe input only streams (scans,
+     * filters, projections: {@code probeInputStreams}): its share of what half the query's memory
+     * has free then, at least its share of a quarter ({@link #partitionBufferBytes}). Nothing
+     * below then takes memory later, and nothing above runs until the partitions are joined (no
+     * row comes out while partitioning), so the buffers take only memory no one else wants:
+     * larger buffers write each partition out in larger, fewer pieces. Instances asking at about
+     * the same time each count what the others have not allocated yet; together they stay within
+     * half. Not so with anything else below: a union runs its inputs one after another, and a
+     * join below may take half the memory for a partition after its first rows came out, which
+     * the quarter leaves room for.
      * <p>
-     * When partitions are kept in memory: its share of a quarter, in proportion to the build
-     * rows left on disk (probe rows of resident partitions are not buffered).
+     * Otherwise its share of a quarter; when partitions are kept in memory, in proportion to the
+     * build rows left on disk (probe rows of resident partitions are not buffered).
      */
-    synchronized long probeBufferBytes()
+    synchronized long probeBufferBytes(boolean probeInputStreams)
     {
         long bytes = partitionBufferBytes();
         if (resident == null) {
+            if (!probeInputStreams) {
+                return bytes;
+            }
             long free = context.memoryLimit() / 2 - context.memoryUsed();
             return Math.max(bytes, free / probers);
         }

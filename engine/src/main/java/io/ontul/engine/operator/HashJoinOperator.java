@@ -42,6 +42,7 @@ public final class HashJoinOperator
     private final Operator probe;
     private final JoinBuild build;
     private final JoinSpec spec;
+    private final boolean probeStreams;
     private final Deque<VectorSchemaRoot> ready = new ArrayDeque<>();
     private JoinProbe inMemory;
     private JoinProbe.Matching matching;
@@ -63,6 +64,18 @@ public final class HashJoinOperator
     public HashJoinOperator(QueryContext context, Operator probe, JoinBuild build, JoinType joinType, int[] probeKeys, boolean[] nullSafe,
             ProjectionKernel residual, Schema joinedSchema, Schema outputSchema, int probeColumnCount)
     {
+        this(context, probe, build, joinType, probeKeys, nullSafe, residual, joinedSchema, outputSchema, probeColumnCount, false);
+    }
+
+    /**
+     * @param probeStreams the probe input only streams rows (scans, filters, projections) and
+     * holds no memory that grows: a spilled join may then buffer more of its probe rows
+     * ({@link GraceHashJoin#probeBufferBytes})
+     */
+    public HashJoinOperator(QueryContext context, Operator probe, JoinBuild build, JoinType joinType, int[] probeKeys, boolean[] nullSafe,
+            ProjectionKernel residual, Schema joinedSchema, Schema outputSchema, int probeColumnCount, boolean probeStreams)
+    {
+        this.probeStreams = probeStreams;
         this.context = context;
         this.probe = probe;
         this.build = build;
@@ -153,7 +166,7 @@ public final class HashJoinOperator
     {
         if (probePartitioner == null) {
             probePartitioner = new JoinPartitioner(context, spec.probeKeys(), spec.nullSafe(), 0, join.fanOut(), spec.keepsProbeRowsWithNullKeys(),
-                    join::probeBufferBytes, join.maxBatchBytes(), join.stats());
+                    () -> join.probeBufferBytes(probeStreams), join.maxBatchBytes(), join.stats());
             resident = join.resident();
             if (resident != null) {
                 residentProbe = new JoinProbe(context, resident.build(), spec, ready);

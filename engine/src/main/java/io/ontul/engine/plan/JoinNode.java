@@ -66,7 +66,14 @@ public final class JoinNode
         Schema joinedSchema = ArrowTypes.toSchema(joinedRowType);
         Schema outputSchema = joinType.outputsOneSide() ? schema() : joinedSchema;
         return new HashJoinOperator(task.query(), children().get(0).open(task), shared, joinType, leftKeys, nullSafe, kernel, joinedSchema, outputSchema,
-                children().get(0).rowType().getFieldCount());
+                children().get(0).rowType().getFieldCount(), streams(children().get(0)));
+    }
+
+    /** Whether {@code node} only streams rows: scans, values, filters, projections and gathers of them, none holding memory that grows. */
+    static boolean streams(PlanNode node)
+    {
+        boolean streaming = node instanceof ScanNode || node instanceof ValuesNode || node instanceof FilterProjectNode || node instanceof GatherNode;
+        return streaming && node.children().stream().allMatch(JoinNode::streams);
     }
 
     @Override

@@ -279,7 +279,7 @@ class TestSpillingHashJoin
     }
 
     @Test
-    void probeBuffersTakeWhatHalfTheMemoryHasFreeWhenNothingIsResident()
+    void probeBuffersOverAStreamingInputTakeWhatHalfTheMemoryHasFreeWhenNothingIsResident()
     {
         useQuery(2, 8L << 20);
         GraceHashJoin join = new GraceHashJoin(context, Collections.nCopies(GraceHashJoin.FAN_OUT, JoinPartitionRuns.EMPTY), new int[] {0}, new boolean[] {false}, 2,
@@ -287,14 +287,16 @@ class TestSpillingHashJoin
         assertThat(join.resident()).isNull();
         assertThat(join.partitionBufferBytes()).as("a share of a quarter").isEqualTo(1L << 20);
         // nothing held: each of the two instances may take half of the free half
-        assertThat(join.probeBufferBytes()).isEqualTo(2L << 20);
+        assertThat(join.probeBufferBytes(true)).isEqualTo(2L << 20);
+        // a probe input that may take memory later (a join, a union) leaves the rest to it
+        assertThat(join.probeBufferBytes(false)).isEqualTo(1L << 20);
         // what the operators below hold when the first probe rows come is not given out again
         try (ArrowBuf held = context.allocator().buffer(1L << 20)) {
-            assertThat(join.probeBufferBytes()).isEqualTo(3L << 19);
+            assertThat(join.probeBufferBytes(true)).isEqualTo(3L << 19);
         }
         // less free than a quarter: the share of a quarter still
         try (ArrowBuf held = context.allocator().buffer(3L << 20)) {
-            assertThat(join.probeBufferBytes()).isEqualTo(1L << 20);
+            assertThat(join.probeBufferBytes(true)).isEqualTo(1L << 20);
         }
         join.close();
     }
