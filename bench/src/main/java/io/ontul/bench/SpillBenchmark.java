@@ -45,8 +45,8 @@ import io.ontul.exchange.crypto.EncryptionConfig;
  * <li>on DuckDB in-process without a limit and with {@code memory_limit} the same bytes.</li>
  * </ul>
  * Ontul's data sits in {@code memory} tables (CTAS from {@code tpch.sfN}), DuckDB's in a database
- * file generated from the same rows. After the warm-up the cases alternate within each run; the
- * median run counts and every result is read to its last row. A run that fails or takes longer
+ * file generated from the same rows. After the warm-up the cases alternate within each run, in an
+ * order rotated from run to run; the median run counts and every result is read to its last row. A run that fails or takes longer
  * than the timeout marks its case FAILED and the benchmark goes on.
  * <p>
  * Run it with {@code bench/run-spill.sh spill}; see {@link SpillBenchmarkOptions#USAGE}.
@@ -101,7 +101,7 @@ public final class SpillBenchmark
         facts.add("Java: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + ", max heap " + TpchBenchmark.gibibytes(Runtime.getRuntime().maxMemory()));
         facts.add("Command: `" + command + "`");
-        facts.add(String.format(Locale.ROOT, "Scale %s (tpch.%s lineitem and orders); median of %d run(s) after %d warm-up run(s); cases alternate within each run; limit = %.0f%% of Ontul's peak memory without limit",
+        facts.add(String.format(Locale.ROOT, "Scale %s (tpch.%s lineitem and orders); median of %d run(s) after %d warm-up run(s); cases alternate within each run, in an order rotated each run; limit = %.0f%% of Ontul's peak memory without limit",
                 options.scale(), options.tpchSchema(), options.runs(), options.warmups(), options.fraction() * 100));
 
         Path directory = Files.createTempDirectory("ontul-spill-bench-");
