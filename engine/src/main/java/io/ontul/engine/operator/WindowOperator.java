@@ -61,6 +61,8 @@ public final class WindowOperator
     private boolean childDone;
     private SpillingWindowPartitions spilled;
     private WindowPartitionEvaluation current;
+    // the spilled partition current evaluates; null while it evaluates rows that never spilled
+    private SpillingWindowPartitions.Partition currentPartition;
     // rows sorted and streamed: all input, or one spilled partition (then deleted once streamed)
     private Operator streamed;
     private SpillingWindowPartitions.Partition streamedPartition;
@@ -115,12 +117,13 @@ public final class WindowOperator
         }
         while (true) {
             if (current != null) {
-                VectorSchemaRoot batch = current.next();
+                VectorSchemaRoot batch = nextEvaluated();
                 if (batch != null) {
                     return batch;
                 }
                 current.close();
                 current = null;
+                currentPartition = null;
             }
             if (streamed != null) {
                 VectorSchemaRoot batch = streamed.next();
@@ -317,7 +320,26 @@ public final class WindowOperator
             }
             spilled.done(loaded);
             current = evaluation;
+            currentPartition = loaded.partition();
             return true;
+        }
+    }
+
+    /**
+     * The next output batch of the partition evaluated: a spilled partition of one key that was
+     * loaded and computed may still leave no room for its output, which fails as a partition too
+     * large.
+     */
+    private VectorSchemaRoot nextEvaluated()
+    {
+        try {
+            return current.next();
+        }
+        catch (RuntimeException e) {
+            if (currentPartition != null && currentPartition.singleKey() && SpillingWindowPartitions.isMemoryFailure(e)) {
+                throw partitionTooLarge(currentPartition, e);
+            }
+            throw e;
         }
     }
 

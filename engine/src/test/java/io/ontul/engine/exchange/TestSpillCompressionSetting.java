@@ -69,9 +69,9 @@ class TestSpillCompressionSetting
             compressed = engine.exchange().spillStore().writtenBytes();
         }
         assertThat(answer.get(0)).as("every lineitem row has its order").isEqualTo(600_572L);
-        // the same rows spilled: the key and price columns compress to well under half
+        // the same rows spilled, packed (keys and prices narrowed): LZ4 still finds a third of the bytes to drop
         assertThat(compressed).isPositive();
-        assertThat(uncompressed).as("bytes of uncompressed partitions").isGreaterThan(2 * compressed);
+        assertThat(uncompressed).as("bytes of uncompressed partitions").isGreaterThan(compressed * 5 / 4);
     }
 
     /** Runs {@code sql} under a limit its join's build side does not fit; returns its one row, the spill files gone. */

@@ -21,7 +21,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * reader closes the underlying stream. Not thread-safe.
  */
 public final class ArrowBatchReader
-        implements AutoCloseable
+        implements BatchStreamReader
 {
     private final BufferAllocator allocator;
     private final ArrowStreamReader reader;
@@ -40,7 +40,7 @@ public final class ArrowBatchReader
         return reader.getVectorSchemaRoot().getSchema();
     }
 
-    /** The next batch, or null at the end of the stream. */
+    @Override
     public VectorSchemaRoot next()
             throws IOException
     {

@@ -26,6 +26,7 @@ import io.ontul.exchange.crypto.ChunkedOutputStream;
  * read back with {@link ArrowBatchReader}. Not thread-safe.
  */
 public final class ArrowBatchWriter
+        implements BatchStreamWriter
 {
     private final WriteChannel channel;
     // told each batch's size, so that its buffers are not grown step by step; null for other streams
@@ -41,6 +42,7 @@ public final class ArrowBatchWriter
         MessageSerializer.serialize(channel, requireNonNull(schema, "schema is null"));
     }
 
+    @Override
     public void write(VectorSchemaRoot batch)
             throws IOException
     {
@@ -53,7 +55,7 @@ public final class ArrowBatchWriter
         }
     }
 
-    /** Writes the end-of-stream marker; the underlying stream stays open. */
+    @Override
     public void finish()
             throws IOException
     {

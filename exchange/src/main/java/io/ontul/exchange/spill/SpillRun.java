@@ -6,6 +6,8 @@ import static java.util.Objects.requireNonNull;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import io.ontul.exchange.arrow.BatchEncoding;
+
 /**
  * A finished spill run: its batches can be read back, in the order written, any number of
  * times until {@link #delete}. The query's {@link SpillSpace} deletes it at the latest when
@@ -18,17 +20,19 @@ public final class SpillRun
     private final long start;
     private final String name;
     private final Schema schema;
+    private final BatchEncoding encoding;
     private final long rows;
     private final long bytes;
     private final java.util.concurrent.atomic.AtomicBoolean deleted = new java.util.concurrent.atomic.AtomicBoolean();
 
-    SpillRun(SpillSpace space, SpillFile file, long start, boolean ownsFile, Schema schema, long rows, long bytes)
+    SpillRun(SpillSpace space, SpillFile file, long start, boolean ownsFile, Schema schema, BatchEncoding encoding, long rows, long bytes)
     {
         this.space = requireNonNull(space, "space is null");
         this.file = requireNonNull(file, "file is null");
         this.start = start;
         this.name = name(file, start, ownsFile);
         this.schema = requireNonNull(schema, "schema is null");
+        this.encoding = requireNonNull(encoding, "encoding is null");
         this.rows = rows;
         this.bytes = bytes;
     }
@@ -39,7 +43,7 @@ public final class SpillRun
         if (deleted.get()) {
             throw new IllegalStateException("spill run " + name + " was deleted");
         }
-        return new SpillRunReader(space.store().streams(), file, start, bytes, name, schema, allocator);
+        return new SpillRunReader(space.store().streams(), file, start, bytes, name, schema, encoding, allocator);
     }
 
     public Schema schema()

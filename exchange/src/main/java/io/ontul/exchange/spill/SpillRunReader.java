@@ -11,7 +11,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.exchange.arrow.ArrowBatchReader;
+import io.ontul.exchange.arrow.BatchEncoding;
+import io.ontul.exchange.arrow.BatchStreamReader;
 import io.ontul.exchange.crypto.ChunkedInputStream;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 
@@ -26,9 +27,9 @@ public final class SpillRunReader
 {
     private final String file;
     private final ChunkedInputStream in;
-    private final ArrowBatchReader reader;
+    private final BatchStreamReader reader;
 
-    SpillRunReader(ExchangeStreamFactory streams, SpillFile file, long start, long length, String name, Schema schema, BufferAllocator allocator)
+    SpillRunReader(ExchangeStreamFactory streams, SpillFile file, long start, long length, String name, Schema schema, BatchEncoding encoding, BufferAllocator allocator)
     {
         this.file = requireNonNull(name, "name is null");
         requireNonNull(schema, "schema is null");
@@ -37,6 +38,8 @@ public final class SpillRunReader
         try {
             raw = new BufferedInputStream(file.open(start, length), 64 * 1024);
             this.in = streams.newInputStream(raw, name);
+            raw = in;
+            this.reader = encoding.newReader(in, schema, allocator);
         }
         catch (IOException | RuntimeException e) {
             if (raw != null) {
@@ -50,9 +53,8 @@ public final class SpillRunReader
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw new UncheckedIOException("Cannot read spill file " + file + ": " + e.getMessage(), (IOException) e);
+            throw new UncheckedIOException("Cannot read spill file " + name + ": " + e.getMessage(), (IOException) e);
         }
-        this.reader = new ArrowBatchReader(in, allocator);
     }
 
     /** The next batch, or null at the end of the run. */

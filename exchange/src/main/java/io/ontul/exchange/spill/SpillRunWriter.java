@@ -10,13 +10,15 @@ import java.io.UncheckedIOException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.exchange.arrow.ArrowBatchWriter;
+import io.ontul.exchange.arrow.BatchEncoding;
+import io.ontul.exchange.arrow.BatchStreamWriter;
 import io.ontul.exchange.crypto.ChunkedOutputStream;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 
 /**
- * Writes one spill run: Arrow IPC stream format inside an exchange stream (encrypted and
- * compressed as configured), alone in its file or appended to a {@link SpillRunFile}.
+ * Writes one spill run: batches in the packed format where the schema allows, else Arrow IPC
+ * ({@link BatchEncoding#forSpill}), inside an exchange stream (encrypted and compressed as
+ * configured), alone in its file or appended to a {@link SpillRunFile}.
  * {@link #write} copies nothing: the caller keeps and closes its batch. {@link #finish}
  * completes the run and returns the {@link SpillRun}; {@link #close} without finishing drops
  * it (a file of its own is deleted; a shared file takes no more runs). Every byte that reaches
@@ -34,7 +36,8 @@ public final class SpillRunWriter
     private long start;
     private OutputStream disk;
     private ChunkedOutputStream out;
-    private ArrowBatchWriter batches;
+    private final BatchEncoding encoding;
+    private BatchStreamWriter batches;
     private long rows;
     private long bytes;
     private boolean done;
@@ -51,10 +54,11 @@ public final class SpillRunWriter
         this.schema = requireNonNull(schema, "schema is null");
         this.start = file.offset();
         this.name = SpillRun.name(file, start, ownsFile);
+        this.encoding = BatchEncoding.forSpill(schema);
         try {
             this.disk = new ChargingOutputStream(file.output());
             this.out = streams.newOutputStream(disk, name);
-            this.batches = new ArrowBatchWriter(out, schema);
+            this.batches = encoding.newWriter(out, schema);
         }
         catch (IOException | RuntimeException e) {
             abort();
@@ -131,7 +135,7 @@ public final class SpillRunWriter
             throw e;
         }
         space.recordRows(rows);
-        return new SpillRun(space, file, start, ownsFile, schema, rows, bytes);
+        return new SpillRun(space, file, start, ownsFile, schema, encoding, rows, bytes);
     }
 
     public long rows()
