@@ -51,6 +51,12 @@ public final class SpillRun
         return schema;
     }
 
+    /** How the run's batches are laid out: packed for flat schemas, else Arrow IPC. */
+    public BatchEncoding encoding()
+    {
+        return encoding;
+    }
+
     public long rows()
     {
         return rows;

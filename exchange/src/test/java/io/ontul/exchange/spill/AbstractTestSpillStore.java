@@ -16,6 +16,8 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.impl.UnionListWriter;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ontul.exchange.arrow.BatchEncoding;
 import io.ontul.exchange.crypto.ExchangeStreamFactory;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -126,6 +129,51 @@ public abstract class AbstractTestSpillStore
                 }
                 assertThat(rows).containsExactly("null|x", "42|null");
             }
+        }
+    }
+
+    @Test
+    public void flatRunsArePackedAndNestedOnesWrittenAsArrowIpc()
+            throws IOException
+    {
+        SpillStore store = store(1L << 30);
+        try (SpillSpace space = store.forQuery("q-nested")) {
+            SpillRun flat = writeRun(space, 0, 2, 100);
+            assertThat(flat.encoding()).isEqualTo(BatchEncoding.PACKED);
+            assertThat(readIds(flat)).isEqualTo(expectedIds(0, 2, 100));
+
+            Field items = new Field("items", FieldType.nullable(ArrowType.List.INSTANCE), List.of(new Field("item", FieldType.nullable(new ArrowType.Int(64, true)), null)));
+            Schema nested = new Schema(List.of(SCHEMA.getFields().get(0), items));
+            SpillRun run;
+            try (SpillRunWriter writer = space.newRun(nested);
+                    VectorSchemaRoot batch = VectorSchemaRoot.create(nested, allocator)) {
+                BigIntVector id = (BigIntVector) batch.getVector(0);
+                UnionListWriter list = ((ListVector) batch.getVector(1)).getWriter();
+                for (int row = 0; row < 3; row++) {
+                    id.setSafe(row, row);
+                    list.setPosition(row);
+                    list.startList();
+                    for (int item = 0; item < row; item++) {
+                        list.bigInt().writeBigInt(10L * row + item);
+                    }
+                    list.endList();
+                }
+                batch.setRowCount(3);
+                writer.write(batch);
+                run = writer.finish();
+            }
+            assertThat(run.encoding()).isEqualTo(BatchEncoding.ARROW_IPC);
+            List<String> rows = new ArrayList<>();
+            try (SpillRunReader reader = run.open(allocator)) {
+                for (VectorSchemaRoot next = reader.next(); next != null; next = reader.next()) {
+                    try (VectorSchemaRoot batch = next) {
+                        for (int row = 0; row < batch.getRowCount(); row++) {
+                            rows.add(batch.getVector(0).getObject(row) + "|" + batch.getVector(1).getObject(row));
+                        }
+                    }
+                }
+            }
+            assertThat(rows).containsExactly("0|[]", "1|[10]", "2|[20,21]");
         }
     }
 
