@@ -259,13 +259,18 @@ public final class PackedBatchWriter
         return (rows + 7) / 8;
     }
 
+    /** Scratch for a column's values: the thread's own up to {@link PackedColumn#CACHED_ROWS}, a new array beyond. */
     private static long[] values(int rows)
     {
         long[] values = VALUES.get();
-        if (values.length < rows) {
-            values = new long[rows];
-            VALUES.set(values);
+        if (values.length >= rows) {
+            return values;
         }
+        if (rows > PackedColumn.CACHED_ROWS) {
+            return new long[rows];
+        }
+        values = new long[rows];
+        VALUES.set(values);
         return values;
     }
 }

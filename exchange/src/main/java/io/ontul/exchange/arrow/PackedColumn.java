@@ -25,6 +25,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 record PackedColumn(Kind kind, int width)
 {
+    /** Rows of the largest batch whose scratch arrays a thread keeps between batches (512 KiB of longs). */
+    static final int CACHED_ROWS = 64 * 1024;
+
     enum Kind
     {
         INTEGER, DECIMAL, RAW, BIT, VARIABLE
