@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -410,6 +411,35 @@ public class TestSpillingJoin
             try (QueryResult next = twoWorkerSpill.session("6MB").execute("SELECT count(*) FROM tpch.tiny.nation")) {
                 assertThat(ResultRows.drain(next)).containsExactly(List.of(25L));
             }
+        }
+    }
+
+    @Test
+    public void spilledJoinsBelowASpilledJoinShareTheLimit()
+            throws SQLException, IOException
+    {
+        // a spilled join in the probe input of another spilled join, directly and in the later
+        // branch of a UNION ALL: the lower join builds and loads its partitions while the upper
+        // one holds its probe buffers, so those take only a quarter's share of the memory
+        // (GraceHashJoin.probeBufferBytes: half of what is free only over a streaming input).
+        // Both must spill, answer as DuckDB does and stay within the limit together.
+        String budget = "4MB";
+        for (String sql : List.of("""
+                SELECT count(*), sum(l1.l_extendedprice), max(o_comment), max(l3.l_comment), min(l3.l_shipinstruct)
+                FROM tpch.sf0_1.lineitem l1 JOIN tpch.sf0_1.orders ON l1.l_orderkey = o_orderkey
+                JOIN (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity < 25) l3 ON l1.l_orderkey = l3.l_orderkey AND l1.l_linenumber = l3.l_linenumber""", """
+                SELECT count(*), sum(x.price), max(x.note), max(l3.l_comment), min(l3.l_shipinstruct)
+                FROM (SELECT l_orderkey AS orderkey, l_linenumber AS linenumber, l_extendedprice AS price, l_comment AS note FROM tpch.sf0_1.lineitem
+                      UNION ALL
+                      SELECT l1.l_orderkey, l1.l_linenumber, l2.l_extendedprice, l2.l_comment
+                      FROM tpch.sf0_1.lineitem l1 JOIN tpch.sf0_1.lineitem l2 ON l1.l_orderkey = l2.l_orderkey AND l1.l_linenumber = l2.l_linenumber) x
+                JOIN (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity < 25) l3 ON x.orderkey = l3.l_orderkey AND x.linenumber = l3.l_linenumber""")) {
+            String plan;
+            try (QueryResult result = session(budget).execute("EXPLAIN ANALYZE " + sql)) {
+                plan = ResultRows.drain(result).stream().map(row -> String.valueOf(row.get(0))).collect(Collectors.joining("\n"));
+            }
+            assertThat(Pattern.compile("HashJoin .*spilled=").matcher(plan).results().count()).as(plan).isEqualTo(2);
+            assertSpillsAndMatchesDuckDb(budget, sql);
         }
     }
 
