@@ -94,7 +94,7 @@ public final class LogicalPlanner
     /** Validates a query; returns the validated node (with identifiers expanded). */
     public SqlNode validate(SqlNode query)
     {
-        return validator.validate(query);
+        return validator.validate(WindowReferenceFrames.inline(query));
     }
 
     public RelDataType validatedRowType(SqlNode validated)
