@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Exchange Manager measured in-process:
-#   bench/run-spill.sh spill [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,orders-join,sort,window] [--compression lz4] [--out bench/RESULTS.md|none]
+#   bench/run-spill.sh spill [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,orders-join,sort,window,window-total] [--compression lz4] [--out bench/RESULTS.md|none]
 #       GROUP BY, a join with a large build side and ORDER BY on lineitem/orders, on Ontul with
 #       and without a memory limit (10% of the query's working set), encryption on and off, and
 #       on DuckDB with the same limits (io.ontul.bench.SpillBenchmark)

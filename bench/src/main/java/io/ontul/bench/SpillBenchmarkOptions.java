@@ -12,12 +12,12 @@ import java.util.Optional;
 public final class SpillBenchmarkOptions
 {
     public static final String USAGE = String.join(System.lineSeparator(),
-            "usage: SpillBenchmark [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,orders-join,sort,window] [--compression lz4] [--join-compression none] [--out bench/RESULTS.md|none] [--timeout 600]",
+            "usage: SpillBenchmark [--scale 1] [--runs 3] [--warmup 1] [--fraction 0.1] [--queries aggregate,join,orders-join,sort,window,window-total] [--compression lz4] [--join-compression none] [--out bench/RESULTS.md|none] [--timeout 600]",
             "  --scale     TPC-H scale factor of lineitem and orders (default 1)",
             "  --runs      timed runs per query and case; the median counts (default 3)",
             "  --warmup    untimed runs per query and case before timing (default 1)",
             "  --fraction  the memory limit as a fraction of the query's peak memory without limit (default 0.1)",
-            "  --queries   comma-separated: aggregate, join, orders-join, sort, window (default all five)",
+            "  --queries   comma-separated: aggregate, join, orders-join, sort, window, window-total (default all six)",
             "  --compression  codec of Ontul's spill files: none, lz4 or zstd (default: the engine's, lz4)",
             "  --join-compression  codec of a spilled hash join's partitions: none, lz4 or zstd (default: the engine's, none)",
             "  --out       markdown file the results are appended to, or none (default bench/RESULTS.md)",

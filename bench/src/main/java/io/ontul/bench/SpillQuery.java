@@ -27,10 +27,13 @@ public record SpillQuery(String name, String description, String sql, double max
                     "SELECT * FROM lineitem ORDER BY l_comment", 2.0),
             // three window partitions of 1.5 to 3 M rows: under the limit each is sorted (spilling) and streamed
             "window", new SpillQuery("window", "window functions over three large window partitions (RANK and a running SUM per return flag by ship date)",
-                    "SELECT l_returnflag, l_shipdate, RANK() OVER w, SUM(l_quantity) OVER w FROM lineitem WINDOW w AS (PARTITION BY l_returnflag ORDER BY l_shipdate)", 2.0));
+                    "SELECT l_returnflag, l_shipdate, RANK() OVER w, SUM(l_quantity) OVER w FROM lineitem WINDOW w AS (PARTITION BY l_returnflag ORDER BY l_shipdate)", 2.0),
+            // the same three window partitions, each row given its partition's total: under the limit the rows wait on disk for the partition's end
+            "window-total", new SpillQuery("window-total", "a window aggregate over whole window partitions (each row with its return flag's total quantity)",
+                    "SELECT l_returnflag, l_quantity, SUM(l_quantity) OVER (PARTITION BY l_returnflag) FROM lineitem", 2.0));
 
     /** Every query, in the order the benchmark runs them by default. */
-    public static final List<String> NAMES = List.of("aggregate", "join", "orders-join", "sort", "window");
+    public static final List<String> NAMES = List.of("aggregate", "join", "orders-join", "sort", "window", "window-total");
 
     public SpillQuery
     {

@@ -30,34 +30,44 @@ import io.ontul.spi.OntulException;
  * <p>
  * Only windows that {@link #canEvaluate} qualify: every group has the same PARTITION BY and
  * ORDER BY (one sort serves all), and each function's value at a row depends on rows before it
- * and a bounded number after it ({@link StreamedWindowFunction#canEvaluate}): ROW_NUMBER, RANK,
- * DENSE_RANK, LAG and LEAD with a constant offset, and COUNT, SUM, SUM0, AVG, MIN, MAX and
- * FIRST_VALUE over frames from UNBOUNDED PRECEDING to CURRENT ROW (ROWS, or RANGE with an ORDER
- * BY: the value of a row's last peer). This class finds the partitions and peer groups and holds
- * the batches; each function keeps its own state.
+ * and a bounded number after it, or is one value for a whole peer group or partition
+ * ({@link StreamedWindowFunction#canEvaluate}): ROW_NUMBER, RANK, DENSE_RANK, LAG and LEAD with
+ * a constant offset, and COUNT, SUM, SUM0, AVG, MIN, MAX, FIRST_VALUE and LAST_VALUE over frames
+ * from UNBOUNDED PRECEDING to CURRENT ROW (ROWS, or RANGE: the value of a row's last peer) or to
+ * UNBOUNDED FOLLOWING (the value of the partition's last row). This class finds the partitions
+ * and peer groups and holds the batches; each function keeps its own state.
  * <p>
  * Protocol: made over an operator that yields the input rows sorted by {@link #sortKeys} (a
  * {@link SortOperator}, which spills); {@link #next} until null returns the input columns
  * followed by one column per function, in that sort order; {@link #close} closes the input and
- * whatever is held. A batch is held only until its values are final: until the peer group it
- * ends in is complete (RANGE frames), the rows LEAD takes values from have arrived, and no later
- * row reads it (LAG). A peer group or an offset too large for memory fails with an error that
+ * whatever is held. A batch is held only until its values are final: until the peer group or
+ * partition it ends in is complete (frames to the current peer or the partition's end), the rows
+ * LEAD takes values from have arrived, and no later row reads it (LAG). When the query's memory
+ * runs short ({@link QueryContext#shouldSpill}), the held batches that only wait for a peer
+ * group or partition to end are written to a spill run ({@link SpilledRows}) as they are; once
+ * the group ends, every such row gets the group's one value as it is read back. Rows within a
+ * LAG or LEAD offset stay in memory: an offset too large for memory fails with an error that
  * says so.
  */
 final class StreamedWindowEvaluation
         implements Operator
 {
     /** Which windows are computed over sorted rows, for error messages. */
-    static final String WHAT_STREAMS = "only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM, AVG, MIN, MAX and FIRST_VALUE"
-            + " over frames from UNBOUNDED PRECEDING to CURRENT ROW, all with one PARTITION BY and ORDER BY, are computed over sorted rows, which spill";
+    static final String WHAT_STREAMS = "only windows whose functions are ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD (offsets up to 1000000), or COUNT, SUM, AVG, MIN, MAX, FIRST_VALUE and LAST_VALUE"
+            + " over frames from UNBOUNDED PRECEDING to CURRENT ROW or to UNBOUNDED FOLLOWING, all with one PARTITION BY and ORDER BY, are computed over sorted rows, which spill";
 
     private final QueryContext context;
     private final Schema schema;
     private final int inputColumns;
     private final Operator input;
     private final List<SortKey> partitionKeys;
+    private final OperatorStats stats;
     private final List<StreamedWindowFunction> steps = new ArrayList<>();
+    // rows written out while they waited for a group to end: all before the batches held in memory
+    private final Deque<SpilledRows> spilled = new ArrayDeque<>();
     private final Deque<Pending> pending = new ArrayDeque<>();
+    // the spilled rows being emitted, once final
+    private SpilledRows.Reader emitting;
     // the previous row's batch and the current row's batch, for the comparators
     private final List<VectorSchemaRoot> compared = Arrays.asList(null, null);
     private final RowComparator partitionComparator;
@@ -90,13 +100,19 @@ final class StreamedWindowEvaluation
         }
 
         @Override
+        public void fill(long from, long end, StreamedWindowFunction.Running function)
+        {
+            StreamedWindowEvaluation.this.fill(from, end, function);
+        }
+
+        @Override
         public BufferAllocator allocator()
         {
             return context.allocator();
         }
     };
 
-    StreamedWindowEvaluation(QueryContext context, Schema schema, int inputColumns, List<WindowGroup> groups, Operator sortedInput)
+    StreamedWindowEvaluation(QueryContext context, Schema schema, int inputColumns, List<WindowGroup> groups, Operator sortedInput, OperatorStats stats)
     {
         if (!canEvaluate(groups)) {
             throw new IllegalArgumentException("window cannot be computed in one pass: " + groups);
@@ -105,15 +121,16 @@ final class StreamedWindowEvaluation
         this.schema = requireNonNull(schema, "schema is null");
         this.inputColumns = inputColumns;
         this.input = requireNonNull(sortedInput, "sortedInput is null");
+        this.stats = requireNonNull(stats, "stats is null");
         this.partitionKeys = partitionKeys(groups.get(0));
         this.partitionComparator = new RowComparator(compared, partitionKeys);
         this.orderComparator = new RowComparator(compared, groups.get(0).orderKeys());
         int output = 0;
         long maxOffset = 0;
         for (WindowGroup group : groups) {
-            boolean range = !group.rows();
+            StreamedWindowFunction.Frame frame = StreamedWindowFunction.Frame.of(group);
             for (Function function : group.functions()) {
-                StreamedWindowFunction step = StreamedWindowFunction.of(function, output++, range, pass);
+                StreamedWindowFunction step = StreamedWindowFunction.of(function, output++, frame, pass);
                 steps.add(step);
                 maxOffset = Math.max(maxOffset, step.lookBack());
             }
@@ -139,6 +156,34 @@ final class StreamedWindowEvaluation
             }
         }
         return true;
+    }
+
+    /**
+     * Whether, for windows that {@link #canEvaluate}, sorting and one pass beat evaluating window
+     * partitions in memory when they fit: not when a frame spans the whole partition, which
+     * {@link WindowPartitionEvaluation} computes once per partition without sorting all rows.
+     */
+    static boolean prefersStreaming(List<WindowGroup> groups)
+    {
+        for (WindowGroup group : groups) {
+            if (StreamedWindowFunction.Frame.of(group) == StreamedWindowFunction.Frame.PARTITION && hasAggregate(group)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean hasAggregate(WindowGroup group)
+    {
+        for (Function function : group.functions()) {
+            switch (function.kind()) {
+                case COUNT, SUM, SUM0, AVG, MIN, MAX, LAST_VALUE -> {
+                    return true;
+                }
+                default -> { }
+            }
+        }
+        return false;
     }
 
     private static Set<Integer> columns(WindowGroup group)
@@ -171,7 +216,22 @@ final class StreamedWindowEvaluation
     public VectorSchemaRoot next()
     {
         while (true) {
-            if (!pending.isEmpty() && (inputDone || isFinal(pending.peekFirst()))) {
+            if (emitting != null) {
+                VectorSchemaRoot batch = emitting.next();
+                if (batch != null) {
+                    return batch;
+                }
+                emitting = null;
+                spilled.pollFirst().close();
+                continue;
+            }
+            if (!spilled.isEmpty()) {
+                if (inputDone || isFinal(spilled.peekFirst().end())) {
+                    emitting = spilled.peekFirst().read(context.allocator());
+                    continue;
+                }
+            }
+            else if (!pending.isEmpty() && (inputDone || isFinal(pending.peekFirst().end()))) {
                 return emit(pending.pollFirst());
             }
             if (inputDone) {
@@ -208,14 +268,16 @@ final class StreamedWindowEvaluation
                 }
                 throw e;
             }
+            if (context.shouldSpill()) {
+                spillWaitingRows();
+            }
             context.checkCancelled();
         }
     }
 
-    /** Whether the values of a batch can change no more and no later row reads it. */
-    private boolean isFinal(Pending batch)
+    /** Whether the values of the rows before {@code end} can change no more and no later row reads them. */
+    private boolean isFinal(long end)
     {
-        long end = batch.first + batch.rows;
         // later rows read back (LAG) only within their partition, which starts at partitionStart or after
         if (end > Math.max(nextRow - lookBack, partitionStart)) {
             return false;
@@ -226,6 +288,69 @@ final class StreamedWindowEvaluation
             }
         }
         return true;
+    }
+
+    /**
+     * Writes out the held batches, oldest first, whose rows only wait for a peer group or
+     * partition to end (no later row reads them, and only functions that {@link
+     * StreamedWindowFunction#defers} may still write them), once they hold an eighth of the
+     * query's memory: fewer would make many small runs. Batches ahead of them that are final
+     * are emitted first, so that written-out rows always come before the rows in memory.
+     */
+    private void spillWaitingRows()
+    {
+        if (pending.isEmpty() || isFinal(pending.peekFirst().end())) {
+            return;
+        }
+        long bound = Math.max(nextRow - lookBack, partitionStart);
+        for (StreamedWindowFunction step : steps) {
+            if (!step.defers()) {
+                bound = Math.min(bound, step.firstUnfinished());
+            }
+        }
+        long bytes = 0;
+        int batches = 0;
+        for (Pending batch : pending) {
+            if (batch.end() > bound) {
+                break;
+            }
+            bytes += batch.bytes();
+            batches++;
+        }
+        if (batches == 0 || bytes < context.memoryLimit() / 8) {
+            return;
+        }
+        SpilledRows rows = SpilledRows.write(context, schema, inputColumns, steps.size(), pending.peekFirst().first, batches, this::takeFirst);
+        spilled.addLast(rows);
+        stats.recordSpill(rows.bytes());
+    }
+
+    /** Removes the oldest held batch, as an output batch of its input columns and results so far. */
+    private VectorSchemaRoot takeFirst()
+    {
+        return emit(pending.pollFirst());
+    }
+
+    /** Writes {@code function}'s current value for rows [from, end): into the batches in memory, and as the value spilled rows take when read back. */
+    private void fill(long from, long end, StreamedWindowFunction.Running function)
+    {
+        for (SpilledRows rows : spilled) {
+            if (rows.end() > from && rows.first() < end) {
+                rows.fill(function, Math.max(from, rows.first()), end);
+            }
+        }
+        for (Pending batch : pending) {
+            if (batch.end() <= from) {
+                continue;
+            }
+            if (batch.first >= end) {
+                break;
+            }
+            FieldVector out = function.out(batch);
+            for (long global = Math.max(from, batch.first); global < Math.min(end, batch.end()); global++) {
+                function.write(out, batch.row(global));
+            }
+        }
     }
 
     private void add(VectorSchemaRoot batch)
@@ -331,7 +456,7 @@ final class StreamedWindowEvaluation
                 return batch;
             }
         }
-        throw new IllegalStateException("row " + global + " is no longer held");
+        throw new IllegalStateException("row " + global + " is not held in memory");
     }
 
     private VectorSchemaRoot emit(Pending batch)
@@ -352,8 +477,9 @@ final class StreamedWindowEvaluation
             rows += batch.rows;
         }
         OntulException error = new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, "Query exceeded per-query memory limit of " + DataSize.format(context.memoryLimit())
-                + ": window functions computed over sorted rows hold the rows whose values are not final yet (rows equal in ORDER BY, for RANGE frames,"
-                + " and the rows within a LAG or LEAD offset), and the " + rows + " rows held do not fit (raise the limit with SET SESSION query_max_memory = '...')");
+                + ": window functions computed over sorted rows hold in memory the rows whose values are not final yet (the rows within a LAG or LEAD offset,"
+                + " and those waiting for their peer group or partition to end until they are written out), and the " + rows
+                + " rows held do not fit (raise the limit with SET SESSION query_max_memory = '...')");
         error.addSuppressed(cause);
         return error;
     }
@@ -367,6 +493,12 @@ final class StreamedWindowEvaluation
                 Batches.closeAll(Arrays.asList(batch.results));
             }
             pending.clear();
+            if (emitting != null) {
+                emitting.close();
+                emitting = null;
+            }
+            Batches.closeAll(spilled);
+            spilled.clear();
         }
         finally {
             steps.forEach(StreamedWindowFunction::close);
@@ -395,6 +527,22 @@ final class StreamedWindowEvaluation
         int row(long global)
         {
             return (int) (global - first);
+        }
+
+        /** The global index after the batch's last row. */
+        long end()
+        {
+            return first + rows;
+        }
+
+        /** Bytes of the batch's input and results. */
+        long bytes()
+        {
+            long bytes = Batches.bytes(input);
+            for (FieldVector result : results) {
+                bytes += result.getBufferSize();
+            }
+            return bytes;
         }
 
         VectorSchemaRoot input()

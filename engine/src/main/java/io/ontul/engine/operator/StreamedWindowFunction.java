@@ -16,9 +16,13 @@ import io.ontul.engine.operator.WindowGroup.Function;
  * Protocol: the pass calls {@link #startPartition} before a partition's first row, {@link #add}
  * for every row in order (the function writes the row's value into its result column then, or
  * later: LEAD once the row it takes its value from arrives, RANGE frames once the peer group
- * ends), {@link #endPeers} and {@link #endPartition} when those end, and {@link #close} at the
- * end. {@link #firstUnfinished} says which rows the function may still write, {@link #lookBack}
- * how far back a later row may read: the pass holds those rows' batches.
+ * ends, frames over the whole partition once it ends), {@link #endPeers} and
+ * {@link #endPartition} when those end, and {@link #close} at the end. {@link #firstUnfinished}
+ * says which rows the function may still write, {@link #lookBack} how far back a later row may
+ * read: the pass holds those rows' batches. A function that {@link #defers} gives every row of a
+ * peer group or partition one value, written when the group ends through {@link Pass#fill}, so
+ * the pass may write those rows out to a spill run meanwhile and fill them in when it reads them
+ * back.
  */
 abstract class StreamedWindowFunction
         implements AutoCloseable
@@ -35,8 +39,11 @@ abstract class StreamedWindowFunction
         /** The global index of the current peer group's first row. */
         long peerStart();
 
-        /** The held batch with row {@code global}. */
+        /** The held batch with row {@code global}, which must be in memory (not written out). */
         Pending locate(long global);
+
+        /** Gives rows [from, end), in memory or written out, the current value of {@code function}. */
+        void fill(long from, long end, Running function);
 
         BufferAllocator allocator();
     }
@@ -50,6 +57,30 @@ abstract class StreamedWindowFunction
         this.pass = pass;
     }
 
+    /** Which rows an aggregate's frame spans, when it starts at the partition's first row. */
+    enum Frame
+    {
+        /** ROWS to the current row: the value is final as the row is added. */
+        ROWS,
+        /** RANGE to the current row: to its last peer (every row of the partition without ORDER BY). */
+        PEERS,
+        /** To UNBOUNDED FOLLOWING: the whole partition. */
+        PARTITION;
+
+        /** The frame of {@code group}, or null when it does not start UNBOUNDED PRECEDING and end at the current row or the partition's end. */
+        static Frame of(WindowGroup group)
+        {
+            if (group.lower().type() != BoundType.UNBOUNDED_PRECEDING) {
+                return null;
+            }
+            return switch (group.upper().type()) {
+                case CURRENT_ROW -> group.rows() ? ROWS : PEERS;
+                case UNBOUNDED_FOLLOWING -> PARTITION;
+                default -> null;
+            };
+        }
+    }
+
     /** Whether {@code function} of {@code group} can be computed in one pass over sorted rows. */
     static boolean canEvaluate(WindowGroup group, Function function)
     {
@@ -57,16 +88,10 @@ abstract class StreamedWindowFunction
         return switch (function.kind()) {
             case ROW_NUMBER, RANK, DENSE_RANK -> true;
             case LAG, LEAD -> !arguments.isEmpty() && !arguments.get(0).isConstant() && (arguments.size() < 2 || constantOffset(arguments.get(1)) >= 0);
-            case COUNT -> runningFrame(group);
-            case SUM, SUM0, AVG, MIN, MAX, FIRST_VALUE -> runningFrame(group) && !arguments.isEmpty() && !arguments.get(0).isConstant();
+            case COUNT -> Frame.of(group) != null;
+            case SUM, SUM0, AVG, MIN, MAX, FIRST_VALUE, LAST_VALUE -> Frame.of(group) != null && !arguments.isEmpty() && !arguments.get(0).isConstant();
             default -> false;
         };
-    }
-
-    /** A frame from the partition's first row to the current row (to its last peer for RANGE, which needs an ORDER BY to have peers at all). */
-    private static boolean runningFrame(WindowGroup group)
-    {
-        return group.lower().type() == BoundType.UNBOUNDED_PRECEDING && group.upper().type() == BoundType.CURRENT_ROW && (group.rows() || !group.orderKeys().isEmpty());
     }
 
     /** A LAG or LEAD offset, or -1 when it is not a constant in [0, MAX_OFFSET]. */
@@ -82,9 +107,9 @@ abstract class StreamedWindowFunction
     /**
      * The function (one that {@link #canEvaluate}) writing result column {@code output}.
      *
-     * @param range whether its group's frame is RANGE (else ROWS)
+     * @param frame its group's frame ({@link Frame#of}; ignored by ranking, LAG and LEAD)
      */
-    static StreamedWindowFunction of(Function function, int output, boolean range, Pass pass)
+    static StreamedWindowFunction of(Function function, int output, Frame frame, Pass pass)
     {
         List<Argument> arguments = function.arguments();
         return switch (function.kind()) {
@@ -93,9 +118,11 @@ abstract class StreamedWindowFunction
             case DENSE_RANK -> new Ranking(output, pass, Ranking.Kind.DENSE_RANK);
             case LAG, LEAD -> new Shift(output, pass, function.kind() == SqlKind.LEAD, arguments.get(0).column(), arguments.size() < 2 ? 1 : constantOffset(arguments.get(1)),
                     arguments.size() > 2 ? arguments.get(2) : null);
-            case COUNT, SUM, SUM0, AVG -> new RunningSum(output, pass, range, function.kind(), arguments);
-            case MIN, MAX -> new RunningExtreme(output, pass, range, arguments.get(0).column(), function.kind() == SqlKind.MAX);
+            case COUNT, SUM, SUM0, AVG -> new RunningSum(output, pass, frame, function.kind(), arguments);
+            case MIN, MAX -> new RunningExtreme(output, pass, frame, arguments.get(0).column(), function.kind() == SqlKind.MAX);
+            // the partition's first row is in every frame that starts UNBOUNDED PRECEDING
             case FIRST_VALUE -> new FirstValue(output, pass, arguments.get(0).column());
+            case LAST_VALUE -> new LastValue(output, pass, frame, arguments.get(0).column());
             default -> throw new IllegalArgumentException("not computed in one pass: " + function);
         };
     }
@@ -127,6 +154,12 @@ abstract class StreamedWindowFunction
     long lookBack()
     {
         return 0;
+    }
+
+    /** Whether the rows this function has not finished all get one value, written through {@link Pass#fill}. */
+    boolean defers()
+    {
+        return false;
     }
 
     @Override
@@ -248,18 +281,19 @@ abstract class StreamedWindowFunction
 
     /**
      * A running aggregate: over ROWS frames each row's value is written as it is added; over
-     * RANGE frames every row of a peer group gets the value after its last row, written once
-     * the group ends (in row order, as variable-width vectors need).
+     * RANGE frames every row of a peer group gets the value after its last row, and over frames
+     * to UNBOUNDED FOLLOWING every row of a partition the value after its last row, written
+     * once the group ends (in row order, as variable-width vectors need).
      */
     abstract static class Running
             extends StreamedWindowFunction
     {
-        private final boolean range;
+        private final Frame frame;
 
-        Running(int output, Pass pass, boolean range)
+        Running(int output, Pass pass, Frame frame)
         {
             super(output, pass);
-            this.range = range;
+            this.frame = frame;
         }
 
         /** Adds the row's value to the aggregate. */
@@ -272,27 +306,41 @@ abstract class StreamedWindowFunction
         final void add(Pending batch, int row, long global, boolean newPeers)
         {
             update(batch, row);
-            if (!range) {
+            if (frame == Frame.ROWS) {
                 write(out(batch), row);
             }
         }
 
         @Override
-        void endPeers(long from, long end)
+        final void endPeers(long from, long end)
         {
-            if (!range) {
-                return;
-            }
-            for (long global = from; global < end; global++) {
-                Pending batch = pass.locate(global);
-                write(out(batch), batch.row(global));
+            if (frame == Frame.PEERS) {
+                pass.fill(from, end, this);
             }
         }
 
         @Override
-        long firstUnfinished()
+        final void endPartition(long from, long end)
         {
-            return range ? pass.peerStart() : Long.MAX_VALUE;
+            if (frame == Frame.PARTITION) {
+                pass.fill(from, end, this);
+            }
+        }
+
+        @Override
+        final long firstUnfinished()
+        {
+            return switch (frame) {
+                case ROWS -> Long.MAX_VALUE;
+                case PEERS -> pass.peerStart();
+                case PARTITION -> pass.partitionStart();
+            };
+        }
+
+        @Override
+        final boolean defers()
+        {
+            return frame != Frame.ROWS;
         }
     }
 
@@ -305,9 +353,9 @@ abstract class StreamedWindowFunction
         private WindowSum sum;
         private long count;
 
-        RunningSum(int output, Pass pass, boolean range, SqlKind kind, List<Argument> arguments)
+        RunningSum(int output, Pass pass, Frame frame, SqlKind kind, List<Argument> arguments)
         {
-            super(output, pass, range);
+            super(output, pass, frame);
             this.kind = kind;
             this.arguments = arguments;
         }
@@ -367,9 +415,9 @@ abstract class StreamedWindowFunction
         private FieldVector best;
         private boolean found;
 
-        RunningExtreme(int output, Pass pass, boolean range, int column, boolean max)
+        RunningExtreme(int output, Pass pass, Frame frame, int column, boolean max)
         {
-            super(output, pass, range);
+            super(output, pass, frame);
             this.column = column;
             this.max = max;
         }
@@ -413,6 +461,44 @@ abstract class StreamedWindowFunction
         {
             if (best != null) {
                 best.close();
+            }
+        }
+    }
+
+    /** The value of the frame's last row, NULL included: the current row (ROWS), its last peer, or the partition's last row. */
+    static final class LastValue
+            extends Running
+    {
+        private final int column;
+        private FieldVector last;
+
+        LastValue(int output, Pass pass, Frame frame, int column)
+        {
+            super(output, pass, frame);
+            this.column = column;
+        }
+
+        @Override
+        void update(Pending batch, int row)
+        {
+            FieldVector vector = batch.input().getVector(column);
+            if (last == null) {
+                last = vector.getField().createVector(pass.allocator());
+            }
+            last.copyFromSafe(row, 0, vector);
+        }
+
+        @Override
+        void write(FieldVector out, int index)
+        {
+            WindowValues.copy(last, 0, out, index);
+        }
+
+        @Override
+        public void close()
+        {
+            if (last != null) {
+                last.close();
             }
         }
     }

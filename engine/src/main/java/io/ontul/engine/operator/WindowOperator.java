@@ -167,8 +167,9 @@ public final class WindowOperator
             if (spilled == null && canSpill() && !fitsInMemory()) {
                 spillHeld();
             }
-            else if (spilled == null && streamable) {
-                // one pass over sorted rows beats sorting row addresses and computing frames, and holds less
+            else if (spilled == null && streamable && (StreamedWindowEvaluation.prefersStreaming(groups) || (context.canSpill() && !fitsInMemory()))) {
+                // one pass over sorted rows beats sorting row addresses and computing frames, and holds less;
+                // for frames over whole partitions it does not, but still runs when they do not fit
                 sortAndStream();
                 return;
             }
@@ -237,8 +238,10 @@ public final class WindowOperator
 
     private Operator sortedStream(Operator input)
     {
-        SortOperator sorted = new SortOperator(context, input, inputSchema, StreamedWindowEvaluation.sortKeys(groups), 0, Long.MAX_VALUE, stats);
-        return new StreamedWindowEvaluation(context, schema, inputColumns, groups, sorted);
+        List<SortKey> keys = StreamedWindowEvaluation.sortKeys(groups);
+        // without PARTITION BY and ORDER BY, every row is a peer of every other, in any order
+        Operator sorted = keys.isEmpty() ? input : new SortOperator(context, input, inputSchema, keys, 0, Long.MAX_VALUE, stats);
+        return new StreamedWindowEvaluation(context, schema, inputColumns, groups, sorted, stats);
     }
 
     /** Streams a spilled partition too large for memory; its runs are deleted once it is streamed. */

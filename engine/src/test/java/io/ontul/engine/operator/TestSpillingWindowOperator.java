@@ -166,6 +166,97 @@ class TestSpillingWindowOperator
     }
 
     @Test
+    void wholePartitionSumOverAPartitionLargerThanMemoryWritesOutTheRowsItWaitsWith()
+    {
+        // k = 42 for all but every 1,000th row: one window partition of 299,700 rows (about 24 MB), each row waiting for the partition's end
+        int rows = 300_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        Map<Long, Long> totals = new HashMap<>();
+        for (int i = 0; i < rows; i++) {
+            keys[i] = i % 1_000 == 0 ? i : 42;
+            values[i] = (i * 7_919L) % 1_000_003L;
+            totals.merge(keys[i], values[i], Long::sum);
+        }
+        Map<Long, long[]> places = expected(keys, values);
+        try (WindowOperator window = wholePartitionSum(new GeneratedRows(keys, values), new int[] {0})) {
+            int checked = drain(window, (k, v, first, second) -> {
+                assertThat(first).as("row number of %s in %s", v, k).isEqualTo(places.get(k * 2_000_000L + v)[0]);
+                assertThat(second).as("sum of partition %s", k).isEqualTo(totals.get(k));
+            });
+            assertThat(checked).isEqualTo(rows);
+            assertThat(context.spillStatistics().files()).isPositive();
+        }
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
+    void countAndSumOverAllRowsWithoutPartitionByOrOrderBy()
+    {
+        // OVER (): every row is in the one frame; the rows are streamed unsorted and written out while they wait for the end
+        int rows = 400_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        long total = 0;
+        for (int i = 0; i < rows; i++) {
+            keys[i] = i;
+            values[i] = (i * 7_919L) % 1_000_003L;
+            total += values[i];
+        }
+        WindowGroup group = new WindowGroup(new int[0], List.of(), false, UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING, List.of(
+                new Function(SqlKind.COUNT, "COUNT", List.of()),
+                new Function(SqlKind.SUM, "SUM", List.of(new Argument(1, null)))));
+        long expectedTotal = total;
+        boolean[] seen = new boolean[rows];
+        try (WindowOperator window = new WindowOperator(context, new GeneratedRows(keys, values), OUTPUT, INPUT.getFields().size(), List.of(group))) {
+            int checked = drain(window, (k, v, count, sum) -> {
+                assertThat(seen[(int) (long) k]).as("row %s seen before", k).isFalse();
+                seen[(int) (long) k] = true;
+                assertThat(count).isEqualTo(rows);
+                assertThat(sum).isEqualTo(expectedTotal);
+            });
+            assertThat(checked).isEqualTo(rows);
+            assertThat(context.spillStatistics().files()).isPositive();
+        }
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
+    void peerGroupsLargerThanMemory()
+    {
+        // ORDER BY k over three values: three peer groups of about 133,000 rows (11 MB each); RANK and the RANGE sum are one value per group
+        int rows = 400_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        long[] counts = new long[3];
+        long[] sums = new long[3];
+        for (int i = 0; i < rows; i++) {
+            keys[i] = (i * 31L) % 3;
+            values[i] = (i * 7_919L) % 1_000_003L;
+            counts[(int) keys[i]]++;
+            sums[(int) keys[i]] += values[i];
+        }
+        WindowGroup group = new WindowGroup(new int[0], List.of(new SortKey(0, false, false)), false, UNBOUNDED_PRECEDING, CURRENT_ROW, List.of(
+                new Function(SqlKind.RANK, "RANK", List.of()),
+                new Function(SqlKind.SUM, "SUM", List.of(new Argument(1, null)))));
+        try (WindowOperator window = new WindowOperator(context, new GeneratedRows(keys, values), OUTPUT, INPUT.getFields().size(), List.of(group))) {
+            int checked = drain(window, (k, v, rank, sum) -> {
+                long before = 0;
+                long upTo = 0;
+                for (int key = 0; key <= k; key++) {
+                    before += key < k ? counts[key] : 0;
+                    upTo += sums[key];
+                }
+                assertThat(rank).as("rank of k = %s", k).isEqualTo(before + 1);
+                assertThat(sum).as("sum up to k = %s", k).isEqualTo(upTo);
+            });
+            assertThat(checked).isEqualTo(rows);
+            assertThat(context.spillStatistics().files()).isPositive();
+        }
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
     void oneWindowPartitionLargerThanMemoryFailsClearlyWhenItCannotBeStreamed()
     {
         int rows = 300_000;
@@ -175,7 +266,7 @@ class TestSpillingWindowOperator
             keys[i] = i % 1_000 == 0 ? i : 42;
             values[i] = i;
         }
-        try (WindowOperator window = wholePartitionSum(new GeneratedRows(keys, values), new int[] {0})) {
+        try (WindowOperator window = slidingSum(new GeneratedRows(keys, values), new int[] {0})) {
             assertThatThrownBy(() -> {
                 VectorSchemaRoot batch;
                 while ((batch = window.next()) != null) {
@@ -199,7 +290,7 @@ class TestSpillingWindowOperator
             keys[i] = i;
             values[i] = i;
         }
-        try (WindowOperator window = wholePartitionSum(new GeneratedRows(keys, values), new int[0])) {
+        try (WindowOperator window = slidingSum(new GeneratedRows(keys, values), new int[0])) {
             assertThatThrownBy(window::next)
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_MEMORY_LIMIT))
                     .hasMessageStartingWith("Query exceeded per-query memory limit of 8MB: window functions without PARTITION BY keep all their input rows in memory (")
@@ -218,13 +309,51 @@ class TestSpillingWindowOperator
         return new WindowOperator(context, child, OUTPUT, INPUT.getFields().size(), List.of(group));
     }
 
-    /** SUM over the whole window partition: a frame that ends UNBOUNDED FOLLOWING cannot be computed over sorted rows in one pass. */
+    /** ROW_NUMBER and SUM over the whole window partition: one value per partition, so computed over sorted rows. */
     private WindowOperator wholePartitionSum(Operator child, int[] partitionColumns)
     {
         WindowGroup group = new WindowGroup(partitionColumns, List.of(new SortKey(1, false, false)), true, UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING, List.of(
                 new Function(SqlKind.ROW_NUMBER, "ROW_NUMBER", List.of()),
                 new Function(SqlKind.SUM, "SUM", List.of(new Argument(1, null)))));
         return new WindowOperator(context, child, OUTPUT, INPUT.getFields().size(), List.of(group));
+    }
+
+    /** SUM over a sliding frame (the row before to the row after): not computed over sorted rows in one pass. */
+    private WindowOperator slidingSum(Operator child, int[] partitionColumns)
+    {
+        RexBuilder rex = new RexBuilder(new JavaTypeFactoryImpl());
+        Bound onePreceding = new Bound(BoundType.PRECEDING, rex.makeExactLiteral(java.math.BigDecimal.ONE));
+        Bound oneFollowing = new Bound(BoundType.FOLLOWING, rex.makeExactLiteral(java.math.BigDecimal.ONE));
+        WindowGroup group = new WindowGroup(partitionColumns, List.of(new SortKey(1, false, false)), true, onePreceding, oneFollowing, List.of(
+                new Function(SqlKind.ROW_NUMBER, "ROW_NUMBER", List.of()),
+                new Function(SqlKind.SUM, "SUM", List.of(new Argument(1, null)))));
+        return new WindowOperator(context, child, OUTPUT, INPUT.getFields().size(), List.of(group));
+    }
+
+    /** What a test checks of one output row: k, v and the two function results. */
+    private interface RowCheck
+    {
+        void check(Long k, Long v, Long first, Long second);
+    }
+
+    /** Reads every row of the window, checking each; returns the rows read. */
+    private static int drain(WindowOperator window, RowCheck check)
+    {
+        int checked = 0;
+        VectorSchemaRoot next;
+        while ((next = window.next()) != null) {
+            try (VectorSchemaRoot batch = next) {
+                BigIntVector k = (BigIntVector) batch.getVector(0);
+                BigIntVector v = (BigIntVector) batch.getVector(1);
+                BigIntVector first = (BigIntVector) batch.getVector(3);
+                BigIntVector second = (BigIntVector) batch.getVector(4);
+                for (int row = 0; row < batch.getRowCount(); row++) {
+                    check.check(k.get(row), v.get(row), first.isNull(row) ? null : first.get(row), second.isNull(row) ? null : second.get(row));
+                    checked++;
+                }
+            }
+        }
+        return checked;
     }
 
     /** (row number, running sum) by k * 2,000,000 + v; v is unique within each k. */

@@ -134,6 +134,72 @@ public class TestSpillingWindow
     }
 
     @Test
+    public void wholePartitionAggregatesOverWindowPartitionsLargerThanMemory()
+            throws SQLException, IOException
+    {
+        // three window partitions of 150,000 to 300,000 rows, each more than 48 MB holds: sorted and streamed, every row
+        // waiting for its partition's end, so the rows waiting are written out and given the partition's values when read back
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_returnflag, l_comment,
+                    COUNT(*) OVER w AS lines,
+                    SUM(l_quantity) OVER w AS quantity,
+                    AVG(l_discount) OVER w AS average_discount,
+                    MIN(l_comment) OVER w AS least_comment,
+                    MAX(l_extendedprice) OVER w AS highest_price
+                FROM tpch.sf0_1.lineitem
+                WINDOW w AS (PARTITION BY l_returnflag)""");
+    }
+
+    @Test
+    public void peerGroupsLargerThanMemory()
+            throws SQLException, IOException
+    {
+        // ORDER BY l_linestatus makes peer groups of 4,000 to 300,000 rows: RANGE frames give each row its last peer's value
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_returnflag, l_linestatus, l_comment,
+                    RANK() OVER w AS status_rank,
+                    DENSE_RANK() OVER w AS dense_status_rank,
+                    COUNT(*) OVER w AS lines_so_far,
+                    SUM(l_extendedprice) OVER w AS price_so_far,
+                    MAX(l_comment) OVER w AS greatest_comment_so_far
+                FROM tpch.sf0_1.lineitem
+                WINDOW w AS (PARTITION BY l_returnflag ORDER BY l_linestatus)""");
+    }
+
+    @Test
+    public void lastValueAndFramesToThePartitionsEndBesideLagAndLead()
+            throws SQLException, IOException
+    {
+        // frames to UNBOUNDED FOLLOWING beside ROWS running frames, LAG and LEAD (whose rows stay in memory) over one sort order;
+        // the ORDER BY is total, so that LAST_VALUE, LAG and LEAD are deterministic
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_returnflag, l_shipdate,
+                    ROW_NUMBER() OVER w AS place,
+                    LAG(l_partkey, 3) OVER w AS part_three_back,
+                    LEAD(l_comment, 2, 'none') OVER w AS comment_two_later,
+                    LAST_VALUE(l_comment) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_comment,
+                    LAST_VALUE(l_extendedprice) OVER w AS own_price,
+                    SUM(l_quantity) OVER (w RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS total_quantity,
+                    MIN(l_shipdate) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS first_shipped,
+                    COUNT(l_comment) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS lines_so_far
+                FROM tpch.sf0_1.lineitem
+                WINDOW w AS (PARTITION BY l_returnflag ORDER BY l_shipdate, l_orderkey, l_linenumber)""");
+    }
+
+    @Test
+    public void aggregatesOverAllRowsWithoutPartitionByOrOrderBy()
+            throws SQLException, IOException
+    {
+        // OVER (): one frame of all 600,572 rows, streamed unsorted; the rows are written out while they wait for the end
+        assertSpillsAndMatchesDuckDb("""
+                SELECT l_orderkey, l_linenumber, l_comment,
+                    COUNT(*) OVER () AS all_lines,
+                    SUM(l_quantity) OVER () AS all_quantity,
+                    MAX(l_comment) OVER () AS greatest_comment
+                FROM tpch.sf0_1.lineitem""");
+    }
+
+    @Test
     public void withoutPartitionByIsSortedAndStreamed()
             throws SQLException, IOException
     {
