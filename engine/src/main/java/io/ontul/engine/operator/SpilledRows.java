@@ -116,9 +116,13 @@ final class SpilledRows
     @Override
     public void close()
     {
-        run.delete();
-        Batches.closeAll(Arrays.asList(values));
-        Arrays.fill(values, null);
+        try {
+            Batches.closeAll(Arrays.asList(values));
+        }
+        finally {
+            Arrays.fill(values, null);
+            run.delete();
+        }
     }
 
     /** The batches of a {@link SpilledRows}, each owned by the caller. */
@@ -153,7 +157,7 @@ final class SpilledRows
                     }
                     FieldVector out = batch.getVector(inputColumns + output);
                     // a suffix of the rows: written in row order, as variable-width vectors need
-                    for (int row = (int) Math.max(0, valuesFrom[output] - next); row < rows; row++) {
+                    for (int row = (int) Math.min(rows, Math.max(0, valuesFrom[output] - next)); row < rows; row++) {
                         WindowValues.copy(values[output], 0, out, row);
                     }
                     out.setValueCount(rows);

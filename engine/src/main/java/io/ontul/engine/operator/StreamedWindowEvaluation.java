@@ -222,7 +222,12 @@ final class StreamedWindowEvaluation
                     return batch;
                 }
                 emitting = null;
-                spilled.pollFirst().close();
+                try {
+                    spilled.peekFirst().close();
+                }
+                finally {
+                    spilled.pollFirst();
+                }
                 continue;
             }
             if (!spilled.isEmpty()) {
@@ -493,12 +498,16 @@ final class StreamedWindowEvaluation
                 Batches.closeAll(Arrays.asList(batch.results));
             }
             pending.clear();
-            if (emitting != null) {
-                emitting.close();
-                emitting = null;
+            try {
+                if (emitting != null) {
+                    emitting.close();
+                    emitting = null;
+                }
             }
-            Batches.closeAll(spilled);
-            spilled.clear();
+            finally {
+                Batches.closeAll(spilled);
+                spilled.clear();
+            }
         }
         finally {
             steps.forEach(StreamedWindowFunction::close);

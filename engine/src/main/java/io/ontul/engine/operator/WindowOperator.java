@@ -182,7 +182,18 @@ public final class WindowOperator
             stats.recordMemory(heldBytes + heldRows * overheadPerRow);
             current = new WindowPartitionEvaluation(context, schema, inputColumns, groups, held);
             held.clear();
-            current.compute();
+            try {
+                current.compute();
+            }
+            catch (RuntimeException e) {
+                if (!streamable || !context.canSpill() || !SpillingWindowPartitions.isMemoryFailure(e)) {
+                    throw e;
+                }
+                // aggregates over whole partitions were tried in memory, which fitsInMemory only estimates: they stream instead
+                held.addAll(current.releaseInput());
+                current = null;
+                sortAndStream();
+            }
         }
         catch (RuntimeException e) {
             if (sharedPartitionColumns.length == 0 && heldBytes > context.memoryLimit() / 4 && SpillingWindowPartitions.isMemoryFailure(e)) {

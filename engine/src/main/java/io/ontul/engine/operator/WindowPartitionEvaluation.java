@@ -209,6 +209,15 @@ final class WindowPartitionEvaluation
         return keys;
     }
 
+    /** Gives the input batches back to the caller (after {@link #compute} failed) and frees everything else. */
+    List<VectorSchemaRoot> releaseInput()
+    {
+        List<VectorSchemaRoot> input = new ArrayList<>(batches);
+        batches.clear();
+        close();
+        return input;
+    }
+
     @Override
     public void close()
     {

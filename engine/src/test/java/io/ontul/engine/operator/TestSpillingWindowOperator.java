@@ -179,8 +179,12 @@ class TestSpillingWindowOperator
             totals.merge(keys[i], values[i], Long::sum);
         }
         Map<Long, long[]> places = expected(keys, values);
+        Map<Long, Long> lastValue = new HashMap<>();
         try (WindowOperator window = wholePartitionSum(new GeneratedRows(keys, values), new int[] {0})) {
             int checked = drain(window, (k, v, first, second) -> {
+                // within a window partition the rows come in ORDER BY v, written-out rows and rows in memory alike
+                Long previous = lastValue.put(k, v);
+                assertThat(previous == null || previous < v).as("%s after %s in partition %s", v, previous, k).isTrue();
                 assertThat(first).as("row number of %s in %s", v, k).isEqualTo(places.get(k * 2_000_000L + v)[0]);
                 assertThat(second).as("sum of partition %s", k).isEqualTo(totals.get(k));
             });
@@ -219,6 +223,65 @@ class TestSpillingWindowOperator
             assertThat(context.spillStatistics().files()).isPositive();
         }
         assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
+    void wholePartitionAggregateThatOutgrowsTheEstimateInMemoryStreamsInstead()
+    {
+        // rows held outside the query's memory (as a memory table's), so the operator never runs short while collecting; the
+        // estimate for evaluating them in memory counts 16 bytes of result a row, but MAX over 60-byte strings takes more:
+        // the evaluation runs out of memory, and the rows are streamed instead
+        int rows = 120_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            keys[i] = i;
+            values[i] = i;
+        }
+        Schema output = new Schema(List.of(bigint("k"), bigint("v"), new Field("payload", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
+                new Field("greatest", FieldType.nullable(ArrowType.Utf8.INSTANCE), null), bigint("lines")));
+        WindowGroup group = new WindowGroup(new int[0], List.of(), false, UNBOUNDED_PRECEDING, UNBOUNDED_FOLLOWING, List.of(
+                new Function(SqlKind.MAX, "MAX", List.of(new Argument(2, null))),
+                new Function(SqlKind.COUNT, "COUNT", List.of())));
+        String greatest = ("payload of row " + 99_999 + " ".repeat(60)).substring(0, 60);
+        try (BufferAllocator outside = new RootAllocator();
+                WindowOperator window = new WindowOperator(context, new GeneratedRows(keys, values, outside), output, INPUT.getFields().size(), List.of(group))) {
+            int checked = 0;
+            VectorSchemaRoot next;
+            while ((next = window.next()) != null) {
+                try (VectorSchemaRoot batch = next) {
+                    for (int row = 0; row < batch.getRowCount(); row++) {
+                        assertThat(batch.getVector(3).getObject(row)).hasToString(greatest);
+                        assertThat(batch.getVector(4).getObject(row)).isEqualTo((long) rows);
+                        checked++;
+                    }
+                }
+            }
+            assertThat(checked).isEqualTo(rows);
+            assertThat(context.spillStatistics().files()).isPositive();
+        }
+        assertThat(context.memoryUsed()).isZero();
+    }
+
+    @Test
+    void closedWhileReadingBackWrittenOutRowsLeavesNothing()
+    {
+        // one window partition written out while it waits for its end; the window is closed after its first output batch
+        int rows = 400_000;
+        long[] keys = new long[rows];
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            keys[i] = 7;
+            values[i] = i;
+        }
+        try (WindowOperator window = wholePartitionSum(new GeneratedRows(keys, values), new int[] {0})) {
+            VectorSchemaRoot first = window.next();
+            assertThat(first).isNotNull();
+            first.close();
+            assertThat(context.spillStatistics().files()).isPositive();
+        }
+        assertThat(context.memoryUsed()).isZero();
+        assertThat(store.usedBytes()).as("spill bytes held once the window is closed").isZero();
     }
 
     @Test
@@ -387,12 +450,20 @@ class TestSpillingWindowOperator
     {
         private final long[] keys;
         private final long[] values;
+        private final BufferAllocator allocator;
         private int position;
 
         GeneratedRows(long[] keys, long[] values)
         {
+            this(keys, values, null);
+        }
+
+        /** @param allocator where the rows are allocated, outside the query's memory (as a memory table's are); null for the query's */
+        GeneratedRows(long[] keys, long[] values, BufferAllocator allocator)
+        {
             this.keys = keys;
             this.values = values;
+            this.allocator = allocator;
         }
 
         @Override
@@ -402,7 +473,7 @@ class TestSpillingWindowOperator
                 return null;
             }
             int count = Math.min(BATCH_ROWS, keys.length - position);
-            FieldVector[] vectors = Batches.allocate(INPUT, context.allocator(), count);
+            FieldVector[] vectors = Batches.allocate(INPUT, allocator == null ? context.allocator() : allocator, count);
             try {
                 for (int i = 0; i < count; i++) {
                     ((BigIntVector) vectors[0]).set(i, keys[position + i]);
