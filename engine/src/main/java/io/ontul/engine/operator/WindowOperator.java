@@ -121,8 +121,10 @@ public final class WindowOperator
                 if (batch != null) {
                     return batch;
                 }
-                current.close();
-                current = null;
+                if (current != null) {
+                    current.close();
+                    current = null;
+                }
                 currentPartition = null;
             }
             if (streamed != null) {
@@ -186,13 +188,7 @@ public final class WindowOperator
                 current.compute();
             }
             catch (RuntimeException e) {
-                if (!streamable || !context.canSpill() || !SpillingWindowPartitions.isMemoryFailure(e)) {
-                    throw e;
-                }
-                // aggregates over whole partitions were tried in memory, which fitsInMemory only estimates: they stream instead
-                held.addAll(current.releaseInput());
-                current = null;
-                sortAndStream();
+                streamInsteadOf(e);
             }
         }
         catch (RuntimeException e) {
@@ -353,8 +349,28 @@ public final class WindowOperator
             if (currentPartition != null && currentPartition.singleKey() && SpillingWindowPartitions.isMemoryFailure(e)) {
                 throw partitionTooLarge(currentPartition, e);
             }
+            if (currentPartition == null && !current.emitted()) {
+                streamInsteadOf(e);
+                return null;
+            }
             throw e;
         }
+    }
+
+    /**
+     * The input, all held in memory and evaluated there ({@link #current}: aggregates over whole
+     * partitions that {@link #fitsInMemory} only estimated to fit), ran out of memory before any
+     * row was emitted: sorts and streams it instead when the window can be streamed, else
+     * rethrows {@code failure}.
+     */
+    private void streamInsteadOf(RuntimeException failure)
+    {
+        if (!streamable || !context.canSpill() || !SpillingWindowPartitions.isMemoryFailure(failure)) {
+            throw failure;
+        }
+        held.addAll(current.releaseInput());
+        current = null;
+        sortAndStream();
     }
 
     /** Which windows could have spilled, when this one could not although the query may spill. */

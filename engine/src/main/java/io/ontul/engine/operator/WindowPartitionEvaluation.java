@@ -3,6 +3,7 @@ package io.ontul.engine.operator;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.arrow.vector.FieldVector;
@@ -98,20 +99,27 @@ final class WindowPartitionEvaluation
         }
         int count = Math.min(Batches.TARGET_ROWS, total - position);
         FieldVector[] vectors = Batches.allocate(schema, context.allocator(), count);
-        for (int c = 0; c < inputColumns; c++) {
-            FieldVector target = vectors[c];
-            for (int i = 0; i < count; i++) {
-                int global = emitOrder[position + i];
-                target.copyFromSafe(rowIndex[global], i, batches.get(batchIndex[global]).getVector(c));
+        try {
+            for (int c = 0; c < inputColumns; c++) {
+                FieldVector target = vectors[c];
+                for (int i = 0; i < count; i++) {
+                    int global = emitOrder[position + i];
+                    target.copyFromSafe(rowIndex[global], i, batches.get(batchIndex[global]).getVector(c));
+                }
+            }
+            for (int r = 0; r < results.size(); r++) {
+                FieldVector target = vectors[inputColumns + r];
+                FieldVector source = results.get(r);
+                int[] positions = resultPositions.get(r);
+                for (int i = 0; i < count; i++) {
+                    target.copyFromSafe(positions[emitOrder[position + i]], i, source);
+                }
             }
         }
-        for (int r = 0; r < results.size(); r++) {
-            FieldVector target = vectors[inputColumns + r];
-            FieldVector source = results.get(r);
-            int[] positions = resultPositions.get(r);
-            for (int i = 0; i < count; i++) {
-                target.copyFromSafe(positions[emitOrder[position + i]], i, source);
-            }
+        catch (RuntimeException e) {
+            // a batch that could not be filled (out of memory) is dropped; the rows stay for another try or another way
+            Batches.closeAll(Arrays.asList(vectors));
+            throw e;
         }
         position += count;
         return Batches.root(schema, vectors, count);
@@ -209,7 +217,13 @@ final class WindowPartitionEvaluation
         return keys;
     }
 
-    /** Gives the input batches back to the caller (after {@link #compute} failed) and frees everything else. */
+    /** Whether {@link #next} has returned a batch. */
+    boolean emitted()
+    {
+        return position > 0;
+    }
+
+    /** Gives the input batches back to the caller (after {@link #compute} or the first {@link #next} failed) and frees everything else. */
     List<VectorSchemaRoot> releaseInput()
     {
         List<VectorSchemaRoot> input = new ArrayList<>(batches);
