@@ -147,22 +147,9 @@ class TestSpillingWindowOperator
     /** Reads every row of the window and checks its row number and running sum; returns the rows read. */
     private static int drainAndCheck(WindowOperator window, Map<Long, long[]> expected)
     {
-        int checked = 0;
-        VectorSchemaRoot next;
-        while ((next = window.next()) != null) {
-            try (VectorSchemaRoot batch = next) {
-                BigIntVector k = (BigIntVector) batch.getVector(0);
-                BigIntVector v = (BigIntVector) batch.getVector(1);
-                BigIntVector rowNumber = (BigIntVector) batch.getVector(3);
-                BigIntVector runningSum = (BigIntVector) batch.getVector(4);
-                for (int row = 0; row < batch.getRowCount(); row++) {
-                    long[] figures = expected.get(k.get(row) * 2_000_000L + v.get(row));
-                    assertThat(new long[] {rowNumber.get(row), runningSum.get(row)}).as("row number and running sum of %s", k.get(row)).containsExactly(figures);
-                    checked++;
-                }
-            }
-        }
-        return checked;
+        return drain(window, (k, v, rowNumber, runningSum) -> assertThat(new long[] {rowNumber, runningSum})
+                .as("row number and running sum of %s", k)
+                .containsExactly(expected.get(k * 2_000_000L + v)));
     }
 
     @Test
