@@ -23,7 +23,16 @@ public final class Errors
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
     private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found in (any table|table '[^']*')");
 
+    /** Characters of a foreign message (Calcite's, a library's) quoted to a client; some quote whole expressions. */
+    static final int MAX_QUOTED_MESSAGE = 1000;
+
     private Errors() {}
+
+    /** The first {@code max} characters of {@code text}, saying how long it was when cut. */
+    public static String abbreviate(String text, int max)
+    {
+        return text.length() <= max ? text : text.substring(0, max) + "... (" + text.length() + " characters in all)";
+    }
 
     public static RuntimeException translate(Throwable error, QueryContext context)
     {
@@ -50,7 +59,7 @@ public final class Errors
             return new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Numeric overflow: " + arithmetic.getMessage());
         }
         String queryId = context == null ? "" : " (query " + context.queryId() + ")";
-        return OntulException.internal(error + queryId, error);
+        return OntulException.internal(abbreviate(error.toString(), MAX_QUOTED_MESSAGE) + queryId, error);
     }
 
     /** A validation error with its position and Ontul's wording. */
@@ -58,7 +67,7 @@ public final class Errors
     {
         String prefix = "line " + error.getPosLine() + ":" + error.getPosColumn() + ": ";
         Throwable cause = error.getCause();
-        String message = cause instanceof SqlValidatorException ? cause.getMessage() : error.getMessage();
+        String message = abbreviate(String.valueOf(cause instanceof SqlValidatorException ? cause.getMessage() : error.getMessage()), MAX_QUOTED_MESSAGE);
         Matcher matcher = OBJECT_NOT_FOUND_WITHIN.matcher(message);
         if (matcher.find()) {
             String within = matcher.group(2);

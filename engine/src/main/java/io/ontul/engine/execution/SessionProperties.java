@@ -40,6 +40,41 @@ public final class SessionProperties
         return key;
     }
 
+    /**
+     * {@link #validate}, and that the value does not raise the server's limit: a session may lower
+     * {@code ontul.query.max-memory} and {@code ontul.query.max-run-time} for its own queries; only
+     * an administrator (or anyone, in an engine without users) may raise them.
+     */
+    public static String validate(String name, String value, io.ontul.engine.Session session)
+    {
+        String key = validate(name, value);
+        if (value == null || isAdministrator(session)) {
+            return key;
+        }
+        EngineConfig config = session.engine().config();
+        if (key.equals(QUERY_MAX_MEMORY)) {
+            long limit = queryMaxMemory(Map.of(), config);
+            if (DataSize.parse(value, QUERY_MAX_MEMORY) > limit) {
+                throw new OntulException(ErrorCode.PERMISSION_DENIED, "Permission denied: %s '%s' is above the server's limit of %s (%s); only an administrator may raise it"
+                        .formatted(QUERY_MAX_MEMORY, value, config.property(EngineConfig.QUERY_MAX_MEMORY, "2GB"), EngineConfig.QUERY_MAX_MEMORY));
+            }
+        }
+        if (key.equals(QUERY_MAX_RUN_TIME)) {
+            Optional<Duration> limit = session.engine().queries().limits().maxRunTime();
+            if (limit.isPresent() && Durations.parse(value, QUERY_MAX_RUN_TIME).compareTo(limit.get()) > 0) {
+                throw new OntulException(ErrorCode.PERMISSION_DENIED, "Permission denied: %s '%s' is above the server's limit of %s (%s); only an administrator may raise it"
+                        .formatted(QUERY_MAX_RUN_TIME, value, config.property(io.ontul.engine.query.QueryLimits.MAX_RUN_TIME, ""), io.ontul.engine.query.QueryLimits.MAX_RUN_TIME));
+            }
+        }
+        return key;
+    }
+
+    /** Administrators of the server's users; everyone in an engine without users (bin/ontul sql, tests, benchmarks). */
+    static boolean isAdministrator(io.ontul.engine.Session session)
+    {
+        return session.engine().userManagement().map(users -> users.isAdmin(session.user())).orElse(true);
+    }
+
     public static long queryMaxMemory(Map<String, String> session, EngineConfig config)
     {
         String value = session.get(QUERY_MAX_MEMORY);

@@ -101,7 +101,7 @@ public final class StatementExecutor
      */
     public org.apache.arrow.vector.types.pojo.Schema parameterSchema()
     {
-        SqlNode statement = OntulParser.parse(sql);
+        SqlNode statement = OntulParser.parse(sql, engine.queries().limits().statementLimits());
         if (!statement.getKind().belongsTo(SqlKind.QUERY) && !(statement instanceof SqlInsert)) {
             return new org.apache.arrow.vector.types.pojo.Schema(List.of());
         }
@@ -142,6 +142,11 @@ public final class StatementExecutor
         catch (RuntimeException e) {
             throw tracked.fail(e);
         }
+        catch (StackOverflowError e) {
+            // a safety net below ontul.query.max-expression-depth: the statement fails, the thread lives on
+            throw tracked.fail(new OntulException(ErrorCode.INVALID_ARGUMENT,
+                    "Statement is too complex: planning it ran out of stack; nest less deeply or lower ontul.query.max-expression-depth"));
+        }
         catch (Error e) {
             tracked.fail(OntulException.internal(e.toString(), e));
             throw e;
@@ -150,7 +155,7 @@ public final class StatementExecutor
 
     private QueryResult run()
     {
-        SqlNode statement = OntulParser.parse(sql);
+        SqlNode statement = OntulParser.parse(sql, engine.queries().limits().statementLimits());
         if (parameters != null) {
             statement = Parameters.bind(statement, parameters);
         }
@@ -209,7 +214,7 @@ public final class StatementExecutor
             return describe(describe.getTable());
         }
         if (statement instanceof SqlSetSession set) {
-            String name = SessionProperties.validate(String.join(".", set.name().names), set.valueText());
+            String name = SessionProperties.validate(String.join(".", set.name().names), set.valueText(), session);
             session.properties().put(name, set.valueText());
             return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }

@@ -9,7 +9,6 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexUtil;
 import org.codehaus.janino.SimpleCompiler;
 
 import io.ontul.spi.OntulException;
@@ -35,34 +34,46 @@ public final class KernelCompiler
 
     private KernelCompiler() {}
 
+    /** Generated source and the values its constructor receives (IN-list sets, long strings). */
+    public record Generated(String source, Object[] constants) {}
+
+    /** Projections computed in the row loop itself; more (or larger ones) go into methods of their own. */
+    private static final int INLINE_PROJECTIONS = 32;
+    /** Bare column copies after the row loop per method. */
+    private static final int COPIES_PER_METHOD = 256;
+
     /**
      * @param inputTypes types of the input columns, by position
      * @param filter a boolean condition or null
      * @param projections output expressions
-     * @param rexBuilder used to expand SEARCH (IN lists and ranges) into comparisons
+     * @param rexBuilder used to expand SEARCH over ranges and short IN lists into comparisons
      */
     public static ProjectionKernel compile(List<RelDataType> inputTypes, RexNode filter, List<RexNode> projections, RexBuilder rexBuilder)
     {
-        String source = generate(inputTypes, filter == null ? null : RexUtil.expandSearch(rexBuilder, null, filter),
-                projections.stream().map(p -> RexUtil.expandSearch(rexBuilder, null, p)).toList());
-        Class<?> kernelClass = CACHE.get(source);
+        Generated generated = generate(inputTypes, filter, projections, rexBuilder);
+        // the class depends on the source only: kernels that differ in their IN-list values share it
+        Class<?> kernelClass = CACHE.get(generated.source());
         if (kernelClass == null) {
-            kernelClass = compileSource(source);
-            CACHE.put(source, kernelClass);
+            kernelClass = compileSource(generated.source());
+            CACHE.put(generated.source(), kernelClass);
         }
         try {
-            return (ProjectionKernel) kernelClass.getDeclaredConstructor().newInstance();
+            return (ProjectionKernel) kernelClass.getDeclaredConstructor(Object[].class).newInstance((Object) generated.constants());
         }
         catch (ReflectiveOperationException e) {
             throw OntulException.internal("cannot instantiate generated kernel", e);
         }
     }
 
-    /** The generated source, for EXPLAIN and debugging. */
-    public static String generate(List<RelDataType> inputTypes, RexNode filter, List<RexNode> projections)
+    /**
+     * The generated source, for EXPLAIN and debugging. Every method stays well below the JVM's
+     * limits whatever the size of the expressions: large expressions, long AND/OR/CASE lists, many
+     * projections and many copied columns are split into methods of their own.
+     */
+    public static Generated generate(List<RelDataType> inputTypes, RexNode filter, List<RexNode> projections, RexBuilder rexBuilder)
     {
         String className = "GeneratedKernel";
-        RowCodeGenerator generator = new RowCodeGenerator(inputTypes);
+        RowCodeGenerator generator = new RowCodeGenerator(inputTypes, rexBuilder);
         StringBuilder body = new StringBuilder();
         java.util.Set<Integer> nullsRead = new java.util.HashSet<>();
         java.util.Set<Integer> valuesRead = new java.util.HashSet<>();
@@ -73,52 +84,112 @@ public final class KernelCompiler
             body.append(filterCode);
             body.append("if (").append(condition.isNull()).append(" || !").append(condition.value()).append(") continue;\n");
         }
-        List<String> outputDeclarations = new ArrayList<>();
-        StringBuilder projectionCode = new StringBuilder();
-        StringBuilder bulkCopies = new StringBuilder();
+        List<Integer> computed = new ArrayList<>();
+        List<String> bulkCopies = new ArrayList<>();
         for (int i = 0; i < projections.size(); i++) {
             RexNode projection = projections.get(i);
             RelDataType type = projection.getType();
             String vectorClass = Vectors.vectorClass(type);
-            outputDeclarations.add("final " + vectorClass + " out" + i + " = (" + vectorClass + ") outputs[" + i + "];");
             if (projection instanceof RexInputRef ref && Vectors.vectorClass(inputTypes.get(ref.getIndex())).equals(vectorClass)
                     && sameLayout(inputTypes.get(ref.getIndex()), type)) {
-                bulkCopies.append(generator.copyColumn(ref.getIndex(), "out" + i));
+                // a bare column: not computed per row; the selected rows are copied in bulk after the loop, without decoding
+                bulkCopies.add("io.ontul.engine.operator.VectorGather.gather(inputs[" + ref.getIndex() + "], selection, k, outputs[" + i + "]);\n");
                 continue;
             }
-            projectionCode.append("{\n");
-            RowCodeGenerator.Value value = generator.generate(projection, projectionCode);
-            projectionCode.append("if (").append(value.isNull()).append(") out").append(i).append(".setNull(k); else ")
-                    .append(Vectors.writeCode(type, "out" + i, "k", value.value())).append("\n");
-            projectionCode.append("}\n");
+            computed.add(i);
         }
-        generator.emitReads(nullsRead, valuesRead, body);
-        body.append(projectionCode);
+        StringBuilder methods = new StringBuilder();
+        StringBuilder outputDeclarations = new StringBuilder();
+        int totalSize = computed.stream().mapToInt(i -> RowCodeGenerator.size(projections.get(i))).sum();
+        if (computed.size() <= INLINE_PROJECTIONS && totalSize <= RowCodeGenerator.METHOD_BUDGET) {
+            StringBuilder projectionCode = new StringBuilder();
+            for (int i : computed) {
+                outputDeclarations.append(outputDeclaration(projections.get(i), i));
+                project(generator, projections.get(i), i, projectionCode);
+            }
+            generator.emitReads(nullsRead, valuesRead, body);
+            body.append(projectionCode);
+        }
+        else {
+            // chunks of projections, each a method with its own reads
+            int chunk = 0;
+            for (int from = 0; from < computed.size(); chunk++) {
+                RowCodeGenerator scope = generator.newScope();
+                StringBuilder projectionCode = new StringBuilder();
+                StringBuilder declarations = new StringBuilder();
+                int size = 0;
+                int to = from;
+                while (to < computed.size() && (to == from || (to - from < INLINE_PROJECTIONS && size + RowCodeGenerator.size(projections.get(computed.get(to))) <= RowCodeGenerator.METHOD_BUDGET))) {
+                    size += RowCodeGenerator.size(projections.get(computed.get(to)));
+                    declarations.append(outputDeclaration(projections.get(computed.get(to)), computed.get(to)));
+                    project(scope, projections.get(computed.get(to)), computed.get(to), projectionCode);
+                    to++;
+                }
+                StringBuilder reads = new StringBuilder();
+                scope.emitReads(new java.util.HashSet<>(), new java.util.HashSet<>(), reads);
+                methods.append("private void project").append(chunk)
+                        .append("(final org.apache.arrow.vector.FieldVector[] inputs, final org.apache.arrow.vector.FieldVector[] outputs, final int i, final int k) {\n")
+                        .append(scope.columnDeclarations()).append(declarations).append(reads).append(projectionCode).append("}\n");
+                body.append("project").append(chunk).append("(inputs, outputs, i, k);\n");
+                from = to;
+            }
+        }
         body.append("selection[k] = i;\n");
         body.append("k++;\n");
 
+        StringBuilder copies = new StringBuilder();
+        if (bulkCopies.size() <= COPIES_PER_METHOD) {
+            bulkCopies.forEach(copies::append);
+        }
+        else {
+            for (int from = 0, chunk = 0; from < bulkCopies.size(); from += COPIES_PER_METHOD, chunk++) {
+                copies.append("copy").append(chunk).append("(inputs, outputs, selection, k);\n");
+                methods.append("private static void copy").append(chunk)
+                        .append("(final org.apache.arrow.vector.FieldVector[] inputs, final org.apache.arrow.vector.FieldVector[] outputs, final int[] selection, final int k) {\n");
+                bulkCopies.subList(from, Math.min(bulkCopies.size(), from + COPIES_PER_METHOD)).forEach(methods::append);
+                methods.append("}\n");
+            }
+        }
+
         StringBuilder source = new StringBuilder();
         source.append("public final class ").append(className).append(" implements io.ontul.engine.expression.ProjectionKernel {\n");
-        source.append(generator.fieldDeclarations());
+        source.append("private final Object[] constants;\n");
+        source.append("public ").append(className).append("(Object[] constants) { this.constants = constants; }\n");
+        source.append(generator.classMembers());
+        source.append(methods);
         source.append("private boolean initialized;\n");
-        source.append("private void init() {\n").append(generator.initCode()).append("}\n");
-        source.append("public int process(org.apache.arrow.vector.FieldVector[] inputs, org.apache.arrow.vector.FieldVector[] outputs, int rowCount) {\n");
+        source.append("public int process(final org.apache.arrow.vector.FieldVector[] inputs, final org.apache.arrow.vector.FieldVector[] outputs, int rowCount) {\n");
         source.append("if (!initialized) { init(); initialized = true; }\n");
-        for (int column : generator.usedColumns()) {
-            String vectorClass = Vectors.vectorClass(inputTypes.get(column));
-            source.append("final ").append(vectorClass).append(" in").append(column).append(" = (").append(vectorClass).append(") inputs[").append(column).append("];\n");
-        }
-        outputDeclarations.forEach(line -> source.append(line).append('\n'));
+        source.append(generator.columnDeclarations());
+        source.append(outputDeclarations);
         source.append("int k = 0;\n");
         source.append("final int[] selection = new int[rowCount];\n");
         source.append("for (int i = 0; i < rowCount; i++) {\n");
         source.append(body);
         source.append("}\n");
-        source.append(bulkCopies);
+        source.append(copies);
         source.append("return k;\n");
         source.append("}\n");
         source.append("}\n");
-        return source.toString();
+        return new Generated(source.toString(), generator.constants());
+    }
+
+    /** Computes projection {@code i} for row {@code i} and writes it at output row {@code k}. */
+    private static void project(RowCodeGenerator generator, RexNode projection, int index, StringBuilder code)
+    {
+        RelDataType type = projection.getType();
+        code.append("{\n");
+        RowCodeGenerator.Value value = generator.generate(projection, code);
+        code.append("if (").append(value.isNull()).append(") out").append(index).append(".setNull(k); else ")
+                .append(Vectors.writeCode(type, "out" + index, "k", value.value())).append("\n");
+        code.append("}\n");
+    }
+
+    /** {@code final XVector outN = (XVector) outputs[N];} */
+    private static String outputDeclaration(RexNode projection, int index)
+    {
+        String vectorClass = Vectors.vectorClass(projection.getType());
+        return "final " + vectorClass + " out" + index + " = (" + vectorClass + ") outputs[" + index + "];\n";
     }
 
     private static boolean sameLayout(RelDataType input, RelDataType output)
@@ -129,7 +200,8 @@ public final class KernelCompiler
     private static Class<?> compileSource(String source)
     {
         String className = "GeneratedKernel" + CLASS_IDS.incrementAndGet();
-        String renamed = source.replaceFirst("public final class GeneratedKernel ", "public final class " + className + " ");
+        String renamed = source.replaceFirst("public final class GeneratedKernel ", "public final class " + className + " ")
+                .replaceFirst("public GeneratedKernel\\(Object", "public " + className + "(Object");
         SimpleCompiler compiler = new SimpleCompiler();
         compiler.setParentClassLoader(KernelCompiler.class.getClassLoader());
         try {
@@ -137,8 +209,14 @@ public final class KernelCompiler
             return compiler.getClassLoader().loadClass(className);
         }
         catch (Exception e) {
-            org.slf4j.LoggerFactory.getLogger(KernelCompiler.class).error("Generated code does not compile: {}\n{}", e.getMessage(), renamed);
-            throw OntulException.internal("generated code does not compile: " + e.getMessage(), e);
+            // the source can be large: only at debug level, and once (the failure itself is logged where it is reported)
+            org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(KernelCompiler.class);
+            if (log.isDebugEnabled()) {
+                log.debug("Generated code that does not compile:\n{}", renamed);
+            }
+            String message = String.valueOf(e.getMessage());
+            throw OntulException.internal("generated code does not compile (" + renamed.length() + " characters of source): "
+                    + (message.length() > 300 ? message.substring(0, 300) + "..." : message), e);
         }
     }
 }

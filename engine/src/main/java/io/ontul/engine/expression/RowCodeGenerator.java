@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
@@ -36,19 +37,56 @@ final class RowCodeGenerator
     record Value(String isNull, String value, RelDataType type) {}
 
     private static final String F = "io.ontul.engine.expression.Functions.";
+    /**
+     * Expression nodes one generated method holds inline; larger expressions continue in
+     * methods of their own, so no method comes near the JVM's 64 KB of bytecode.
+     */
+    static final int METHOD_BUDGET = 120;
+    /** Operands of AND, OR, CASE and COALESCE evaluated in one method; the rest continue in another. */
+    static final int MAX_INLINE_OPERANDS = 32;
+    /** IN lists with at least this many values test membership in a sorted array or hash set. */
+    static final int MIN_SET_POINTS = 8;
+    /** Longer string literals are passed to the kernel as constants, not written into its source. */
+    static final int MAX_INLINE_STRING = 512;
+    private static final int INIT_STATEMENTS_PER_METHOD = 200;
+    private static final String METHOD_PARAMETERS = "final org.apache.arrow.vector.FieldVector[] inputs, final int i";
+
+    /** What every method of one generated class shares: fields, their initialisation, extra methods, constants. */
+    private static final class ClassParts
+    {
+        final StringBuilder fields = new StringBuilder();
+        final List<String> initStatements = new ArrayList<>();
+        final StringBuilder methods = new StringBuilder();
+        final List<Object> constants = new ArrayList<>();
+        int variableCounter;
+        int constantCounter;
+        int methodCounter;
+    }
 
     private final List<RelDataType> inputTypes;
+    private final RexBuilder rexBuilder;
+    private final ClassParts parts;
     private final TreeSet<Integer> usedColumns = new TreeSet<>();
     private final TreeSet<Integer> neededNulls = new TreeSet<>();
     private final TreeSet<Integer> neededValues = new TreeSet<>();
-    private final StringBuilder fields = new StringBuilder();
-    private final StringBuilder init = new StringBuilder();
-    private int variableCounter;
-    private int constantCounter;
+    private int nodesEmitted;
 
-    RowCodeGenerator(List<RelDataType> inputTypes)
+    RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder)
+    {
+        this(inputTypes, rexBuilder, new ClassParts());
+    }
+
+    private RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder, ClassParts parts)
     {
         this.inputTypes = inputTypes;
+        this.rexBuilder = rexBuilder;
+        this.parts = parts;
+    }
+
+    /** A generator for another method of the same class: it declares and reads its own columns. */
+    RowCodeGenerator newScope()
+    {
+        return new RowCodeGenerator(inputTypes, rexBuilder, parts);
     }
 
     TreeSet<Integer> usedColumns()
@@ -56,14 +94,48 @@ final class RowCodeGenerator
         return usedColumns;
     }
 
-    String fieldDeclarations()
+    /** {@code final XVector inN = (XVector) inputs[N];} for every column this scope uses. */
+    String columnDeclarations()
     {
-        return fields.toString();
+        StringBuilder code = new StringBuilder();
+        for (int column : usedColumns) {
+            String vectorClass = Vectors.vectorClass(inputTypes.get(column));
+            code.append("final ").append(vectorClass).append(" in").append(column).append(" = (").append(vectorClass).append(") inputs[").append(column).append("];\n");
+        }
+        return code.toString();
     }
 
-    String initCode()
+    /** Values the kernel's constructor receives: IN-list sets and long literals. */
+    Object[] constants()
     {
-        return init.toString();
+        return parts.constants.toArray();
+    }
+
+    /**
+     * Fields, {@code init()} (run once, before the first row) and the methods expressions were
+     * split into, for the class body.
+     */
+    String classMembers()
+    {
+        StringBuilder members = new StringBuilder(parts.fields);
+        members.append("private void init() {\n");
+        List<String> statements = parts.initStatements;
+        if (statements.size() <= INIT_STATEMENTS_PER_METHOD) {
+            statements.forEach(members::append);
+            members.append("}\n");
+        }
+        else {
+            StringBuilder chunks = new StringBuilder();
+            for (int from = 0, chunk = 0; from < statements.size(); from += INIT_STATEMENTS_PER_METHOD, chunk++) {
+                members.append("init").append(chunk).append("();\n");
+                chunks.append("private void init").append(chunk).append("() {\n");
+                statements.subList(from, Math.min(statements.size(), from + INIT_STATEMENTS_PER_METHOD)).forEach(chunks::append);
+                chunks.append("}\n");
+            }
+            members.append("}\n").append(chunks);
+        }
+        members.append(parts.methods);
+        return members.toString();
     }
 
     /**
@@ -102,14 +174,17 @@ final class RowCodeGenerator
         return new Value("cn" + ref.getIndex(), "cv" + ref.getIndex(), ref.getType());
     }
 
-    /**
-     * A projection that is a bare column: not computed per row; the kernel records the
-     * selected rows and copies the column in bulk after the loop, without decoding.
-     */
-    String copyColumn(int column, String output)
+    /** The number of nodes of an expression tree: what its generated code costs. */
+    static int size(RexNode node)
     {
-        usedColumns.add(column);
-        return "io.ontul.engine.operator.VectorGather.gather(in" + column + ", selection, k, " + output + ");\n";
+        if (!(node instanceof RexCall call)) {
+            return 1;
+        }
+        int size = 1;
+        for (RexNode operand : call.operands) {
+            size += size(operand);
+        }
+        return size;
     }
 
     Value generate(RexNode node, StringBuilder code)
@@ -126,30 +201,96 @@ final class RowCodeGenerator
         if (RexUtil.isConstant(call) && RexUtil.isDeterministic(call)) {
             return hoist(call);
         }
+        if (nodesEmitted > 0) {
+            int size = size(call);
+            if (size > 4 && nodesEmitted + size > METHOD_BUDGET) {
+                return inMethod((scope, methodCode) -> scope.generate(call, methodCode), code);
+            }
+        }
+        nodesEmitted++;
         return call(call, code);
     }
 
-    /** Computes a constant subexpression once, in init(), into fields. */
+    /**
+     * Generates what {@code body} produces as a method of its own, in a new scope, and calls it:
+     * {@code m<N>(inputs, i)} returns the value and leaves its null flag in field {@code mn<N>}.
+     * Every place code is generated into has {@code inputs} and {@code i} in scope.
+     */
+    Value inMethod(java.util.function.BiFunction<RowCodeGenerator, StringBuilder, Value> body, StringBuilder code)
+    {
+        RowCodeGenerator scope = newScope();
+        scope.nodesEmitted = 0;
+        StringBuilder methodCode = new StringBuilder();
+        Value value = body.apply(scope, methodCode);
+        int id = parts.methodCounter++;
+        JavaKind kind = JavaKind.of(value.type());
+        StringBuilder reads = new StringBuilder();
+        scope.emitReads(new java.util.HashSet<>(), new java.util.HashSet<>(), reads);
+        parts.fields.append("private boolean mn").append(id).append(";\n");
+        parts.methods.append("private ").append(kind.javaType).append(" m").append(id).append("(").append(METHOD_PARAMETERS).append(") {\n")
+                .append(scope.columnDeclarations()).append(reads).append(methodCode)
+                .append("mn").append(id).append(" = ").append(value.isNull()).append(";\n")
+                .append("return mn").append(id).append(" ? ").append(kind.zero).append(" : ").append(value.value()).append(";\n")
+                .append("}\n");
+        String name = newVariable();
+        code.append("final ").append(kind.javaType).append(" v").append(name).append(" = m").append(id).append("(inputs, i);\n");
+        code.append("final boolean n").append(name).append(" = mn").append(id).append(";\n");
+        return new Value("n" + name, "v" + name, value.type());
+    }
+
+    /** Computes a constant subexpression once, before the first row, into fields. */
     private Value hoist(RexCall call)
     {
-        int id = constantCounter++;
+        int id = parts.constantCounter++;
         JavaKind kind = JavaKind.of(call.getType());
-        fields.append("private boolean kn").append(id).append(";\n");
-        fields.append("private ").append(kind.javaType).append(" kv").append(id).append(";\n");
-        fields.append("private RuntimeException ke").append(id).append(";\n");
+        parts.fields.append("private boolean kn").append(id).append(";\n");
+        parts.fields.append("private ").append(kind.javaType).append(" kv").append(id).append(";\n");
+        parts.fields.append("private RuntimeException ke").append(id).append(";\n");
+        RowCodeGenerator scope = newScope();
         StringBuilder code = new StringBuilder();
-        Value value = call(call, code);
+        scope.nodesEmitted++;
+        Value value = scope.call(call, code);
         // an error (1 / 0) is raised only where the value is used, so a CASE branch that is never
-        // taken never fails
-        init.append("try {\n").append(code).append("kn").append(id).append(" = ").append(value.isNull()).append(";\n")
+        // taken never fails; each constant is computed in a method of its own, so there may be many
+        parts.methods.append("private void hoist").append(id).append("(").append(METHOD_PARAMETERS).append(") {\n")
+                .append("try {\n").append(code).append("kn").append(id).append(" = ").append(value.isNull()).append(";\n")
                 .append("kv").append(id).append(" = ").append(value.isNull()).append(" ? ").append(kind.zero).append(" : ").append(value.value()).append(";\n")
-                .append("} catch (RuntimeException e) { ke").append(id).append(" = e; }\n");
+                .append("} catch (RuntimeException e) { ke").append(id).append(" = e; }\n}\n");
+        parts.initStatements.add("hoist" + id + "(null, 0);\n");
         return new Value("(" + F + "raise(ke" + id + ") || kn" + id + ")", "kv" + id, call.getType());
+    }
+
+    /**
+     * A value the kernel receives at construction ({@code constants[n]}), as a field of
+     * {@code javaType}: IN-list sets, long strings.
+     */
+    private String constant(Object value, String javaType)
+    {
+        int index = parts.constants.size();
+        parts.constants.add(value);
+        parts.fields.append("private ").append(javaType).append(" kc").append(index).append(";\n");
+        parts.initStatements.add("kc" + index + " = (" + javaType + ") constants[" + index + "];\n");
+        return "kc" + index;
+    }
+
+    /** A Java expression for a string literal: in the source when short, a constant when long. */
+    private String stringSource(String value)
+    {
+        return value.length() > MAX_INLINE_STRING ? constant(value, "String") : javaString(value);
+    }
+
+    /** Registers a field initialised once by {@code initializer} (a Java expression). */
+    private String initializedField(String javaType, String prefix, String initializer)
+    {
+        int id = parts.constantCounter++;
+        parts.fields.append("private ").append(javaType).append(" ").append(prefix).append(id).append(";\n");
+        parts.initStatements.add(prefix + id + " = " + initializer + ";\n");
+        return prefix + id;
     }
 
     private String newVariable()
     {
-        return "t" + variableCounter++;
+        return "t" + parts.variableCounter++;
     }
 
     private Value declare(StringBuilder code, RelDataType type, String isNull, String valueWhenNotNull)
@@ -182,7 +323,7 @@ final class RowCodeGenerator
                 double d = literal.getValueAs(Double.class);
                 yield Double.isNaN(d) ? "Double.NaN" : Double.isInfinite(d) ? (d > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : Double.toString(d);
             }
-            case CHAR, VARCHAR -> javaString(literal.getValueAs(String.class));
+            case CHAR, VARCHAR -> stringSource(literal.getValueAs(String.class));
             case DATE, TIME -> String.valueOf(literal.getValueAs(Integer.class));
             case TIMESTAMP -> {
                 if (type.getPrecision() > 3) {
@@ -311,6 +452,8 @@ final class RowCodeGenerator
                 return generate(call.operands.get(0), code);
             case CASE:
                 return caseWhen(call, code);
+            case SEARCH:
+                return search(call, code);
             case COALESCE:
                 return coalesce(call, code);
             case CAST:
@@ -344,7 +487,7 @@ final class RowCodeGenerator
     private static boolean isStrict(SqlKind kind)
     {
         return switch (kind) {
-            case AND, OR, CASE, COALESCE, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM,
+            case AND, OR, CASE, COALESCE, SEARCH, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM,
                     CAST, SAFE_CAST, OTHER_FUNCTION, OTHER -> false;
             default -> true;
         };
@@ -352,14 +495,31 @@ final class RowCodeGenerator
 
     private Value andOr(RexCall call, boolean isAnd, StringBuilder code)
     {
+        return andOr(call.operands, isAnd, call.getType(), code);
+    }
+
+    /** AND and OR of many operands: the first ones here, the rest in a method of their own. */
+    private Value andOr(List<RexNode> operands, boolean isAnd, RelDataType type, StringBuilder code)
+    {
         String name = newVariable();
         // for AND: decided=false found; for OR: decided=true found
         code.append("boolean n").append(name).append(" = false;\n");
         code.append("boolean v").append(name).append(" = ").append(isAnd).append(";\n");
         code.append("do {\n");
-        for (RexNode operand : call.operands) {
+        int inline = Math.min(operands.size(), MAX_INLINE_OPERANDS);
+        for (int index = 0; index <= inline; index++) {
+            Value value;
             StringBuilder inner = new StringBuilder();
-            Value value = generate(operand, inner);
+            if (index < inline) {
+                value = generate(operands.get(index), inner);
+            }
+            else if (inline < operands.size()) {
+                List<RexNode> rest = operands.subList(inline, operands.size());
+                value = inMethod((scope, methodCode) -> scope.andOr(rest, isAnd, type, methodCode), inner);
+            }
+            else {
+                break;
+            }
             code.append(inner);
             String decisive = isAnd ? "!" + value.value() : value.value();
             code.append("if (!").append(value.isNull()).append(" && ").append(decisive).append(") { n").append(name).append(" = false; v")
@@ -367,33 +527,45 @@ final class RowCodeGenerator
             code.append("if (").append(value.isNull()).append(") n").append(name).append(" = true;\n");
         }
         code.append("} while (false);\n");
-        return new Value("n" + name, "v" + name, call.getType());
+        return new Value("n" + name, "v" + name, type);
     }
 
     private Value caseWhen(RexCall call, StringBuilder code)
     {
-        RelDataType type = call.getType();
+        return caseWhen(call.operands, call.getType(), code);
+    }
+
+    /**
+     * CASE as a flat sequence of tests that leave a block once one holds (no nesting a long CASE
+     * could make deep); after {@link #MAX_INLINE_OPERANDS} branches the rest is a method of its own.
+     */
+    private Value caseWhen(List<RexNode> operands, RelDataType type, StringBuilder code)
+    {
         JavaKind kind = JavaKind.of(type);
         String name = newVariable();
         code.append("boolean n").append(name).append(" = true;\n");
         code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
-        List<RexNode> operands = call.operands;
-        int closing = 0;
-        for (int i = 0; i + 1 < operands.size(); i += 2) {
+        code.append("do {\n");
+        int pairs = operands.size() / 2;
+        int inlinePairs = Math.min(pairs, MAX_INLINE_OPERANDS);
+        for (int pair = 0; pair < inlinePairs; pair++) {
             StringBuilder condition = new StringBuilder();
-            Value when = generate(operands.get(i), condition);
+            Value when = generate(operands.get(2 * pair), condition);
             code.append("{\n").append(condition);
             code.append("if (!").append(when.isNull()).append(" && ").append(when.value()).append(") {\n");
-            assign(name, operands.get(i + 1), type, code);
-            code.append("} else {\n");
-            closing++;
+            assign(name, operands.get(2 * pair + 1), type, code);
+            code.append("break;\n}\n}\n");
         }
-        if (operands.size() % 2 == 1) {
+        if (inlinePairs < pairs) {
+            List<RexNode> rest = operands.subList(2 * inlinePairs, operands.size());
+            Value value = inMethod((scope, methodCode) -> scope.caseWhen(rest, type, methodCode), code);
+            code.append("n").append(name).append(" = ").append(value.isNull()).append(";\n");
+            code.append("v").append(name).append(" = ").append(value.value()).append(";\n");
+        }
+        else if (operands.size() % 2 == 1) {
             assign(name, operands.get(operands.size() - 1), type, code);
         }
-        for (int i = 0; i < closing; i++) {
-            code.append("}\n}\n");
-        }
+        code.append("} while (false);\n");
         return new Value("n" + name, "v" + name, type);
     }
 
@@ -406,18 +578,62 @@ final class RowCodeGenerator
 
     private Value coalesce(RexCall call, StringBuilder code)
     {
-        RelDataType type = call.getType();
+        return coalesce(call.operands, call.getType(), code);
+    }
+
+    private Value coalesce(List<RexNode> operands, RelDataType type, StringBuilder code)
+    {
         JavaKind kind = JavaKind.of(type);
         String name = newVariable();
         code.append("boolean n").append(name).append(" = true;\n");
         code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
         code.append("do {\n");
-        for (RexNode operand : call.operands) {
-            assign(name, operand, type, code);
+        int inline = Math.min(operands.size(), MAX_INLINE_OPERANDS);
+        for (int index = 0; index < inline; index++) {
+            assign(name, operands.get(index), type, code);
             code.append("if (!n").append(name).append(") break;\n");
+        }
+        if (inline < operands.size()) {
+            List<RexNode> rest = operands.subList(inline, operands.size());
+            Value value = inMethod((scope, methodCode) -> scope.coalesce(rest, type, methodCode), code);
+            code.append("n").append(name).append(" = ").append(value.isNull()).append(";\n");
+            code.append("v").append(name).append(" = ").append(value.value()).append(";\n");
         }
         code.append("} while (false);\n");
         return new Value("n" + name, "v" + name, type);
+    }
+
+    // ---- IN lists
+
+    /**
+     * {@code x IN (v1, ..., vn)} and {@code x NOT IN (...)}, which Calcite hands over as SEARCH
+     * with a set of points (or its complement): a membership test in a sorted array or a hash
+     * set the kernel receives as a constant, so any number of values costs the same code. Short
+     * lists and ranges are expanded into comparisons.
+     */
+    private Value search(RexCall call, StringBuilder code)
+    {
+        RexNode operand = call.operands.get(0);
+        org.apache.calcite.util.Sarg<?> sarg = ((RexLiteral) call.operands.get(1)).getValueAs(org.apache.calcite.util.Sarg.class);
+        boolean complemented = !sarg.isPoints() && sarg.isComplementedPoints();
+        org.apache.calcite.util.Sarg<?> points = complemented ? sarg.negate() : sarg;
+        Object set = (sarg.isPoints() || complemented) && points.pointCount >= MIN_SET_POINTS
+                ? ValueSets.of(points, operand.getType(), call.operands.get(1).getType())
+                : null;
+        if (set == null) {
+            return generate(RexUtil.expandSearch(rexBuilder, null, call), code);
+        }
+        Value value = generate(operand, code);
+        String field = constant(set, ValueSets.javaType(set));
+        String member = ValueSets.containsCode(set, field, value.value());
+        if (complemented) {
+            member = "!" + member;
+        }
+        return switch (sarg.nullAs) {
+            case TRUE -> declare(code, call.getType(), "false", value.isNull() + " || " + member);
+            case FALSE -> declare(code, call.getType(), "false", "!" + value.isNull() + " && " + member);
+            default -> declare(code, call.getType(), value.isNull(), member);
+        };
     }
 
     /** Converts a non-null value to the representation of {@code target} (implicit widening). */
@@ -459,11 +675,9 @@ final class RowCodeGenerator
                 || (b.getType().getSqlTypeName() != SqlTypeName.VARCHAR && b.getType().getSqlTypeName() != SqlTypeName.CHAR)) {
             return null;
         }
-        int id = constantCounter++;
-        fields.append("private byte[] kb").append(id).append(";\n");
-        init.append("kb").append(id).append(" = ").append(javaString(literal.getValueAs(String.class))).append(".getBytes(java.nio.charset.StandardCharsets.UTF_8);\n");
+        String bytes = initializedField("byte[]", "kb", stringSource(literal.getValueAs(String.class)) + ".getBytes(java.nio.charset.StandardCharsets.UTF_8)");
         String isNull = nullFlag(ref.getIndex());
-        String test = F + "equalsUtf8(in" + ref.getIndex() + ", i, kb" + id + ")";
+        String test = F + "equalsUtf8(in" + ref.getIndex() + ", i, " + bytes + ")";
         return declare(code, call.getType(), isNull, negated ? "!" + test : test);
     }
 
@@ -845,10 +1059,9 @@ final class RowCodeGenerator
         if (call.operands.get(0) instanceof RexInputRef ref && ref.getType().getSqlTypeName() == SqlTypeName.VARCHAR
                 && call.operands.get(1) instanceof RexLiteral pattern && !pattern.isNull() && call.operands.size() == 2
                 && LikeMatcher.compile(pattern.getValueAs(String.class), null).matchesBytes()) {
-            int id = constantCounter++;
-            fields.append("private io.ontul.engine.expression.LikeMatcher like").append(id).append(";\n");
-            init.append("like").append(id).append(" = io.ontul.engine.expression.LikeMatcher.compile(").append(javaString(pattern.getValueAs(String.class))).append(", null);\n");
-            String test = "like" + id + ".matches(in" + ref.getIndex() + ", i)";
+            String matcher = initializedField("io.ontul.engine.expression.LikeMatcher", "like",
+                    "io.ontul.engine.expression.LikeMatcher.compile(" + stringSource(pattern.getValueAs(String.class)) + ", null)");
+            String test = matcher + ".matches(in" + ref.getIndex() + ", i)";
             return declare(code, call.getType(), nullFlag(ref.getIndex()), negated ? "!" + test : test);
         }
         Value value = generate(call.operands.get(0), code);
@@ -862,11 +1075,9 @@ final class RowCodeGenerator
             }
             String escape = escapeNode == null ? null : ((RexLiteral) escapeNode).getValueAs(String.class);
             LikeMatcher.compile(pattern.getValueAs(String.class), escape); // validate now: errors name the pattern
-            int id = constantCounter++;
-            fields.append("private io.ontul.engine.expression.LikeMatcher like").append(id).append(";\n");
-            init.append("like").append(id).append(" = io.ontul.engine.expression.LikeMatcher.compile(").append(javaString(pattern.getValueAs(String.class)))
-                    .append(", ").append(escape == null ? "null" : javaString(escape)).append(");\n");
-            match = "like" + id + ".matches(" + value.value() + ")";
+            String matcher = initializedField("io.ontul.engine.expression.LikeMatcher", "like",
+                    "io.ontul.engine.expression.LikeMatcher.compile(" + stringSource(pattern.getValueAs(String.class)) + ", " + (escape == null ? "null" : stringSource(escape)) + ")");
+            match = matcher + ".matches(" + value.value() + ")";
             isNull = value.isNull();
         }
         else {

@@ -17,19 +17,30 @@ import io.ontul.spi.OntulException;
  * @param maxRunTime the default of the session property {@code query_max_run_time}; empty means no limit
  * @param maxHistory finished statements kept for {@code system.runtime.queries}
  * @param historyMaxAge how long a finished statement stays there at most
+ * @param maxSqlLength characters a statement may have
+ * @param maxExpressionDepth how deeply expressions and queries may nest (parentheses, subqueries, operators)
  */
-public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> maxRunTime, int maxHistory, Duration historyMaxAge)
+public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> maxRunTime, int maxHistory, Duration historyMaxAge,
+        int maxSqlLength, int maxExpressionDepth)
 {
     public static final String MAX_CONCURRENT = "ontul.query.max-concurrent";
     public static final String MAX_QUEUED = "ontul.query.max-queued";
     public static final String MAX_RUN_TIME = "ontul.query.max-run-time";
     public static final String MAX_HISTORY = "ontul.query.max-history";
     public static final String HISTORY_MAX_AGE = "ontul.query.history-max-age";
+    public static final String MAX_SQL_LENGTH = "ontul.query.max-sql-length";
+    public static final String MAX_EXPRESSION_DEPTH = "ontul.query.max-expression-depth";
 
     public QueryLimits
     {
         requireNonNull(maxRunTime, "maxRunTime is null");
         requireNonNull(historyMaxAge, "historyMaxAge is null");
+    }
+
+    /** What a statement may be: its length and nesting. */
+    public io.ontul.engine.sql.parser.StatementLimits statementLimits()
+    {
+        return new io.ontul.engine.sql.parser.StatementLimits(maxSqlLength, maxExpressionDepth);
     }
 
     public static QueryLimits fromConfig(EngineConfig config)
@@ -40,7 +51,9 @@ public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> m
                 count(config, MAX_QUEUED, 1000),
                 maxRunTime.isEmpty() ? Optional.empty() : Optional.of(Durations.parse(maxRunTime, MAX_RUN_TIME)),
                 count(config, MAX_HISTORY, 100),
-                Durations.parse(config.property(HISTORY_MAX_AGE, "15m"), HISTORY_MAX_AGE));
+                Durations.parse(config.property(HISTORY_MAX_AGE, "15m"), HISTORY_MAX_AGE),
+                count(config, MAX_SQL_LENGTH, 1_000_000),
+                count(config, MAX_EXPRESSION_DEPTH, 200));
     }
 
     private static int count(EngineConfig config, String key, int defaultValue)

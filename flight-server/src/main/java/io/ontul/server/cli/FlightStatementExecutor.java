@@ -90,7 +90,7 @@ public final class FlightStatementExecutor
     public QueryResult execute(String sql)
     {
         try {
-            if (!StatementKinds.returnsRows(sql)) {
+            if (!StatementKinds.returnsRows(sql, io.ontul.engine.sql.parser.StatementLimits.DEFAULT)) {
                 long count = sqlClient.executeUpdate(sql, credential);
                 return new UpdateResult(count);
             }

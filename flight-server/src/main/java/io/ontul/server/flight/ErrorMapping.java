@@ -17,6 +17,9 @@ public final class ErrorMapping
 {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
 
+    /** Characters of an error message sent to a client: a few KB, whatever the statement quoted. */
+    static final int MAX_DESCRIPTION = 3000;
+
     private ErrorMapping() {}
 
     public static FlightRuntimeException toFlight(Throwable error)
@@ -27,7 +30,7 @@ public final class ErrorMapping
                     : flight;
         }
         if (error instanceof OntulException ontul) {
-            return status(ontul).withDescription(ontul.getMessage()).toRuntimeException();
+            return status(ontul).withDescription(io.ontul.engine.execution.Errors.abbreviate(ontul.getMessage(), MAX_DESCRIPTION)).toRuntimeException();
         }
         return internal(error);
     }
@@ -56,7 +59,7 @@ public final class ErrorMapping
     {
         LOG.error("Internal error in the Flight SQL server", error);
         return CallStatus.INTERNAL
-                .withDescription("Internal error (this is a bug in Ontul): " + error)
+                .withDescription(io.ontul.engine.execution.Errors.abbreviate("Internal error (this is a bug in Ontul): " + error, MAX_DESCRIPTION))
                 .toRuntimeException();
     }
 }

@@ -157,7 +157,7 @@ public final class OntulFlightSqlProducer
     {
         return mapErrors(() -> {
             Session session = sessions.session(context);
-            if (!StatementKinds.returnsRows(command.getQuery())) {
+            if (!StatementKinds.returnsRows(command.getQuery(), session.engine().queries().limits().statementLimits())) {
                 return new SchemaResult(EMPTY_SCHEMA);
             }
             try (QueryResult result = session.execute(command.getQuery())) {
@@ -282,7 +282,7 @@ public final class OntulFlightSqlProducer
             boolean hasParameters = !parameterSchema.getFields().isEmpty();
             ByteString handle;
             Schema schema = EMPTY_SCHEMA;
-            if (StatementKinds.returnsRows(sql)) {
+            if (StatementKinds.returnsRows(sql, session.engine().queries().limits().statementLimits())) {
                 QueryResult started;
                 if (hasParameters) {
                     // the schema does not depend on the values; the run with NULLs only tells it
@@ -644,7 +644,7 @@ public final class OntulFlightSqlProducer
         try {
             return call.get();
         }
-        catch (RuntimeException e) {
+        catch (RuntimeException | StackOverflowError e) {
             throw ErrorMapping.toFlight(e);
         }
     }

@@ -104,10 +104,13 @@ public final class SessionOptions
             return null;
         }
         try {
-            session.properties().put(SessionProperties.validate(name, text), text);
+            session.properties().put(SessionProperties.validate(name, text, session), text);
             return null;
         }
         catch (OntulException e) {
+            if (e.code() == io.ontul.spi.ErrorCode.PERMISSION_DENIED) {
+                throw e;
+            }
             return isUnknownName(e) ? ErrorValue.INVALID_NAME : ErrorValue.INVALID_VALUE;
         }
     }

@@ -27,9 +27,9 @@ public final class StatementKinds
     /**
      * @throws io.ontul.spi.OntulException with a positioned message when the SQL does not parse
      */
-    public static boolean returnsRows(String sql)
+    public static boolean returnsRows(String sql, io.ontul.engine.sql.parser.StatementLimits limits)
     {
-        SqlNode statement = OntulParser.parse(sql);
+        SqlNode statement = OntulParser.parse(sql, limits);
         return statement instanceof SqlShowCatalogs
                 || statement instanceof SqlShowSchemas
                 || statement instanceof SqlShowTables

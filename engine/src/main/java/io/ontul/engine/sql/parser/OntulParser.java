@@ -50,12 +50,28 @@ public final class OntulParser
      */
     public static SqlNode parse(String sql)
     {
+        return parse(sql, StatementLimits.DEFAULT);
+    }
+
+    /**
+     * Parses one statement within {@code limits}: a statement that is too long or nests too deeply
+     * fails with {@link ErrorCode#INVALID_ARGUMENT} before (or instead of) exhausting the stack.
+     */
+    public static SqlNode parse(String sql, StatementLimits limits)
+    {
         requireNonNull(sql, "sql is null");
+        requireNonNull(limits, "limits is null");
+        limits.checkText(sql);
         SqlNodeList statements;
         try {
             statements = SqlParser.create(sql, CONFIG).parseStmtList();
         }
         catch (SqlParseException e) {
+            if (e.getCause() instanceof StackOverflowError) {
+                // the parser recurses once per operator of a chain; its stack ran out before the statement's end
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, ("Statement is too complex to parse: its %,d characters nest or chain operators beyond what the "
+                        + "parser can follow; write long lists of alternatives as IN (...), or split the statement").formatted(sql.length()));
+            }
             // Calcite's own message quotes the statement's tokens: keep it out where they may be passwords
             throw new OntulException(ErrorCode.SYNTAX_ERROR, SyntaxErrorMessage.of(e, sql), SqlRedaction.mayHoldPasswords(sql) ? null : e);
         }
@@ -69,7 +85,7 @@ public final class OntulParser
                     second.getParserPosition().getColumnNum(),
                     statements.size()));
         }
-        return statements.get(0);
+        return limits.check(statements.get(0));
     }
 
     /**
