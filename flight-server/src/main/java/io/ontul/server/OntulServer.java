@@ -140,6 +140,10 @@ public final class OntulServer
     private static void ensureAdmin(UserStore users, Optional<String> adminPassword, MetadataStore metadata, PrintStream console)
     {
         if (adminPassword.isPresent()) {
+            if (adminPassword.get().length() < io.ontul.engine.security.UserStatements.MINIMUM_PASSWORD_LENGTH) {
+                throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.INVALID_ARGUMENT, ADMIN_PASSWORD_VARIABLE + " must have at least "
+                        + io.ontul.engine.security.UserStatements.MINIMUM_PASSWORD_LENGTH + " characters, as every password");
+            }
             if (!users.verify(ADMIN_USER, adminPassword.get())) {
                 users.setPassword(ADMIN_USER, adminPassword.get());
             }

@@ -103,7 +103,7 @@ class TestOntulMainKms
             throws IOException
     {
         Path dataDirectory = directory.resolve("data");
-        try (OntulServer server = OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of("secret"), new PrintStream(OutputStream.nullOutputStream()))) {
+        try (OntulServer server = OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of("secret-password"), new PrintStream(OutputStream.nullOutputStream()))) {
             assertThat(server.engine().exchange().baseDirectory()).isEqualTo(dataDirectory.resolve("exchange"));
             assertThat(server.engine().exchange().spillStore().directory()).isEqualTo(dataDirectory.resolve("exchange").resolve("spill"));
             assertThat(dataDirectory.resolve("exchange").resolve("spill")).isDirectory();

@@ -30,6 +30,12 @@ public interface ConnectorContext
         return Optional.empty();
     }
 
+    /** What the catalog's configuration may reach on the host: check drivers before loading them. */
+    default HostAccessPolicy hostAccess()
+    {
+        return HostAccessPolicy.DEFAULT;
+    }
+
     /** The catalog's durable entries in Ontul's metadata store. */
     ConnectorStore store();
 }

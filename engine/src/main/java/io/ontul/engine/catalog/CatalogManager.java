@@ -49,6 +49,7 @@ public final class CatalogManager
     private final int parallelism;
     private final MetadataStore metadata;
     private final Optional<Path> dataDirectory;
+    private final io.ontul.spi.HostAccessPolicy hostAccess;
 
     /**
      * @param catalogs the configured catalogs, name to properties (with {@code connector.name})
@@ -59,6 +60,14 @@ public final class CatalogManager
     public CatalogManager(Map<String, Map<String, String>> catalogs, BufferAllocator rootAllocator, int parallelism, Map<String, Connector> builtIn,
             MetadataStore metadata, Optional<Path> dataDirectory)
     {
+        this(catalogs, rootAllocator, parallelism, builtIn, metadata, dataDirectory, io.ontul.spi.HostAccessPolicy.DEFAULT);
+    }
+
+    /** @param hostAccess what catalog configurations may reach on the host ({@code ontul.security.*}) */
+    public CatalogManager(Map<String, Map<String, String>> catalogs, BufferAllocator rootAllocator, int parallelism, Map<String, Connector> builtIn,
+            MetadataStore metadata, Optional<Path> dataDirectory, io.ontul.spi.HostAccessPolicy hostAccess)
+    {
+        this.hostAccess = requireNonNull(hostAccess, "hostAccess is null");
         this.rootAllocator = requireNonNull(rootAllocator, "rootAllocator is null");
         this.parallelism = parallelism;
         this.metadata = requireNonNull(metadata, "metadata is null");
@@ -188,6 +197,12 @@ public final class CatalogManager
                 public Optional<Path> dataDirectory()
                 {
                     return dataDirectory;
+                }
+
+                @Override
+                public io.ontul.spi.HostAccessPolicy hostAccess()
+                {
+                    return hostAccess;
                 }
 
                 @Override

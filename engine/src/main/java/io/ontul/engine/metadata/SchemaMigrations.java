@@ -28,7 +28,8 @@ final class SchemaMigrations
     /** Every migration, oldest first; the position + 1 is its version. */
     static final List<String> SCRIPTS = List.of(
             "V1__catalogs_users_connector_entries.sql",
-            "V2__streaming_jobs.sql");
+            "V2__streaming_jobs.sql",
+            "V3__user_ids.sql");
 
     private final MetadataStore store;
 

@@ -47,7 +47,23 @@ public final class StoredUsers
         });
     }
 
-    /** Adds the user unless it exists; returns whether it did. */
+    /**
+     * The random id the user got when it was created (empty for a user created before ids
+     * existed, or no such user): a user dropped and created again under the same name has another.
+     */
+    public Optional<String> id(String user)
+    {
+        return store.inTransaction(connection -> {
+            try (PreparedStatement select = connection.prepareStatement("SELECT user_id FROM ontul_users WHERE name = ?")) {
+                select.setString(1, requireNonNull(user, "user is null"));
+                try (ResultSet rows = select.executeQuery()) {
+                    return rows.next() ? Optional.of(java.util.Objects.requireNonNullElse(rows.getString(1), "")) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** Adds the user, with a new random id, unless it exists; returns whether it did. */
     public boolean create(String user, String hash)
     {
         return store.insertUnlessPresent(connection -> {
@@ -59,10 +75,11 @@ public final class StoredUsers
                     }
                 }
             }
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO ontul_users (name, password_hash, updated_at) VALUES (?, ?, ?)")) {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO ontul_users (name, password_hash, updated_at, user_id) VALUES (?, ?, ?, ?)")) {
                 insert.setString(1, user);
                 insert.setString(2, requireNonNull(hash, "hash is null"));
                 insert.setTimestamp(3, Timestamp.from(Instant.now()));
+                insert.setString(4, java.util.UUID.randomUUID().toString());
                 insert.executeUpdate();
             }
             return true;

@@ -67,7 +67,7 @@ public final class JwtCallHeaderAuthenticator
                     .toRuntimeException();
         }
         String user = passwordAuthenticator.authenticate(incomingHeaders).getPeerIdentity();
-        return withToken(user, tokens.issue(user));
+        return withToken(user, tokens.issue(user, users.id(user).orElse("")));
     }
 
     private VerifiedToken verify(String bearer)
@@ -79,9 +79,16 @@ public final class JwtCallHeaderAuthenticator
         catch (InvalidTokenException e) {
             throw CallStatus.UNAUTHENTICATED.withDescription(e.getMessage()).toRuntimeException();
         }
-        if (!users.exists(token.user())) {
+        java.util.Optional<String> userId = users.id(token.user());
+        if (userId.isEmpty()) {
             throw CallStatus.UNAUTHENTICATED
                     .withDescription("Invalid token: user '" + token.user() + "' no longer exists")
+                    .toRuntimeException();
+        }
+        if (!userId.get().equals(token.userId())) {
+            // the name was dropped and created again: the new user does not inherit the old one's tokens
+            throw CallStatus.UNAUTHENTICATED
+                    .withDescription("Invalid token: it was issued to an earlier user named '" + token.user() + "'; log in again")
                     .toRuntimeException();
         }
         return token;

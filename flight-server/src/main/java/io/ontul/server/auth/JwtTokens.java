@@ -21,13 +21,16 @@ import com.nimbusds.jwt.SignedJWT;
 
 /**
  * Bearer tokens as JSON Web Tokens signed with HMAC-SHA256 (HS256). A token carries the user
- * ({@code sub}), when it was issued ({@code iat}), when it expires ({@code exp}) and a random
- * id ({@code jti}), so two logins of one user never get the same token. Nothing is stored on the
+ * ({@code sub}) and the id the user got when it was created ({@code uid}: a user dropped and
+ * created again under the same name gets another, so it does not inherit the old user's tokens),
+ * when it was issued ({@code iat}), when it expires ({@code exp}) and a random id ({@code jti}),
+ * so two logins of one user never get the same token. Nothing is stored on the
  * server: any token signed with the same {@link TokenSecret} verifies, also after a restart.
  */
 public final class JwtTokens
 {
     private static final int ID_BYTES = 16;
+    static final String USER_ID_CLAIM = "uid";
 
     private final MACSigner signer;
     private final MACVerifier verifier;
@@ -49,10 +52,17 @@ public final class JwtTokens
         }
     }
 
-    /** A new signed token for {@code user}, valid for the configured time to live. */
+    /** A new signed token for {@code user} without a user id (as tokens of users created before ids existed). */
     public String issue(String user)
     {
+        return issue(user, "");
+    }
+
+    /** A new signed token for {@code user}, whose id is {@code userId}, valid for the configured time to live. */
+    public String issue(String user, String userId)
+    {
         requireNonNull(user, "user is null");
+        requireNonNull(userId, "userId is null");
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         byte[] id = new byte[ID_BYTES];
         random.nextBytes(id);
@@ -61,6 +71,7 @@ public final class JwtTokens
                 .issueTime(Date.from(now))
                 .expirationTime(Date.from(now.plus(timeToLive)))
                 .jwtID(Base64.getUrlEncoder().withoutPadding().encodeToString(id))
+                .claim(USER_ID_CLAIM, userId)
                 .build();
         SignedJWT token = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
         try {
@@ -114,6 +125,7 @@ public final class JwtTokens
         if (!clock.instant().isBefore(expiresAt.toInstant())) {
             throw new InvalidTokenException("Token expired at " + expiresAt.toInstant() + "; log in again");
         }
-        return new VerifiedToken(user, id, issuedAt.toInstant(), expiresAt.toInstant());
+        Object userId = claims.getClaim(USER_ID_CLAIM);
+        return new VerifiedToken(user, userId instanceof String text ? text : "", id, issuedAt.toInstant(), expiresAt.toInstant());
     }
 }

@@ -22,6 +22,8 @@ public final class PasswordHasher
     private static final int HASH_BITS = 256;
 
     private final SecureRandom random = new SecureRandom();
+    private final java.util.concurrent.atomic.AtomicLong derivations = new java.util.concurrent.atomic.AtomicLong();
+    private volatile String unknownUserHash;
 
     public String hash(String password)
     {
@@ -50,6 +52,27 @@ public final class PasswordHasher
         return MessageDigest.isEqual(expected, derive(password, salt, iterations));
     }
 
+    /**
+     * A hash of a random password, made once: a login of a user that does not exist is verified
+     * against it, so that it costs what a login of one that does costs and nobody can tell the two
+     * apart by the time the answer takes.
+     */
+    public String unknownUserHash()
+    {
+        String hash = unknownUserHash;
+        if (hash == null) {
+            hash = hash(generatePassword());
+            unknownUserHash = hash;
+        }
+        return hash;
+    }
+
+    /** How many PBKDF2 derivations this hasher has computed (each costs ~{@value #ITERATIONS} HMACs). */
+    public long derivations()
+    {
+        return derivations.get();
+    }
+
     /** A random password of 24 URL-safe characters (144 bits). */
     public String generatePassword()
     {
@@ -64,8 +87,9 @@ public final class PasswordHasher
         return PREFIX + "$" + iterations + "$" + encoder.encodeToString(salt) + "$" + encoder.encodeToString(hash);
     }
 
-    private static byte[] derive(String password, byte[] salt, int iterations)
+    private byte[] derive(String password, byte[] salt, int iterations)
     {
+        derivations.incrementAndGet();
         PBEKeySpec spec = new PBEKeySpec(password.toCharArray(), salt, iterations, HASH_BITS);
         try {
             return SecretKeyFactory.getInstance(ALGORITHM).generateSecret(spec).getEncoded();

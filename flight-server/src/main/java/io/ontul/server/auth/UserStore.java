@@ -33,8 +33,13 @@ public final class UserStore
 
     private static final Logger log = LoggerFactory.getLogger(UserStore.class);
 
+    /** How long a successful password check is remembered ({@link VerifiedPasswordCache}). */
+    static final java.time.Duration VERIFIED_PASSWORD_TTL = java.time.Duration.ofMinutes(5);
+    static final int VERIFIED_PASSWORD_USERS = 10_000;
+
     private final StoredUsers users;
     private final PasswordHasher hasher;
+    private final VerifiedPasswordCache verified = new VerifiedPasswordCache(VERIFIED_PASSWORD_USERS, VERIFIED_PASSWORD_TTL, System::nanoTime);
 
     private UserStore(StoredUsers users, PasswordHasher hasher)
     {
@@ -82,10 +87,35 @@ public final class UserStore
         return users.hash(user).isPresent();
     }
 
+    /**
+     * Whether {@code password} is the password of {@code user}. A user that does not exist costs
+     * the same PBKDF2 derivation as one that does; a password verified in the last
+     * {@link #VERIFIED_PASSWORD_TTL} (and not changed since) costs none.
+     */
     public boolean verify(String user, String password)
     {
         Optional<String> hash = users.hash(user);
-        return hash.isPresent() && hasher.verify(password, hash.get());
+        if (hash.isEmpty()) {
+            hasher.verify(password, hasher.unknownUserHash());
+            return false;
+        }
+        if (verified.contains(user, hash.get(), password)) {
+            return true;
+        }
+        boolean matches = hasher.verify(password, hash.get());
+        if (matches) {
+            verified.remember(user, hash.get(), password);
+        }
+        return matches;
+    }
+
+    /**
+     * The id the user got when it was created, which tokens carry; empty when there is no such
+     * user, "" for a user created before users had ids.
+     */
+    public Optional<String> id(String user)
+    {
+        return users.id(user);
     }
 
     /** Sets the password of {@code user}, creating the user if needed. */

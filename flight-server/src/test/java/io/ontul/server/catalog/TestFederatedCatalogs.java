@@ -173,6 +173,35 @@ class TestFederatedCatalogs
         }
     }
 
+    /** Issue 23: a catalog definition must not run code or read files on the server's host, by CREATE CATALOG or in a catalog file. */
+    @Test
+    void catalogDefinitionsThatReachTheHostAreRefused()
+            throws Exception
+    {
+        Path script = dataDirectory.resolve("x.sql");
+        java.nio.file.Files.writeString(script, "CREATE TABLE ran_on_the_host (x INT);");
+        try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
+            assertThatThrownBy(() -> statement.execute("CREATE CATALOG h2x USING jdbc WITH ('connection-url' = 'jdbc:h2:mem:p;INIT=RUNSCRIPT FROM ''" + script + "''')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Catalog 'h2x': property 'connection-url' must not set parameter 'INIT': it loads classes, runs scripts or opens files on the server's host");
+            assertThatThrownBy(() -> statement.execute("CREATE CATALOG h2y USING jdbc WITH ('connection-url' = 'jdbc:h2:" + dataDirectory.resolve("metadata") + "')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Catalog 'h2y': property 'connection-url' uses JDBC driver 'jdbc:h2', which this server does not allow (allowed: mariadb, mysql, postgresql;");
+            assertThatThrownBy(() -> statement.execute("CREATE CATALOG lite USING jdbc WITH ('connection-url' = 'jdbc:sqlite:/etc/hosts')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("uses JDBC driver 'jdbc:sqlite', which this server does not allow");
+            assertThatThrownBy(() -> statement.execute("CREATE CATALOG pgx USING jdbc WITH ('connection-url' = '" + postgres.jdbcUrl() + "?socketFactory=java.lang.Object')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("must not set parameter 'socketFactory'");
+            assertThat(strings(connection.getMetaData().getCatalogs(), "TABLE_CAT")).doesNotContain("h2x", "h2y", "lite", "pgx");
+        }
+        // the same definitions in a catalog file stop the server from starting, naming the catalog
+        assertThatThrownBy(() -> io.ontul.engine.Engine.create(new EngineConfig(java.util.Map.of(),
+                        java.util.Map.of("h2file", java.util.Map.of("connector.name", "jdbc", "connection-url", "jdbc:h2:mem:p")))).close())
+                .hasMessage("Catalog 'h2file': property 'connection-url' uses JDBC driver 'jdbc:h2', which this server does not allow "
+                        + "(allowed: mariadb, mysql, postgresql; an operator may change ontul.security.jdbc.allowed-drivers in conf/ontul.properties)");
+    }
+
     @Test
     void unreachableDatabaseIsAClearErrorAndTheServerCarriesOn()
             throws Exception

@@ -31,6 +31,7 @@ public final class JdbcConnectorFactory
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
     {
         JdbcConfig jdbcConfig = JdbcConfig.parse(catalogName, config);
+        context.hostAccess().checkJdbcDriver(catalogName, JdbcConfig.CONNECTION_URL, jdbcConfig.url().subprotocol());
         JdbcDialect dialect = JdbcDialects.forSubprotocol(jdbcConfig.url().subprotocol());
         if (dialect.driverClassName().isEmpty()) {
             try {

@@ -112,9 +112,41 @@ class TestJdbcConfig
         try (RootAllocator allocator = new RootAllocator()) {
             Map<String, String> properties = new HashMap<>();
             properties.put("connection-url", "jdbc:nosuchdb://host/db");
-            assertThatThrownBy(() -> JdbcTesting.createConnector(properties, allocator))
+            TestingConnectorContext allowingIt = new TestingConnectorContext(allocator, 4, new io.ontul.spi.InMemoryConnectorStore(), io.ontul.spi.HostAccessPolicy.of("postgresql,nosuchdb"));
+            assertThatThrownBy(() -> new JdbcConnectorFactory().create("pg", properties, allowingIt))
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
                     .hasMessage("Catalog 'pg': no JDBC driver for 'jdbc:nosuchdb' URLs is installed; put the driver's jar on the server's class path");
+        }
+    }
+
+    /** Issue 23: a catalog definition must not run code or read files on the server's host. */
+    @Test
+    void refusesDriversTheServerDoesNotAllowAndParametersThatReachTheHost()
+    {
+        try (RootAllocator allocator = new RootAllocator()) {
+            for (String url : java.util.List.of("jdbc:h2:mem:p;INIT=RUNSCRIPT FROM '/tmp/x.sql'", "jdbc:h2:/etc/hosts", "jdbc:sqlite:/etc/hosts", "jdbc:derby:memory:x;create=true")) {
+                String subprotocol = url.substring(5, url.indexOf(':', 5));
+                assertThatThrownBy(() -> JdbcTesting.createConnector(new HashMap<>(Map.of("connection-url", url)), allocator))
+                        .as(url)
+                        .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                        .hasMessageFindingMatch("Catalog 'pg': (property 'connection-url' uses JDBC driver 'jdbc:" + subprotocol
+                                + "', which this server does not allow \\(allowed: mariadb, mysql, postgresql; an operator may change ontul.security.jdbc.allowed-drivers in conf/ontul.properties\\)"
+                                + "|property 'connection-url' must not set parameter 'INIT'.*)");
+            }
+            // even where the operator allows H2, its script parameters stay refused
+            TestingConnectorContext allowingH2 = new TestingConnectorContext(allocator, 4, new io.ontul.spi.InMemoryConnectorStore(), io.ontul.spi.HostAccessPolicy.of("h2"));
+            assertThatThrownBy(() -> new JdbcConnectorFactory().create("pg", Map.of("connection-url", "jdbc:h2:mem:p;INIT=RUNSCRIPT FROM '/tmp/x.sql'"), allowingH2))
+                    .hasMessage("Catalog 'pg': property 'connection-url' must not set parameter 'INIT': it loads classes, runs scripts or opens files on the server's host");
+            for (String parameter : java.util.List.of("socketFactory=org.example.Evil", "sslfactory=org.example.Evil", "loggerFile=/tmp/log", "authenticationPluginClassName=x")) {
+                assertInvalid(Map.of("connection-url", URL + "?ssl=true&" + parameter),
+                        "Catalog 'pg': property 'connection-url' must not set parameter '" + parameter.substring(0, parameter.indexOf('=')) + "': it loads classes, runs scripts or opens files on the server's host");
+            }
+            assertInvalid(Map.of("connection-url", "jdbc:mysql://db.local/shop?allowLoadLocalInfile=true"),
+                    "Catalog 'pg': property 'connection-url' must not set parameter 'allowLoadLocalInfile': it loads classes, runs scripts or opens files on the server's host");
+            assertInvalid(Map.of("connection-url", "jdbc:mysql://db.local/shop?autoDeserialize=true"),
+                    "Catalog 'pg': property 'connection-url' must not set parameter 'autoDeserialize': it loads classes, runs scripts or opens files on the server's host");
+            // the allowed drivers with ordinary parameters still work
+            assertThat(JdbcConfig.parse("pg", Map.of("connection-url", URL + "?ssl=true&sslmode=require&ApplicationName=ontul")).url().subprotocol()).isEqualTo("postgresql");
         }
     }
 

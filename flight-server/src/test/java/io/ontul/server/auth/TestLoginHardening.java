@@ -1,0 +1,194 @@
+package io.ontul.server.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.grpc.CredentialCallOption;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.EngineConfig;
+import io.ontul.engine.metadata.MetadataStore;
+import io.ontul.server.OntulServer;
+
+/**
+ * Issue 23's login findings: user names cannot be told apart by the work a wrong password costs,
+ * guessing is slowed, returning clients do not pay PBKDF2 again, a re-created user does not
+ * inherit tokens, and the admin password obeys the length rule. Work is counted in PBKDF2
+ * derivations, not read off the clock.
+ */
+class TestLoginHardening
+{
+    @TempDir
+    Path dataDirectory;
+
+    private MetadataStore openMetadata()
+    {
+        return MetadataStore.open(new EngineConfig(Map.of(MetadataStore.DATA_DIR, dataDirectory.toString()), Map.of()));
+    }
+
+    @Test
+    void unknownAndKnownUsersCostOneDerivationEachAndVerifiedPasswordsNone()
+    {
+        try (MetadataStore metadata = openMetadata()) {
+            PasswordHasher hasher = new PasswordHasher();
+            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            users.setPassword("bob", "bob-password-1");
+            hasher.unknownUserHash();
+
+            long before = hasher.derivations();
+            assertThat(users.verify("nobody", "some-password")).isFalse();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "wrong-password")).isFalse();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "bob-password-1")).isTrue();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+            // the same password again: from the cache
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "bob-password-1")).isTrue();
+            assertThat(hasher.derivations() - before).isZero();
+            // a wrong password is never answered from the cache
+            assertThat(users.verify("bob", "bob-password-2")).isFalse();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+
+            // a changed password ends the cached check
+            users.replacePassword("bob", "bob-password-2");
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "bob-password-1")).isFalse();
+            assertThat(users.verify("bob", "bob-password-2")).isTrue();
+            assertThat(hasher.derivations() - before).isEqualTo(2);
+            users.drop("bob");
+            assertThat(users.verify("bob", "bob-password-2")).isFalse();
+        }
+    }
+
+    @Test
+    void aHundredReturningClientsAtOnceAreServedFromTheCache()
+            throws Exception
+    {
+        try (MetadataStore metadata = openMetadata()) {
+            PasswordHasher hasher = new PasswordHasher();
+            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            users.setPassword("tableau", "dashboard-password");
+            PasswordValidator validator = new PasswordValidator(users);
+            validator.validate("tableau", "dashboard-password");
+            long before = hasher.derivations();
+            ExecutorService pool = Executors.newFixedThreadPool(100);
+            try {
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<String>> logins = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    logins.add(pool.submit(() -> {
+                        start.await();
+                        return validator.validate("tableau", "dashboard-password").getPeerIdentity();
+                    }));
+                }
+                start.countDown();
+                for (Future<String> login : logins) {
+                    assertThat(login.get()).isEqualTo("tableau");
+                }
+            }
+            finally {
+                pool.shutdownNow();
+            }
+            assertThat(hasher.derivations() - before).isZero();
+        }
+    }
+
+    @Test
+    void aBurstOfFailuresMustWaitAndIsNotCheckedMeanwhile()
+    {
+        try (MetadataStore metadata = openMetadata()) {
+            PasswordHasher hasher = new PasswordHasher();
+            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            users.setPassword("bob", "bob-password-1");
+            AtomicLong now = new AtomicLong();
+            PasswordValidator validator = new PasswordValidator(users, now::get);
+            for (String user : List.of("bob", "nobody")) {
+                for (int i = 0; i < LoginFailures.FREE_FAILURES; i++) {
+                    String guess = "guess-" + i;
+                    assertRefused(() -> validator.validate(user, guess), "Wrong user name or password");
+                }
+                long before = hasher.derivations();
+                assertRefused(() -> validator.validate(user, "guess"), "Too many failed logins for user '" + user + "': try again in 1 s");
+                assertRefused(() -> validator.validate(user, "bob-password-1"), "Too many failed logins for user '" + user + "': try again in 1 s");
+                assertThat(hasher.derivations() - before).as("checks while waiting").isZero();
+            }
+            now.addAndGet(1_000_000_000L);
+            // checked again, and still wrong: the wait doubles
+            assertRefused(() -> validator.validate("bob", "guess"), "Wrong user name or password");
+            assertRefused(() -> validator.validate("bob", "bob-password-1"), "Too many failed logins for user 'bob': try again in 2 s");
+            now.addAndGet(2_000_000_000L);
+            assertThat(validator.validate("bob", "bob-password-1").getPeerIdentity()).isEqualTo("bob");
+            // success clears the count
+            assertRefused(() -> validator.validate("bob", "guess"), "Wrong user name or password");
+            assertRefused(() -> validator.validate("bob", "guess"), "Wrong user name or password");
+        }
+        assertThat(LoginFailures.wait(40)).isEqualTo(LoginFailures.MAX_WAIT);
+    }
+
+    @Test
+    void aUserCreatedAgainDoesNotInheritTheTokensOfTheDroppedOne()
+            throws Exception
+    {
+        String adminPassword = "admin-password-login";
+        try (OntulServer server = OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of(adminPassword),
+                        new PrintStream(OutputStream.nullOutputStream()));
+                RootAllocator allocator = new RootAllocator();
+                FlightClient adminClient = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port())).build();
+                FlightClient bobClient = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port())).build();
+                FlightSqlClient admin = new FlightSqlClient(adminClient);
+                FlightSqlClient bob = new FlightSqlClient(bobClient)) {
+            CredentialCallOption adminToken = adminClient.authenticateBasicToken("admin", adminPassword).orElseThrow();
+            admin.executeUpdate("CREATE USER bob PASSWORD 'first-bob-password'", adminToken);
+            CredentialCallOption oldBob = bobClient.authenticateBasicToken("bob", "first-bob-password").orElseThrow();
+            bob.execute("SELECT 1", oldBob);
+
+            admin.executeUpdate("DROP USER bob", adminToken);
+            admin.executeUpdate("CREATE USER bob PASSWORD 'second-bob-password'", adminToken);
+            assertThatThrownBy(() -> bob.execute("SELECT 1", oldBob))
+                    .isInstanceOfSatisfying(FlightRuntimeException.class, e -> assertThat(e.status().code()).isEqualTo(FlightStatusCode.UNAUTHENTICATED))
+                    .hasMessageContaining("Invalid token: it was issued to an earlier user named 'bob'; log in again");
+            CredentialCallOption newBob = bobClient.authenticateBasicToken("bob", "second-bob-password").orElseThrow();
+            bob.execute("SELECT 1", newBob);
+        }
+    }
+
+    @Test
+    void aShortAdminPasswordIsRefusedAtStart()
+    {
+        assertThatThrownBy(() -> OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of("secret"),
+                        new PrintStream(OutputStream.nullOutputStream())).close())
+                .hasMessage("ONTUL_ADMIN_PASSWORD must have at least 8 characters, as every password");
+    }
+
+    private static void assertRefused(Runnable login, String message)
+    {
+        assertThatThrownBy(login::run)
+                .isInstanceOfSatisfying(FlightRuntimeException.class, e -> assertThat(e.status().code()).isEqualTo(FlightStatusCode.UNAUTHENTICATED))
+                .hasMessageContaining(message);
+    }
+}
