@@ -115,7 +115,7 @@ public final class TrackedQuery
     /** Ends the statement as CANCELLED because its client asked (QueryResult.cancel). */
     public void cancelledByClient()
     {
-        registry.terminate(this, QueryState.CANCELLED, "Query " + queryId + " was cancelled", null);
+        registry.terminate(this, QueryState.CANCELLED, "Query " + queryId + " was cancelled by its client (a cancel, a timeout or a closed connection)", null);
     }
 
     /**

@@ -17,9 +17,10 @@ import io.ontul.engine.QueryResult;
  * Sends a query result to a DoGet stream batch by batch, as the engine produces them. Before
  * pulling the next batch it waits until the client can take more (gRPC flow control), so a slow
  * client holds back the query instead of making the server buffer its result. A client that
- * cancels or disconnects cancels the query at once, from the gRPC thread that learns of it, so
- * that the query stops at its next batch boundary even while the streaming thread waits for a
- * batch; the streaming thread then closes the result.
+ * cancels, times out or disconnects cancels the query at once, from the gRPC thread that learns
+ * of it (the call's {@link io.grpc.Context} is cancelled), so that the query's threads stop at
+ * their next batch boundary even while the streaming thread waits for a batch; the streaming
+ * thread then closes the result.
  * <p>
  * Each batch's buffers are transferred (not copied) into a root owned by the server's
  * allocator: gRPC may still be writing them after the query has finished and released its own
@@ -41,6 +42,13 @@ public final class ResultStreamer
     {
         BackpressureStrategy backpressure = new CancellingBackpressureStrategy(result);
         backpressure.register(listener);
+        // gRPC runs the stream's cancel callback on the thread of this handler, which is busy in
+        // nextBatch() for as long as the query computes its next batch (an aggregation: until all
+        // its input is read). The call's Context is cancelled at once, from the transport, when the
+        // client cancels, times out or goes away: that is what stops the query.
+        io.grpc.Context call = io.grpc.Context.current();
+        io.grpc.Context.CancellationListener cancelQuery = cancelled -> result.cancel();
+        call.addListener(cancelQuery, Runnable::run);
         try (result; VectorSchemaRoot root = VectorSchemaRoot.create(result.schema(), allocator)) {
             listener.start(root);
             while (true) {
@@ -60,6 +68,9 @@ public final class ResultStreamer
             if (!listener.isCancelled()) {
                 listener.error(ErrorMapping.toFlight(e));
             }
+        }
+        finally {
+            call.removeListener(cancelQuery);
         }
     }
 
