@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -28,6 +29,13 @@ final class ConnectionHandler
     private volatile String catalog;
     private volatile String schema;
     private volatile boolean readOnly;
+    /**
+     * Statements made on this connection, to cancel what they run when the connection closes:
+     * Arrow's driver shuts its channel down gracefully, waiting for running calls, so without this
+     * closing a connection (a BI tool's tab) would leave its query running on the server. Weak:
+     * closed statements are forgotten.
+     */
+    private final java.util.Set<Statement> statements = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
 
     private ConnectionHandler(Connection delegate, OntulUrl url)
     {
@@ -58,9 +66,12 @@ final class ConnectionHandler
         switch (method.getName()) {
             case "createStatement":
                 checkOpen();
-                return new OntulStatement(connection, delegate());
+                return remember(new OntulStatement(connection, delegate()));
             case "prepareStatement":
-                return PreparedStatementHandler.wrap((PreparedStatement) forward(method, arguments), connection, null);
+                return remember(PreparedStatementHandler.wrap((PreparedStatement) forward(method, arguments), connection, null));
+            case "close":
+                cancelStatements();
+                return forward(method, arguments);
             case "prepareCall":
                 throw new SQLFeatureNotSupportedException("Ontul has no stored procedures");
             case "getMetaData":
@@ -87,6 +98,32 @@ final class ConnectionHandler
                 return null;
             default:
                 return forward(method, arguments);
+        }
+    }
+
+    private <T extends Statement> T remember(T statement)
+    {
+        statements.add(statement);
+        return statement;
+    }
+
+    /** Asks the server to stop whatever the connection's statements still run. */
+    private void cancelStatements()
+    {
+        List<Statement> open;
+        synchronized (statements) {
+            open = List.copyOf(statements);
+            statements.clear();
+        }
+        for (Statement statement : open) {
+            try {
+                if (!statement.isClosed()) {
+                    statement.cancel();
+                }
+            }
+            catch (SQLException | RuntimeException e) {
+                // closing anyway: a statement that cannot be cancelled has nothing running
+            }
         }
     }
 

@@ -52,6 +52,54 @@ class TestOntulDriver
         return DriverManager.getConnection(server.urlWithCredentials());
     }
 
+    /** Issue 23: closing a connection (a BI tool's tab) while its query runs stops the query on the server. */
+    @Test
+    void closingAConnectionStopsItsRunningQuery()
+            throws Exception
+    {
+        String marker = "/* closed " + System.nanoTime() + " */";
+        Connection connection = DriverManager.getConnection(server.urlWithCredentials());
+        Statement statement = connection.createStatement();
+        List<Throwable> failures = new ArrayList<>();
+        Thread query = new Thread(() -> {
+            try (ResultSet rows = statement.executeQuery(marker + " SELECT count(*), sum(l_extendedprice) FROM tpch.sf100.lineitem")) {
+                rows.next();
+                failures.add(new AssertionError("the query answered instead of being stopped"));
+            }
+            catch (SQLException expected) {
+                // the connection closed under it
+            }
+        });
+        query.start();
+        try (Connection admin = DriverManager.getConnection(server.urlWithCredentials()); Statement watch = admin.createStatement()) {
+            String state = awaitState(watch, marker, "RUNNING");
+            assertThat(state).isEqualTo("RUNNING");
+            connection.close();
+            assertThat(awaitState(watch, marker, "CANCELLED")).isEqualTo("CANCELLED");
+        }
+        query.join(Duration.ofSeconds(30).toMillis());
+        assertThat(query.isAlive()).as("the closed connection's query still waits").isFalse();
+        assertThat(failures).isEmpty();
+    }
+
+    /** Polls system.runtime.queries (up to 30 s) until the statement marked so is in {@code wanted}; returns its last state. */
+    private static String awaitState(Statement watch, String marker, String wanted)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String state = null;
+        while (System.nanoTime() < deadline) {
+            try (ResultSet rows = watch.executeQuery("SELECT state FROM system.runtime.queries WHERE position('" + marker + "' IN query) = 1")) {
+                state = rows.next() ? rows.getString(1) : null;
+            }
+            if (wanted.equals(state)) {
+                return state;
+            }
+            Thread.sleep(50);
+        }
+        return state;
+    }
+
     @Test
     void registersAsAServiceAndAcceptsOnlyOntulUrls()
             throws SQLException
