@@ -84,6 +84,7 @@ public final class OntulServer
         String host = config.property(FLIGHT_HOST, DEFAULT_HOST);
         int listenPort = port.orElseGet(() -> Integer.parseInt(config.property(FLIGHT_PORT, String.valueOf(DEFAULT_PORT))));
         Files.createDirectories(dataDirectory);
+        ownerOnly(dataDirectory);
         // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms,
         // the metadata store (users, runtime catalogs) to <data-dir>/metadata
         EngineConfig engineConfig = config.withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString());
@@ -134,6 +135,22 @@ public final class OntulServer
             engine.close();
             metadata.close();
             throw e;
+        }
+    }
+
+    /**
+     * The data directory holds the metadata store, keys, the warehouse and spill files: nobody but
+     * its owner may enter it, whatever the modes of what is inside ({@code bin/ontul} also sets
+     * umask 077, so what the server writes is 0600 and 0700 itself).
+     */
+    private static void ownerOnly(Path dataDirectory)
+            throws IOException
+    {
+        try {
+            Files.setPosixFilePermissions(dataDirectory, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+        catch (UnsupportedOperationException e) {
+            // not a POSIX file system
         }
     }
 

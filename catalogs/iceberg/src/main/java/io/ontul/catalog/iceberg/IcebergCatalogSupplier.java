@@ -81,7 +81,7 @@ final class IcebergCatalogSupplier
 
     /**
      * Local warehouses ({@code file:}) use {@link NioLocalFileSystem}: no {@code .crc} files and
-     * no forked {@code chmod} per file. It is not cached, so no other user of Hadoop's JVM-wide
+     * no forked {@code chmod} per file; files are created 0600 and directories 0700. It is not cached, so no other user of Hadoop's JVM-wide
      * FileSystem cache gets it or gives us theirs.
      */
     static Configuration hadoopConfiguration(Map<String, String> overrides)
@@ -89,6 +89,9 @@ final class IcebergCatalogSupplier
         Configuration configuration = new Configuration();
         configuration.set("fs.file.impl", NioLocalFileSystem.class.getName());
         configuration.setBoolean("fs.file.impl.disable.cache", true);
+        // Hadoop sets the mode of what it creates itself (0644 files, 0755 directories by default,
+        // whatever the process umask): a warehouse is its owner's only unless a catalog says otherwise
+        configuration.set(NioLocalFileSystem.UMASK, "077");
         overrides.forEach(configuration::set);
         return configuration;
     }
