@@ -16,36 +16,133 @@ import java.util.TreeSet;
  *
  * @param allowedJdbcDrivers JDBC subprotocols ({@code postgresql} for {@code jdbc:postgresql:})
  *        catalogs may connect with ({@code ontul.security.jdbc.allowed-drivers})
+ * @param allowedPaths local directories inside which catalogs may keep files (warehouses, table
+ *        locations), absolute and normalised ({@code ontul.security.allowed-paths}, by default the
+ *        server's data directory); empty for an engine without a data directory that was given
+ *        none, which restricts nothing (tests, {@code bin/ontul sql})
  */
-public record HostAccessPolicy(Set<String> allowedJdbcDrivers)
+public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optional<java.util.List<java.nio.file.Path>> allowedPaths)
 {
     public static final String ALLOWED_JDBC_DRIVERS = "ontul.security.jdbc.allowed-drivers";
+    public static final String ALLOWED_PATHS = "ontul.security.allowed-paths";
     /**
      * Database servers reached over the network. Embedded databases (H2, SQLite, Derby, HSQLDB)
      * are not among them: their URLs open local files and run scripts (H2's {@code INIT=RUNSCRIPT
      * FROM ...}) inside the server.
      */
     public static final Set<String> DEFAULT_JDBC_DRIVERS = Set.of("postgresql", "mysql", "mariadb");
-    public static final HostAccessPolicy DEFAULT = new HostAccessPolicy(DEFAULT_JDBC_DRIVERS);
+    public static final HostAccessPolicy DEFAULT = new HostAccessPolicy(DEFAULT_JDBC_DRIVERS, java.util.Optional.empty());
 
     public HostAccessPolicy
     {
         allowedJdbcDrivers = Set.copyOf(requireNonNull(allowedJdbcDrivers, "allowedJdbcDrivers is null"));
+        allowedPaths = requireNonNull(allowedPaths, "allowedPaths is null").map(paths -> paths.stream().map(HostAccessPolicy::normalized).toList());
     }
 
     /** From the comma-separated value of {@link #ALLOWED_JDBC_DRIVERS}; null means the default. */
     public static HostAccessPolicy of(String allowedJdbcDrivers)
     {
-        if (allowedJdbcDrivers == null) {
-            return DEFAULT;
-        }
+        return of(allowedJdbcDrivers, null, java.util.Optional.empty());
+    }
+
+    /**
+     * From the comma-separated values of {@link #ALLOWED_JDBC_DRIVERS} and {@link #ALLOWED_PATHS}
+     * (null: the defaults; the paths then default to {@code dataDirectory}).
+     */
+    public static HostAccessPolicy of(String allowedJdbcDrivers, String allowedPaths, java.util.Optional<java.nio.file.Path> dataDirectory)
+    {
         Set<String> drivers = new TreeSet<>();
-        for (String driver : allowedJdbcDrivers.split(",")) {
-            if (!driver.isBlank()) {
-                drivers.add(driver.strip().toLowerCase(Locale.ROOT));
+        if (allowedJdbcDrivers == null) {
+            drivers.addAll(DEFAULT_JDBC_DRIVERS);
+        }
+        else {
+            for (String driver : allowedJdbcDrivers.split(",")) {
+                if (!driver.isBlank()) {
+                    drivers.add(driver.strip().toLowerCase(Locale.ROOT));
+                }
             }
         }
-        return new HostAccessPolicy(drivers);
+        java.util.Optional<java.util.List<java.nio.file.Path>> paths;
+        if (allowedPaths == null) {
+            paths = dataDirectory.map(java.util.List::of);
+        }
+        else {
+            java.util.List<java.nio.file.Path> listed = new java.util.ArrayList<>();
+            for (String path : allowedPaths.split(",")) {
+                if (!path.isBlank()) {
+                    listed.add(java.nio.file.Path.of(path.strip()));
+                }
+            }
+            paths = java.util.Optional.of(listed);
+        }
+        return new HostAccessPolicy(drivers, paths);
+    }
+
+    /**
+     * Checks a location a catalog would keep files at: a local path ({@code /x}, {@code file:/x},
+     * {@code file:///x}) must lie inside one of {@link #allowedPaths()} once made absolute,
+     * normalised ({@code ..} resolved) and its existing part's symbolic links followed; other
+     * schemes ({@code s3://}, {@code hdfs://}) are not on this host and pass.
+     *
+     * @throws OntulException INVALID_ARGUMENT naming the property, the location and the allowed paths
+     */
+    public void checkLocation(String catalog, String property, String location)
+    {
+        if (allowedPaths.isEmpty()) {
+            return;
+        }
+        java.util.Optional<java.nio.file.Path> local = localPath(location);
+        if (local.isEmpty()) {
+            return;
+        }
+        java.nio.file.Path path = normalized(local.get());
+        for (java.nio.file.Path allowed : allowedPaths.get()) {
+            if (path.startsWith(allowed)) {
+                return;
+            }
+        }
+        throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
+                "Catalog '%s': property '%s' is '%s', which is outside the directories this server lets catalogs use (%s; an operator may change %s in conf/ontul.properties)",
+                catalog, property, location, allowedPaths.get().isEmpty() ? "none" : allowedPaths.get().stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", ")),
+                ALLOWED_PATHS);
+    }
+
+    /** The local file system path a location names, if it names one. */
+    private static java.util.Optional<java.nio.file.Path> localPath(String location)
+    {
+        String text = location.strip();
+        if (text.startsWith("file:")) {
+            try {
+                return java.util.Optional.of(java.nio.file.Path.of(java.net.URI.create(text.replace(" ", "%20"))));
+            }
+            catch (IllegalArgumentException e) {
+                // file:relative/path and other forms a URI does not take
+                return java.util.Optional.of(java.nio.file.Path.of(text.substring("file:".length())));
+            }
+        }
+        if (text.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(java.nio.file.Path.of(text));
+    }
+
+    /** Absolute, {@code ..} resolved, and the symbolic links of its longest existing ancestor followed. */
+    private static java.nio.file.Path normalized(java.nio.file.Path path)
+    {
+        java.nio.file.Path absolute = path.toAbsolutePath().normalize();
+        java.nio.file.Path existing = absolute;
+        while (existing != null && !java.nio.file.Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return absolute;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
+        }
+        catch (java.io.IOException e) {
+            return absolute;
+        }
     }
 
     /**

@@ -49,7 +49,7 @@ public final class OntulLatencyRun
         List<Long> latencies = new ArrayList<>();
         long produced;
         try (LiveProducer producer = new LiveProducer(bootstrap, topic, partitions, rate);
-                Engine engine = Engine.create(new EngineConfig(Map.of("ontul.data-dir", directory.resolve("data").toString()), catalogs))) {
+                Engine engine = Engine.create(new EngineConfig(Map.of("ontul.data-dir", directory.resolve("data").toString(), "ontul.security.allowed-paths", directory.toString()), catalogs))) {
             OntulStatements sql = new OntulStatements(engine.createSession("bench"));
             sql.run(OntulStatements.kafkaTable("live", topic));
             sql.run("CREATE SCHEMA iceberg.bench");

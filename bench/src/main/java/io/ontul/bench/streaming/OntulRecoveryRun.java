@@ -55,6 +55,8 @@ final class OntulRecoveryRun
         Files.createDirectories(configuration.resolve("catalogs"));
         Files.writeString(configuration.resolve("catalogs/kafka.properties"), "connector.name=kafka\nkafka.bootstrap-servers=" + bootstrapServers + "\n");
         Files.writeString(configuration.resolve("catalogs/iceberg.properties"), "connector.name=iceberg\niceberg.warehouse=" + directory.resolve("warehouse") + "\n");
+        // the warehouse lies beside the data directory, not in it: let catalogs use the whole run's directory
+        Files.writeString(configuration.resolve("ontul.properties"), "ontul.security.allowed-paths=" + directory + "\n");
         Path data = directory.resolve("data");
         Map<String, Object> result = new LinkedHashMap<>();
         OntulServerProcess server = null;

@@ -57,7 +57,7 @@ public final class OntulStreamingJobRun
                     "connection-user", arguments.get("pg-user"), "connection-password", arguments.get("pg-password")));
             default -> throw new IllegalArgumentException("Unknown sink " + sinkKind);
         }
-        try (Engine engine = Engine.create(new EngineConfig(Map.of("ontul.data-dir", directory.resolve("data").toString()), catalogs))) {
+        try (Engine engine = Engine.create(new EngineConfig(Map.of("ontul.data-dir", directory.resolve("data").toString(), "ontul.security.allowed-paths", directory.toString()), catalogs))) {
             OntulStatements sql = new OntulStatements(engine.createSession("bench"));
             sql.run(OntulStatements.kafkaTable("events", arguments.get("topic")));
             sql.run(OntulStatements.kafkaTable("warmup", arguments.get("warmup-topic")));

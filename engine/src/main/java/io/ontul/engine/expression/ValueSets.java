@@ -31,7 +31,7 @@ public final class ValueSets
     {
         public boolean contains(String value)
         {
-            return values.contains(stripTrailingSpaces(value));
+            return values.contains(Functions.stripTrailingSpaces(value));
         }
     }
 
@@ -78,7 +78,7 @@ public final class ValueSets
                         if (!(range.lowerEndpoint() instanceof NlsString string)) {
                             yield null;
                         }
-                        values.add(padded ? stripTrailingSpaces(string.getValue()) : string.getValue());
+                        values.add(padded ? Functions.stripTrailingSpaces(string.getValue()) : string.getValue());
                     }
                     yield padded ? new PaddedStrings(values) : values;
                 }
@@ -123,15 +123,6 @@ public final class ValueSets
     public static boolean contains(double[] sorted, double value)
     {
         return Arrays.binarySearch(sorted, value + 0.0) >= 0;
-    }
-
-    private static String stripTrailingSpaces(String value)
-    {
-        int end = value.length();
-        while (end > 0 && value.charAt(end - 1) == ' ') {
-            end--;
-        }
-        return end == value.length() ? value : value.substring(0, end);
     }
 
     /** A point as the long generated code holds for {@code type}; null when no value of the type equals it. */

@@ -202,6 +202,41 @@ class TestFederatedCatalogs
                         + "(allowed: mariadb, mysql, postgresql; an operator may change ontul.security.jdbc.allowed-drivers in conf/ontul.properties)");
     }
 
+    /** Issue 23: Iceberg warehouses and table locations stay inside ontul.security.allowed-paths (here the data directory). */
+    @Test
+    void icebergLocationsOutsideTheAllowedDirectoriesAreRefused()
+            throws Exception
+    {
+        Path escape = dataDirectory.resolve("escape");
+        java.nio.file.Files.createSymbolicLink(escape, Path.of("/etc"));
+        try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
+            for (String warehouse : List.of("/etc", "file:///etc", dataDirectory + "/../..", escape.toString())) {
+                assertThatThrownBy(() -> statement.execute("CREATE CATALOG outside USING iceberg WITH (\"iceberg.warehouse\" = '" + warehouse + "')"))
+                        .as(warehouse)
+                        .isInstanceOf(SQLException.class)
+                        // the message shows the warehouse as the catalog resolved it (../.. is gone by then)
+                        .hasMessageContaining("Catalog 'outside': property 'iceberg.warehouse' is '")
+                        .hasMessageContaining("', which is outside the directories this server lets catalogs use (" + dataDirectory.toRealPath()
+                                + "; an operator may change ontul.security.allowed-paths in conf/ontul.properties)");
+            }
+            assertThatThrownBy(() -> statement.execute("CREATE TABLE lake.history.elsewhere (x INTEGER) WITH (location = '/tmp/elsewhere')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Catalog 'lake': property 'location' is '/tmp/elsewhere', which is outside the directories");
+            assertThatThrownBy(() -> statement.execute("CREATE SCHEMA lake.roaming WITH (location = '" + escape + "/x')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("which is outside the directories");
+            assertThat(strings(connection.getMetaData().getCatalogs(), "TABLE_CAT")).doesNotContain("outside");
+            // inside the data directory, and remote locations, are fine
+            statement.execute("CREATE CATALOG inside USING iceberg WITH (\"iceberg.warehouse\" = '" + dataDirectory.resolve("other-warehouse") + "')");
+            statement.execute("CREATE SCHEMA inside.s");
+            statement.execute("CREATE TABLE inside.s.t AS SELECT n_nationkey FROM tpch.tiny.nation");
+            try (ResultSet result = statement.executeQuery("SELECT count(*) FROM inside.s.t")) {
+                assertThat(ResultRows.drain(result)).containsExactly(List.of(25L));
+            }
+            statement.execute("DROP CATALOG inside");
+        }
+    }
+
     @Test
     void unreachableDatabaseIsAClearErrorAndTheServerCarriesOn()
             throws Exception

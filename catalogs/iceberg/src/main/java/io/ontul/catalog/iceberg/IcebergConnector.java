@@ -44,7 +44,7 @@ public final class IcebergConnector
         this.config = requireNonNull(config, "config is null");
         this.context = requireNonNull(context, "context is null");
         this.catalog = new IcebergCatalogSupplier(config);
-        this.metadata = new IcebergMetadata(config, catalog);
+        this.metadata = new IcebergMetadata(config, catalog, context.hostAccess());
     }
 
     @Override

@@ -22,6 +22,8 @@ public final class IcebergConnectorFactory
     @Override
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
     {
-        return new IcebergConnector(IcebergConfig.parse(catalogName, config, context.dataDirectory()), context);
+        IcebergConfig icebergConfig = IcebergConfig.parse(catalogName, config, context.dataDirectory());
+        icebergConfig.warehouse().ifPresent(warehouse -> context.hostAccess().checkLocation(catalogName, IcebergConfig.WAREHOUSE, warehouse));
+        return new IcebergConnector(icebergConfig, context);
     }
 }

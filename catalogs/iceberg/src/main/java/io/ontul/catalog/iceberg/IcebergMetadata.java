@@ -59,12 +59,14 @@ public final class IcebergMetadata
 
     private final IcebergConfig config;
     private final IcebergCatalogSupplier catalog;
+    private final io.ontul.spi.HostAccessPolicy hostAccess;
     private final Set<String> loggedSkippedColumns = ConcurrentHashMap.newKeySet();
 
-    IcebergMetadata(IcebergConfig config, IcebergCatalogSupplier catalog)
+    IcebergMetadata(IcebergConfig config, IcebergCatalogSupplier catalog, io.ontul.spi.HostAccessPolicy hostAccess)
     {
         this.config = requireNonNull(config, "config is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.hostAccess = requireNonNull(hostAccess, "hostAccess is null");
     }
 
     @Override
@@ -197,6 +199,7 @@ public final class IcebergMetadata
             throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Table name '%s' is reserved: '$' names metadata tables and '@' snapshots", qualifiedName);
         }
         IcebergTableProperties tableProperties = IcebergTableProperties.parse(qualifiedName, properties);
+        tableProperties.location().ifPresent(location -> hostAccess.checkLocation(config.catalogName(), IcebergTableProperties.LOCATION, location));
         org.apache.iceberg.Schema icebergSchema = IcebergTypes.toIcebergSchema(qualifiedName, columns);
         PartitionSpec spec = IcebergPartitioning.parse(qualifiedName, icebergSchema, tableProperties.partitioning());
         Map<String, String> icebergProperties = new HashMap<>(COMMIT_RETRY_PROPERTIES);
@@ -241,6 +244,9 @@ public final class IcebergMetadata
             }
             namespaceProperties.put(key, String.valueOf(value));
         });
+        if (namespaceProperties.containsKey("location")) {
+            hostAccess.checkLocation(config.catalogName(), "location", namespaceProperties.get("location"));
+        }
         call("creating schema '" + schema + "'", () -> {
             try {
                 catalog.namespaces().createNamespace(Namespace.of(schema), namespaceProperties);
