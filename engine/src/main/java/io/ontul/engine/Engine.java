@@ -58,7 +58,8 @@ public final class Engine
                 this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
                 io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                         config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
-                        java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of)));
+                        java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
+                        config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_CLIENT_PROPERTIES, null)));
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
         this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,

@@ -20,37 +20,51 @@ import java.util.TreeSet;
  *        locations), absolute and normalised ({@code ontul.security.allowed-paths}, by default the
  *        server's data directory); empty for an engine without a data directory that was given
  *        none, which restricts nothing (tests, {@code bin/ontul sql})
+ * @param allowedClientProperties client properties that load classes by name (a Kafka
+ *        {@code sasl.login.callback.handler.class}, say) which catalogs may set all the same
+ *        ({@code ontul.security.allowed-client-properties}; default none)
  */
-public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optional<java.util.List<java.nio.file.Path>> allowedPaths)
+public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optional<java.util.List<java.nio.file.Path>> allowedPaths, Set<String> allowedClientProperties)
 {
     public static final String ALLOWED_JDBC_DRIVERS = "ontul.security.jdbc.allowed-drivers";
     public static final String ALLOWED_PATHS = "ontul.security.allowed-paths";
+    public static final String ALLOWED_CLIENT_PROPERTIES = "ontul.security.allowed-client-properties";
     /**
      * Database servers reached over the network. Embedded databases (H2, SQLite, Derby, HSQLDB)
      * are not among them: their URLs open local files and run scripts (H2's {@code INIT=RUNSCRIPT
      * FROM ...}) inside the server.
      */
     public static final Set<String> DEFAULT_JDBC_DRIVERS = Set.of("postgresql", "mysql", "mariadb");
-    public static final HostAccessPolicy DEFAULT = new HostAccessPolicy(DEFAULT_JDBC_DRIVERS, java.util.Optional.empty());
+    public static final HostAccessPolicy DEFAULT = new HostAccessPolicy(DEFAULT_JDBC_DRIVERS, java.util.Optional.empty(), Set.of());
 
     public HostAccessPolicy
     {
         allowedJdbcDrivers = Set.copyOf(requireNonNull(allowedJdbcDrivers, "allowedJdbcDrivers is null"));
         allowedPaths = requireNonNull(allowedPaths, "allowedPaths is null").map(paths -> paths.stream().map(HostAccessPolicy::normalized).toList());
+        allowedClientProperties = Set.copyOf(requireNonNull(allowedClientProperties, "allowedClientProperties is null"));
     }
 
     /** From the comma-separated value of {@link #ALLOWED_JDBC_DRIVERS}; null means the default. */
     public static HostAccessPolicy of(String allowedJdbcDrivers)
     {
-        return of(allowedJdbcDrivers, null, java.util.Optional.empty());
+        return of(allowedJdbcDrivers, null, java.util.Optional.empty(), null);
     }
 
     /**
-     * From the comma-separated values of {@link #ALLOWED_JDBC_DRIVERS} and {@link #ALLOWED_PATHS}
-     * (null: the defaults; the paths then default to {@code dataDirectory}).
+     * From the comma-separated values of {@link #ALLOWED_JDBC_DRIVERS}, {@link #ALLOWED_PATHS} and
+     * {@link #ALLOWED_CLIENT_PROPERTIES} (null: the defaults; the paths then default to
+     * {@code dataDirectory}).
      */
-    public static HostAccessPolicy of(String allowedJdbcDrivers, String allowedPaths, java.util.Optional<java.nio.file.Path> dataDirectory)
+    public static HostAccessPolicy of(String allowedJdbcDrivers, String allowedPaths, java.util.Optional<java.nio.file.Path> dataDirectory, String allowedClientProperties)
     {
+        Set<String> clientProperties = new TreeSet<>();
+        if (allowedClientProperties != null) {
+            for (String property : allowedClientProperties.split(",")) {
+                if (!property.isBlank()) {
+                    clientProperties.add(property.strip());
+                }
+            }
+        }
         Set<String> drivers = new TreeSet<>();
         if (allowedJdbcDrivers == null) {
             drivers.addAll(DEFAULT_JDBC_DRIVERS);
@@ -75,7 +89,24 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optiona
             }
             paths = java.util.Optional.of(listed);
         }
-        return new HostAccessPolicy(drivers, paths);
+        return new HostAccessPolicy(drivers, paths, clientProperties);
+    }
+
+    /**
+     * Checks a client property a connector would hand to a library that loads the class it names
+     * (or a login module, or reads a file through a provider): refused unless the operator
+     * allowed the property by name.
+     *
+     * @param why what the property does, for the message ("loads a class by name")
+     * @throws OntulException INVALID_ARGUMENT naming the property
+     */
+    public void checkClientProperty(String catalog, String property, String clientProperty, String why)
+    {
+        if (!allowedClientProperties.contains(clientProperty)) {
+            throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
+                    "Catalog '%s': property '%s' is refused: it %s on the server's host (an operator may allow it in %s in conf/ontul.properties)",
+                    catalog, property, why, ALLOWED_CLIENT_PROPERTIES);
+        }
     }
 
     /**

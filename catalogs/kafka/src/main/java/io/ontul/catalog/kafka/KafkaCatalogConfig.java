@@ -17,6 +17,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.ontul.spi.ErrorCode;
+import io.ontul.spi.HostAccessPolicy;
 import io.ontul.spi.OntulException;
 
 /**
@@ -99,6 +100,45 @@ public final class KafkaCatalogConfig
         KafkaCatalogConfig parsed = new KafkaCatalogConfig(catalogName, bootstrapServers, apiTimeout, clientProperties);
         parsed.checkClientProperties();
         return parsed;
+    }
+
+    /** Kafka's own login modules: they only read the credentials written in {@code sasl.jaas.config}. */
+    private static final Set<String> KAFKA_LOGIN_MODULES = Set.of(
+            "org.apache.kafka.common.security.plain.PlainLoginModule",
+            "org.apache.kafka.common.security.scram.ScramLoginModule",
+            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule");
+    /** Client properties that name classes to load or read files and environment through providers. */
+    private static final Set<String> CLASS_LIST_PROPERTIES = Set.of("metric.reporters", "config.providers", "security.providers");
+
+    /**
+     * Refuses client properties that would load code on the server's host: any {@code *.class}
+     * and {@code *.classes} (callback handlers, interceptors, partitioners, engine factories),
+     * class lists (metric reporters, config and security providers, whose file and directory
+     * providers read any file), and a {@code sasl.jaas.config} naming a login module other than
+     * Kafka's PLAIN, SCRAM and OAUTHBEARER ones (JNDI or Kerberos modules reach other systems and
+     * the host's files). The operator may allow any of them by name
+     * ({@link HostAccessPolicy#ALLOWED_CLIENT_PROPERTIES}).
+     */
+    public static void checkHostAccess(String catalogName, Map<String, String> config, HostAccessPolicy hostAccess)
+    {
+        for (Map.Entry<String, String> entry : new TreeMap<>(config).entrySet()) {
+            String name = entry.getKey();
+            if (!name.startsWith(PREFIX)) {
+                continue;
+            }
+            String clientName = name.substring(PREFIX.length());
+            if (clientName.endsWith(".class") || clientName.endsWith(".classes") || CLASS_LIST_PROPERTIES.contains(clientName)
+                    || clientName.startsWith("config.providers.")) {
+                hostAccess.checkClientProperty(catalogName, name, clientName, "loads classes by name or reads files through a provider");
+            }
+            if (clientName.equals("sasl.jaas.config")) {
+                String loginModule = entry.getValue().strip().split("\\s+", 2)[0];
+                if (!KAFKA_LOGIN_MODULES.contains(loginModule)) {
+                    hostAccess.checkClientProperty(catalogName, name, clientName,
+                            "names login module '" + loginModule + "', not one of Kafka's PLAIN, SCRAM and OAUTHBEARER modules, and loads it");
+                }
+            }
+        }
     }
 
     /** Lets the clients' own definitions check the values, without connecting anywhere. */

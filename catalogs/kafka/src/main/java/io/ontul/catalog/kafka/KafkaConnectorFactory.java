@@ -22,6 +22,8 @@ public final class KafkaConnectorFactory
     @Override
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
     {
+        // before parsing: the clients' own parsing of the properties already loads the classes they name
+        KafkaCatalogConfig.checkHostAccess(catalogName, config, context.hostAccess());
         return new KafkaConnector(KafkaCatalogConfig.parse(catalogName, config), context.store());
     }
 }

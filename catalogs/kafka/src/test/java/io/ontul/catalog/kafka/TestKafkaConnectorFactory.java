@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ConnectorFactory;
 import io.ontul.spi.ErrorCode;
+import io.ontul.spi.HostAccessPolicy;
 import io.ontul.spi.InMemoryConnectorStore;
 import io.ontul.spi.OntulException;
 
@@ -73,6 +74,36 @@ class TestKafkaConnectorFactory
                 "Catalog 'kafka': bad Kafka client property (set as 'kafka.NAME'): Invalid value lots for configuration fetch.min.bytes: Not a number of type INT");
         assertInvalid(Map.of("kafka.bootstrap-servers", "h:1", "kafka.api-timeout", "soon"),
                 "Catalog 'kafka': property 'kafka.api-timeout' must be a positive duration such as '5s' or '500ms', not 'soon'");
+    }
+
+    /** Issue 23: client properties that load classes or login modules on the server's host are refused unless the operator allows them. */
+    @Test
+    void refusesClientPropertiesThatLoadCodeUnlessAllowed()
+    {
+        String refused = "Catalog 'kafka': property '%s' is refused: it %s on the server's host (an operator may allow it in ontul.security.allowed-client-properties in conf/ontul.properties)";
+        String loadsClasses = "loads classes by name or reads files through a provider";
+        for (String property : List.of("kafka.sasl.login.callback.handler.class", "kafka.interceptor.classes", "kafka.partitioner.class", "kafka.metric.reporters",
+                "kafka.config.providers", "kafka.config.providers.file.class", "kafka.ssl.engine.factory.class")) {
+            assertThatThrownBy(() -> KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1", property, "org.example.Evil"), HostAccessPolicy.DEFAULT))
+                    .as(property)
+                    .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                    .hasMessage(refused.formatted(property, loadsClasses));
+        }
+        assertThatThrownBy(() -> KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1",
+                        "kafka.sasl.jaas.config", "com.sun.security.auth.module.JndiLoginModule required user.provider.url=\"ldap://x\";"), HostAccessPolicy.DEFAULT))
+                .hasMessage(refused.formatted("kafka.sasl.jaas.config",
+                        "names login module 'com.sun.security.auth.module.JndiLoginModule', not one of Kafka's PLAIN, SCRAM and OAUTHBEARER modules, and loads it"));
+        // through the factory, before any class is loaded
+        try (BufferAllocator allocator = new RootAllocator()) {
+            assertThatThrownBy(() -> new KafkaConnectorFactory().create("kafka", Map.of("kafka.bootstrap-servers", "h:1", "kafka.interceptor.classes", "org.example.NoSuchClass"),
+                    new TestingConnectorContext(allocator, new InMemoryConnectorStore())))
+                    .hasMessage(refused.formatted("kafka.interceptor.classes", loadsClasses));
+        }
+        // Kafka's own login modules pass, and an operator may allow a property by name
+        KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1",
+                "kafka.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"p\";"), HostAccessPolicy.DEFAULT);
+        HostAccessPolicy allowing = HostAccessPolicy.of(null, null, java.util.Optional.empty(), "sasl.login.callback.handler.class");
+        KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1", "kafka.sasl.login.callback.handler.class", "org.example.Handler"), allowing);
     }
 
     @Test
