@@ -51,6 +51,18 @@ final class DatabaseMetaDataHandler
                 return OntulDriver.MAJOR_VERSION;
             case "getDriverMinorVersion":
                 return OntulDriver.MINOR_VERSION;
+            // unquoted names fold to lower case, quoted ones are kept as written; Arrow's driver
+            // answers with Avatica's defaults (upper case), so generic clients (sqlline's !columns)
+            // looked up NATION and found nothing
+            case "storesLowerCaseIdentifiers":
+            case "storesMixedCaseQuotedIdentifiers":
+                return true;
+            case "storesUpperCaseIdentifiers":
+            case "storesMixedCaseIdentifiers":
+            case "supportsMixedCaseIdentifiers":
+            case "storesUpperCaseQuotedIdentifiers":
+            case "storesLowerCaseQuotedIdentifiers":
+                return false;
             default:
                 break;
         }

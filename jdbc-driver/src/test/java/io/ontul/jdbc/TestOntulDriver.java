@@ -250,6 +250,13 @@ class TestOntulDriver
             assertThat(metadata.getURL()).isEqualTo("jdbc:ontul://127.0.0.1:" + server.port());
             assertThat(metadata.getUserName()).isEqualTo("admin");
             assertThat(metadata.getIdentifierQuoteString()).isEqualTo("\"");
+            // issue 23: what generic clients (sqlline's !columns, !dbinfo) ask before they look names up
+            assertThat(metadata.storesLowerCaseIdentifiers()).isTrue();
+            assertThat(metadata.storesUpperCaseIdentifiers()).isFalse();
+            assertThat(metadata.storesMixedCaseIdentifiers()).isFalse();
+            assertThat(metadata.storesMixedCaseQuotedIdentifiers()).isTrue();
+            assertThat(metadata.getDefaultTransactionIsolation()).isEqualTo(Connection.TRANSACTION_NONE);
+            assertThat(metadata.supportsTransactions()).isFalse();
             assertThat(metadata.getSQLKeywords()).isNotBlank();
             assertThat(column(metadata.getCatalogs(), "TABLE_CAT")).contains("memory", "tpch");
             assertThat(column(metadata.getSchemas(), "TABLE_SCHEM")).contains("tiny", "default");

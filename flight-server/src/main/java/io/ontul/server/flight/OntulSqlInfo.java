@@ -43,6 +43,10 @@ public final class OntulSqlInfo
                 .withFlightSqlServerBulkIngestion(true)
                 .withFlightSqlServerBulkIngestionTransaction(false)
                 .withSqlTransactionsSupported(false)
+                // JDBC's getDefaultTransactionIsolation reads it (a NullPointerException in Arrow's driver
+                // when absent): 0 is TRANSACTION_NONE in both Flight SQL's and JDBC's numbering
+                .withSqlDefaultTransactionIsolation(0)
+                .withSqlSupportedTransactionsIsolationLevels(org.apache.arrow.flight.sql.impl.FlightSql.SqlTransactionIsolationLevel.SQL_TRANSACTION_NONE)
                 .withSqlIdentifierQuoteChar("\"")
                 .withSqlSearchStringEscape("\\")
                 .withSqlExtraNameCharacters("")
