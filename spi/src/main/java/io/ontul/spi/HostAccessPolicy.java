@@ -2,9 +2,17 @@ package io.ontul.spi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * What a catalog's configuration may reach on the server's host, set by the server's operator
@@ -24,7 +32,7 @@ import java.util.TreeSet;
  *        {@code sasl.login.callback.handler.class}, say) which catalogs may set all the same
  *        ({@code ontul.security.allowed-client-properties}; default none)
  */
-public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optional<java.util.List<java.nio.file.Path>> allowedPaths, Set<String> allowedClientProperties)
+public record HostAccessPolicy(Set<String> allowedJdbcDrivers, Optional<List<Path>> allowedPaths, Set<String> allowedClientProperties)
 {
     public static final String ALLOWED_JDBC_DRIVERS = "ontul.security.jdbc.allowed-drivers";
     public static final String ALLOWED_PATHS = "ontul.security.allowed-paths";
@@ -35,7 +43,7 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optiona
      * FROM ...}) inside the server.
      */
     public static final Set<String> DEFAULT_JDBC_DRIVERS = Set.of("postgresql", "mysql", "mariadb");
-    public static final HostAccessPolicy DEFAULT = new HostAccessPolicy(DEFAULT_JDBC_DRIVERS, java.util.Optional.empty(), Set.of());
+    public static final HostAccessPolicy DEFAULT = new HostAccessPolicy(DEFAULT_JDBC_DRIVERS, Optional.empty(), Set.of());
 
     public HostAccessPolicy
     {
@@ -47,7 +55,7 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optiona
     /** From the comma-separated value of {@link #ALLOWED_JDBC_DRIVERS}; null means the default. */
     public static HostAccessPolicy of(String allowedJdbcDrivers)
     {
-        return of(allowedJdbcDrivers, null, java.util.Optional.empty(), null);
+        return of(allowedJdbcDrivers, null, Optional.empty(), null);
     }
 
     /**
@@ -55,7 +63,7 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optiona
      * {@link #ALLOWED_CLIENT_PROPERTIES} (null: the defaults; the paths then default to
      * {@code dataDirectory}).
      */
-    public static HostAccessPolicy of(String allowedJdbcDrivers, String allowedPaths, java.util.Optional<java.nio.file.Path> dataDirectory, String allowedClientProperties)
+    public static HostAccessPolicy of(String allowedJdbcDrivers, String allowedPaths, Optional<Path> dataDirectory, String allowedClientProperties)
     {
         Set<String> clientProperties = new TreeSet<>();
         if (allowedClientProperties != null) {
@@ -76,18 +84,18 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optiona
                 }
             }
         }
-        java.util.Optional<java.util.List<java.nio.file.Path>> paths;
+        Optional<List<Path>> paths;
         if (allowedPaths == null) {
-            paths = dataDirectory.map(java.util.List::of);
+            paths = dataDirectory.map(List::of);
         }
         else {
-            java.util.List<java.nio.file.Path> listed = new java.util.ArrayList<>();
+            List<Path> listed = new ArrayList<>();
             for (String path : allowedPaths.split(",")) {
                 if (!path.isBlank()) {
-                    listed.add(java.nio.file.Path.of(path.strip()));
+                    listed.add(Path.of(path.strip()));
                 }
             }
-            paths = java.util.Optional.of(listed);
+            paths = Optional.of(listed);
         }
         return new HostAccessPolicy(drivers, paths, clientProperties);
     }
@@ -122,47 +130,47 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optiona
         if (allowedPaths.isEmpty()) {
             return;
         }
-        java.util.Optional<java.nio.file.Path> local = localPath(location);
+        Optional<Path> local = localPath(location);
         if (local.isEmpty()) {
             return;
         }
-        java.nio.file.Path path = normalized(local.get());
-        for (java.nio.file.Path allowed : allowedPaths.get()) {
+        Path path = normalized(local.get());
+        for (Path allowed : allowedPaths.get()) {
             if (path.startsWith(allowed)) {
                 return;
             }
         }
         throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
                 "Catalog '%s': property '%s' is '%s', which is outside the directories this server lets catalogs use (%s; an operator may change %s in conf/ontul.properties)",
-                catalog, property, location, allowedPaths.get().isEmpty() ? "none" : allowedPaths.get().stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", ")),
+                catalog, property, location, allowedPaths.get().isEmpty() ? "none" : allowedPaths.get().stream().map(Object::toString).collect(Collectors.joining(", ")),
                 ALLOWED_PATHS);
     }
 
     /** The local file system path a location names, if it names one. */
-    private static java.util.Optional<java.nio.file.Path> localPath(String location)
+    private static Optional<Path> localPath(String location)
     {
         String text = location.strip();
         if (text.startsWith("file:")) {
             try {
-                return java.util.Optional.of(java.nio.file.Path.of(java.net.URI.create(text.replace(" ", "%20"))));
+                return Optional.of(Path.of(URI.create(text.replace(" ", "%20"))));
             }
             catch (IllegalArgumentException e) {
                 // file:relative/path and other forms a URI does not take
-                return java.util.Optional.of(java.nio.file.Path.of(text.substring("file:".length())));
+                return Optional.of(Path.of(text.substring("file:".length())));
             }
         }
         if (text.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(java.nio.file.Path.of(text));
+        return Optional.of(Path.of(text));
     }
 
     /** Absolute, {@code ..} resolved, and the symbolic links of its longest existing ancestor followed. */
-    private static java.nio.file.Path normalized(java.nio.file.Path path)
+    private static Path normalized(Path path)
     {
-        java.nio.file.Path absolute = path.toAbsolutePath().normalize();
-        java.nio.file.Path existing = absolute;
-        while (existing != null && !java.nio.file.Files.exists(existing)) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();
         }
         if (existing == null) {
@@ -171,7 +179,7 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, java.util.Optiona
         try {
             return existing.toRealPath().resolve(existing.relativize(absolute)).normalize();
         }
-        catch (java.io.IOException e) {
+        catch (IOException e) {
             return absolute;
         }
     }

@@ -174,7 +174,7 @@ public final class KernelCompiler
         return new Generated(source.toString(), generator.constants());
     }
 
-    /** Computes projection {@code i} for row {@code i} and writes it at output row {@code k}. */
+    /** Computes projection number {@code index} for input row {@code i} and writes it at output row {@code k} of {@code out<index>}. */
     private static void project(RowCodeGenerator generator, RexNode projection, int index, StringBuilder code)
     {
         RelDataType type = projection.getType();

@@ -89,11 +89,6 @@ final class RowCodeGenerator
         return new RowCodeGenerator(inputTypes, rexBuilder, parts);
     }
 
-    TreeSet<Integer> usedColumns()
-    {
-        return usedColumns;
-    }
-
     /** {@code final XVector inN = (XVector) inputs[N];} for every column this scope uses. */
     String columnDeclarations()
     {
@@ -219,7 +214,6 @@ final class RowCodeGenerator
     Value inMethod(java.util.function.BiFunction<RowCodeGenerator, StringBuilder, Value> body, StringBuilder code)
     {
         RowCodeGenerator scope = newScope();
-        scope.nodesEmitted = 0;
         StringBuilder methodCode = new StringBuilder();
         Value value = body.apply(scope, methodCode);
         int id = parts.methodCounter++;

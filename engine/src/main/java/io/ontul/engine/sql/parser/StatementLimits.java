@@ -45,56 +45,30 @@ public record StatementLimits(int maxSqlLength, int maxDepth)
             return;
         }
         int depth = 0;
-        for (int i = 0; i < sql.length(); i++) {
+        int i = 0;
+        while (i < sql.length()) {
             char c = sql.charAt(i);
-            if (c == '\'' || c == '"') {
-                i = endOfQuoted(sql, i);
+            int afterComment = SqlLexing.endOfComment(sql, i);
+            if (afterComment >= 0) {
+                i = afterComment;
+                continue;
             }
-            else if (c == '-' && sql.startsWith("--", i)) {
-                while (i < sql.length() && sql.charAt(i) != '\n') {
-                    i++;
-                }
+            if (c == '\'' || c == '"' || c == '`') {
+                i = SqlLexing.endOfQuoted(sql, i);
+                continue;
             }
-            else if (c == '/' && sql.startsWith("/*", i)) {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? sql.length() : end + 1;
-            }
-            else if (c == '(') {
+            if (c == '(') {
                 depth++;
                 if (depth > maxDepth) {
-                    int line = 1;
-                    int lineStart = 0;
-                    for (int j = 0; j < i; j++) {
-                        if (sql.charAt(j) == '\n') {
-                            line++;
-                            lineStart = j + 1;
-                        }
-                    }
-                    throw tooDeep(line, i - lineStart + 1);
+                    SqlParserPos position = SqlLexing.position(sql, i);
+                    throw tooDeep(position.getLineNum(), position.getColumnNum());
                 }
             }
             else if (c == ')') {
                 depth = Math.max(0, depth - 1);
             }
-        }
-    }
-
-    /** The index of the quote that closes the string or quoted identifier opened at {@code start}; a doubled quote is part of it. */
-    private static int endOfQuoted(String sql, int start)
-    {
-        char quote = sql.charAt(start);
-        int i = start + 1;
-        while (i < sql.length()) {
-            if (sql.charAt(i) == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                    continue;
-                }
-                return i;
-            }
             i++;
         }
-        return i;
     }
 
     /**

@@ -38,16 +38,12 @@ final class StatementSplitter
                 position++;
                 statementStart = position;
             }
-            else if (c == '-' && next() == '-') {
-                skipPast("\n");
-            }
-            else if (c == '/' && next() == '*') {
-                position += 2;
-                skipPast("*/");
+            else if (SqlLexing.endOfComment(script, position) >= 0) {
+                position = SqlLexing.endOfComment(script, position);
             }
             else if (c == '\'' || c == '"' || c == '`') {
                 statementHasCode = true;
-                skipQuoted(c);
+                position = SqlLexing.endOfQuoted(script, position);
             }
             else {
                 statementHasCode |= !Character.isWhitespace(c);
@@ -55,33 +51,6 @@ final class StatementSplitter
             }
         }
         endStatement();
-    }
-
-    private char next()
-    {
-        return position + 1 < script.length() ? script.charAt(position + 1) : 0;
-    }
-
-    private void skipPast(String end)
-    {
-        int found = script.indexOf(end, position);
-        position = found < 0 ? script.length() : found + end.length();
-    }
-
-    /** Skips a quoted text, in which a doubled quote character stands for itself. */
-    private void skipQuoted(char quote)
-    {
-        position++;
-        while (position < script.length()) {
-            if (script.charAt(position) == quote) {
-                if (next() != quote) {
-                    position++;
-                    return;
-                }
-                position++;
-            }
-            position++;
-        }
     }
 
     private void endStatement()

@@ -215,15 +215,8 @@ final class SyntaxErrorMessage
         if (start < 0) {
             return location(end.getLineNum(), end.getColumnNum()) + "Unterminated comment";
         }
-        int line = 1;
-        int lineStart = 0;
-        for (int i = 0; i < start; i++) {
-            if (sql.charAt(i) == '\n') {
-                line++;
-                lineStart = i + 1;
-            }
-        }
-        return location(line, start - lineStart + 1) + "Unterminated comment";
+        SqlParserPos position = SqlLexing.position(sql, start);
+        return location(position.getLineNum(), position.getColumnNum()) + "Unterminated comment";
     }
 
     private static String characterAt(String sql, SqlParserPos pos)
