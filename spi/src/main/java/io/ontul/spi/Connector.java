@@ -1,9 +1,11 @@
 package io.ontul.spi;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.spi.stream.StreamSinkProvider;
 import io.ontul.spi.stream.StreamSourceProvider;
@@ -62,6 +64,25 @@ public interface Connector
     default BatchSink createSink(TableHandle table)
     {
         throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support writes to table %s", table.qualifiedName());
+    }
+
+    /**
+     * Opens a writer for {@code CREATE TABLE ... AS SELECT} (and bulk ingest into a new table): the
+     * table with these columns and properties (as in {@link ConnectorMetadata#createTable}) and
+     * the appended rows. Catalogs that can should create the table in the same step that makes the
+     * rows visible, in {@link BatchSink#commit()}, so that an abort, a failed commit or a crash of
+     * the server before it leaves no table behind; Iceberg does, with a create-table transaction.
+     * <p>
+     * The default creates the empty table now and drops it again if the write aborts or its
+     * commit fails; a crash in between leaves the empty table.
+     *
+     * @throws OntulException ALREADY_EXISTS if the table exists, NOT_SUPPORTED if the catalog is
+     * read-only, INVALID_ARGUMENT for a bad property
+     */
+    default BatchSink createTableAs(String schema, String table, Schema columns, Map<String, Object> properties)
+    {
+        TableHandle created = metadata().createTable(schema, table, columns, properties);
+        return DropOnFailureSink.open(this, created);
     }
 
     /** Continuous reads for streaming jobs; empty when the catalog's tables cannot be streamed. */

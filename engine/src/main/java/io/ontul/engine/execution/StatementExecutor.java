@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -566,21 +567,11 @@ public final class StatementExecutor
         for (Field field : planned.schema().getFields()) {
             fields.add(new Field(field.getName(), new FieldType(true, field.getType(), null, field.getMetadata()), null));
         }
-        TableHandle table = connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields), tableProperties(create));
-        try {
-            long rows = write(connector, table, planned);
-            return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
-        }
-        catch (RuntimeException e) {
-            // no half-written table: a failed CTAS leaves nothing behind
-            try {
-                connector.metadata().dropTable(qualified.get(1), qualified.get(2));
-            }
-            catch (RuntimeException ignored) {
-                // the original failure is what matters
-            }
-            throw e;
-        }
+        // the connector creates the table when the rows commit (Iceberg: in the same commit), so
+        // a failure or a crash while writing leaves no table behind
+        Schema columns = new Schema(fields);
+        long rows = write(() -> connector.createTableAs(qualified.get(1), qualified.get(2), columns, tableProperties(create)), columns, planned);
+        return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
     }
 
     private static Map<String, Object> tableProperties(SqlCreateTable create)
@@ -702,18 +693,19 @@ public final class StatementExecutor
         }
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
         PlanNode root = physical.planRoot(rel);
-        long rows = write(connector, table, new PlannedQuery(root, table.columns(), false));
+        long rows = write(() -> connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table)), table.columns(), new PlannedQuery(root, table.columns(), false));
         return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
     }
 
-    private long write(Connector connector, TableHandle table, PlannedQuery planned)
+    /** Runs {@code planned} into the sink {@code openSink} opens, with the target's {@code columns}; returns the rows written. */
+    private long write(Supplier<BatchSink> openSink, Schema columns, PlannedQuery planned)
     {
         // admitted first: a sink may hold resources (a Kafka transaction, a database connection)
         // that must not wait in the queue, nor leak when the query is refused there
         QueryContext context = newContext(false);
         BatchSink sink;
         try {
-            sink = connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table));
+            sink = openSink.get();
         }
         catch (RuntimeException e) {
             context.close();
@@ -732,7 +724,7 @@ public final class StatementExecutor
             try (StreamingQueryResult result = new StreamingQueryResult(context, root, planned.schema(), () -> { })) {
                 VectorSchemaRoot batch;
                 while ((batch = result.nextBatch()) != null) {
-                    VectorSchemaRoot relabelled = new VectorSchemaRoot(table.columns().getFields(), batch.getFieldVectors(), batch.getRowCount());
+                    VectorSchemaRoot relabelled = new VectorSchemaRoot(columns.getFields(), batch.getFieldVectors(), batch.getRowCount());
                     sink.append(relabelled);
                 }
             }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.apache.arrow.flight.FlightStream;
@@ -69,8 +70,8 @@ public final class BulkIngest
                 throw new OntulException(ErrorCode.NOT_FOUND, "Table '" + name + "' does not exist (ingest with if_not_exist CREATE to create it)");
             }
             Schema columns = IngestColumns.newTable(stream.getSchema());
-            TableHandle created = writable(name, () -> connector.metadata().createTable(schema, table, columns));
-            return writeOrDrop(connector, created, stream);
+            // the table appears with its rows (Iceberg: in one commit); a failed stream leaves none
+            return write(name, columns, () -> connector.createTableAs(schema, table, columns, Map.of()), stream);
         }
         return switch (options.getIfExists()) {
             case TABLE_EXISTS_OPTION_APPEND -> write(connector, existing, stream);
@@ -120,24 +121,18 @@ public final class BulkIngest
                 + catalog + "': set schema in the command or the session");
     }
 
-    /** Streams the rows into the table; on failure the table is dropped again. */
-    private long writeOrDrop(Connector connector, TableHandle created, FlightStream stream)
-    {
-        try {
-            return write(connector, created, stream);
-        }
-        catch (RuntimeException e) {
-            dropQuietly(connector, created, e);
-            throw e;
-        }
-    }
-
     private long write(Connector connector, TableHandle table, FlightStream stream)
     {
-        BatchSink sink = writable(table.qualifiedName(), () -> connector.createSink(table));
+        return write(table.qualifiedName(), table.columns(), () -> connector.createSink(table), stream);
+    }
+
+    /** Streams the rows into the sink {@code openSink} opens for table {@code name} with {@code tableColumns}. */
+    private long write(String name, Schema tableColumns, Supplier<BatchSink> openSink, FlightStream stream)
+    {
+        BatchSink sink = writable(name, openSink);
         boolean committed = false;
         try {
-            IngestColumns columns = IngestColumns.into(table.qualifiedName(), table.columns(), stream.getSchema());
+            IngestColumns columns = IngestColumns.into(name, tableColumns, stream.getSchema());
             while (stream.next()) {
                 try (IngestColumns.ConvertedBatch batch = columns.convert(stream.getRoot(), allocator)) {
                     sink.append(batch.root());
@@ -170,18 +165,20 @@ public final class BulkIngest
                 connector.metadata().dropTable(existing.schema(), existing.table());
                 return null;
             });
-            TableHandle created = connector.metadata().createTable(existing.schema(), existing.table(), columns);
-            BatchSink sink = connector.createSink(created);
+            BatchSink sink = connector.createTableAs(existing.schema(), existing.table(), columns, Map.of());
+            boolean committed = false;
             try {
                 for (VectorSchemaRoot batch : received) {
                     sink.append(batch);
                 }
-                return sink.commit();
+                long rows = sink.commit();
+                committed = true;
+                return rows;
             }
-            catch (RuntimeException e) {
-                sink.abort();
-                dropQuietly(connector, created, e);
-                throw e;
+            finally {
+                if (!committed) {
+                    sink.abort();
+                }
             }
         }
         finally {
@@ -199,16 +196,6 @@ public final class BulkIngest
             vectors.add((FieldVector) transfer.getTo());
         }
         return new VectorSchemaRoot(batch.getSchema().getFields(), vectors, batch.getRowCount());
-    }
-
-    private static void dropQuietly(Connector connector, TableHandle table, RuntimeException failure)
-    {
-        try {
-            connector.metadata().dropTable(table.schema(), table.table());
-        }
-        catch (RuntimeException e) {
-            failure.addSuppressed(e);
-        }
     }
 
     /** Runs a write step, naming the table when the catalog refuses writes. */

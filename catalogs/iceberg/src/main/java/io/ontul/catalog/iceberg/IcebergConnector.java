@@ -3,9 +3,11 @@ package io.ontul.catalog.iceberg;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.util.PropertyUtil;
 
@@ -79,9 +81,15 @@ public final class IcebergConnector
         if (!(table.connectorHandle() instanceof IcebergTableHandle handle)) {
             throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Table '%s' is a metadata table and read-only", table.qualifiedName());
         }
-        long targetFileSize = PropertyUtil.propertyAsLong(handle.table().properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-                config.targetFileSize().orElse(TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT));
-        return new IcebergBatchSink(handle, targetFileSize, context.allocator(), context.parallelism());
+        return new IcebergBatchSink(handle, targetFileSize(handle), context.allocator(), context.parallelism(), Optional.empty());
+    }
+
+    /** The table is created by the commit of its rows: one create-table transaction. */
+    @Override
+    public BatchSink createTableAs(String schema, String table, Schema columns, Map<String, Object> properties)
+    {
+        IcebergMetadata.PendingTable pending = metadata.beginCreateTable(schema, table, columns, properties);
+        return new IcebergBatchSink(pending.handle(), targetFileSize(pending.handle()), context.allocator(), context.parallelism(), Optional.of(pending.transaction()));
     }
 
     @Override

@@ -19,6 +19,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -195,6 +196,56 @@ public final class IcebergMetadata
     public TableHandle createTable(String schema, String table, Schema columns, Map<String, Object> properties)
     {
         String qualifiedName = qualified(schema, table);
+        Catalog.TableBuilder builder = tableBuilder(schema, table, columns, properties);
+        call("creating table '" + qualifiedName + "'", () -> {
+            try {
+                return builder.create();
+            }
+            catch (AlreadyExistsException e) {
+                throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Table '%s' already exists", qualifiedName);
+            }
+        });
+        return getTable(schema, table).orElseThrow(() -> OntulException.internal("table '" + qualifiedName + "' vanished right after it was created", null));
+    }
+
+    /**
+     * A table that exists only in {@code transaction} until it commits (CREATE TABLE AS): data
+     * files are written into its location meanwhile, and the commit creates the table with them.
+     */
+    public record PendingTable(Transaction transaction, IcebergTableHandle handle) {}
+
+    /**
+     * Begins the creation of a table that the catalog sees only when its create-table transaction
+     * commits. Data files a crashed server left in the table's default location, named as Ontul
+     * names them and belonging to no table, are deleted first.
+     */
+    public PendingTable beginCreateTable(String schema, String table, Schema columns, Map<String, Object> properties)
+    {
+        String qualifiedName = qualified(schema, table);
+        Catalog.TableBuilder builder = tableBuilder(schema, table, columns, properties);
+        Transaction transaction = call("creating table '" + qualifiedName + "'", () -> {
+            try {
+                return builder.createTransaction();
+            }
+            catch (AlreadyExistsException e) {
+                throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Table '%s' already exists", qualifiedName);
+            }
+        });
+        Table pending = transaction.table();
+        if (!properties.containsKey(IcebergTableProperties.LOCATION)) {
+            call("removing files of an earlier, unfinished CREATE TABLE '" + qualifiedName + "'", () -> {
+                IcebergLeftovers.deleteUncommittedDataFiles(qualifiedName, pending);
+                return null;
+            });
+        }
+        TableHandle handle = dataTable(schema, table, pending, Optional.empty(), false);
+        return new PendingTable(transaction, (IcebergTableHandle) handle.connectorHandle());
+    }
+
+    /** Checks the name, properties and location of a new table and prepares its creation. */
+    private Catalog.TableBuilder tableBuilder(String schema, String table, Schema columns, Map<String, Object> properties)
+    {
+        String qualifiedName = qualified(schema, table);
         if (!IcebergTableName.parse(qualifiedName, table).isPlain()) {
             throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Table name '%s' is reserved: '$' names metadata tables and '@' snapshots", qualifiedName);
         }
@@ -205,20 +256,14 @@ public final class IcebergMetadata
         Map<String, String> icebergProperties = new HashMap<>(COMMIT_RETRY_PROPERTIES);
         icebergProperties.putAll(tableProperties.icebergProperties());
         icebergProperties.put(TableProperties.FORMAT_VERSION, Integer.toString(tableProperties.formatVersion()));
-        call("creating table '" + qualifiedName + "'", () -> {
+        return call("creating table '" + qualifiedName + "'", () -> {
             requireSchema(schema);
-            try {
-                Catalog.TableBuilder builder = catalog.catalog().buildTable(TableIdentifier.of(schema, table), icebergSchema)
-                        .withPartitionSpec(spec)
-                        .withProperties(icebergProperties);
-                tableProperties.location().ifPresent(builder::withLocation);
-                return builder.create();
-            }
-            catch (AlreadyExistsException e) {
-                throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Table '%s' already exists", qualifiedName);
-            }
+            Catalog.TableBuilder builder = catalog.catalog().buildTable(TableIdentifier.of(schema, table), icebergSchema)
+                    .withPartitionSpec(spec)
+                    .withProperties(icebergProperties);
+            tableProperties.location().ifPresent(builder::withLocation);
+            return builder;
         });
-        return getTable(schema, table).orElseThrow(() -> OntulException.internal("table '" + qualifiedName + "' vanished right after it was created", null));
     }
 
     @Override

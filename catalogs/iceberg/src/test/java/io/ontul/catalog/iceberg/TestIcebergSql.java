@@ -89,6 +89,42 @@ class TestIcebergSql
     }
 
     @Test
+    void createTableAsCommitsTheTableWithItsRows()
+            throws Exception
+    {
+        Path warehouse = directory.resolve("warehouse");
+        // a query that fails after rows were written: no table, no metadata, no data file
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.tpch.failed AS SELECT l_orderkey, CAST(CASE WHEN l_orderkey > 59000 THEN 'x' ELSE '1' END AS INTEGER) AS v FROM tpch.tiny.lineitem"))
+                .isInstanceOf(OntulException.class)
+                .hasMessageContaining("'x'");
+        assertThat(catalog.tableExists(TableIdentifier.of("tpch", "failed"))).isFalse();
+        assertThat(IcebergTesting.dataFiles(warehouse.resolve("tpch").resolve("failed"))).isEmpty();
+        assertThat(execute("SHOW TABLES FROM iceberg.tpch")).doesNotContain(List.of("failed"));
+
+        // an empty result still creates the table, in one commit with no snapshot
+        assertThat(execute("CREATE TABLE iceberg.tpch.no_rows AS SELECT * FROM tpch.tiny.nation WHERE n_nationkey < 0")).containsExactly(List.of(0L));
+        Table empty = catalog.loadTable(TableIdentifier.of("tpch", "no_rows"));
+        assertThat(empty.snapshots()).isEmpty();
+        assertThat(empty.schema().columns()).hasSize(4);
+        assertThat(execute("SELECT count(*) FROM iceberg.tpch.no_rows")).containsExactly(List.of(0L));
+
+        // data files a killed server left for a table that was never created go; other files stay
+        Path leftovers = warehouse.resolve("tpch").resolve("crashed").resolve("data");
+        java.nio.file.Files.createDirectories(leftovers);
+        Path leftover = leftovers.resolve("00000-3-0b6e1c7a-1111-4222-8333-944445555666-00001.parquet");
+        Path foreign = leftovers.resolve("notes.parquet");
+        java.nio.file.Files.writeString(leftover, "not really parquet");
+        java.nio.file.Files.writeString(foreign, "not ours");
+        assertThat(execute("CREATE TABLE iceberg.tpch.crashed AS SELECT * FROM tpch.tiny.nation")).containsExactly(List.of(25L));
+        assertThat(leftover).doesNotExist();
+        assertThat(foreign).exists();
+        assertThat(execute("SELECT count(*), sum(n_regionkey) FROM iceberg.tpch.crashed")).containsExactly(List.of(25L, 50L));
+        Table crashed = catalog.loadTable(TableIdentifier.of("tpch", "crashed"));
+        assertThat(crashed.snapshots()).hasSize(1);
+        assertThat(crashed.history()).hasSize(1);
+    }
+
+    @Test
     void scansReadSmallerBatchesUnderASmallMemoryLimit()
             throws Exception
     {

@@ -3,6 +3,7 @@ package io.ontul.catalog.iceberg.write;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -12,8 +13,10 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -32,6 +35,10 @@ import io.ontul.spi.OntulException;
  * writers collect) and commits them as ONE Iceberg append, so a statement adds exactly one
  * snapshot. {@code append} copies the batch and hands it to an {@link IcebergWriterPool}, whose
  * threads encode Parquet in parallel whichever threads append.
+ * <p>
+ * For CREATE TABLE AS the sink writes into a table that exists only in its create-table
+ * transaction: the append and the table's creation commit together, so an abort, a failure or a
+ * crash before the commit leaves no table.
  * <p>
  * Commit conflicts with concurrent writers are retried by Iceberg ({@code commit.retry.*}). If the
  * commit fails, or on abort, every data file of the statement is deleted: no snapshot, no orphan
@@ -57,6 +64,7 @@ public final class IcebergBatchSink
     private final String operationId = UUID.randomUUID().toString();
     private final FileWriterFactory<Record> writerFactory;
     private final AtomicInteger writerIds = new AtomicInteger();
+    private final Optional<Transaction> createTransaction;
     private BufferAllocator allocator;
     private IcebergWriterPool pool;
     private volatile State state = State.OPEN;
@@ -65,9 +73,12 @@ public final class IcebergBatchSink
      * @param allocator where copies of the appended batches are held until written (a child
      * allocator is made and closed at the end)
      * @param writerThreads how many threads encode Parquet
+     * @param createTransaction for a table being created: the transaction that creates it, committed
+     * with the rows
      */
-    public IcebergBatchSink(IcebergTableHandle table, long targetFileSize, BufferAllocator allocator, int writerThreads)
+    public IcebergBatchSink(IcebergTableHandle table, long targetFileSize, BufferAllocator allocator, int writerThreads, Optional<Transaction> createTransaction)
     {
+        this.createTransaction = requireNonNull(createTransaction, "createTransaction is null");
         this.table = requireNonNull(table, "table is null");
         this.targetFileSize = targetFileSize;
         this.parentAllocator = requireNonNull(allocator, "allocator is null");
@@ -145,15 +156,18 @@ public final class IcebergBatchSink
         finally {
             closeAllocator();
         }
-        if (files.isEmpty()) {
+        if (files.isEmpty() && createTransaction.isEmpty()) {
             state = State.COMMITTED;
             return 0;
         }
         try {
-            AppendFiles append = table.table().newAppend();
-            files.forEach(append::appendFile);
-            append.set(OPERATION_ID, operationId);
-            append.commit();
+            if (!files.isEmpty()) {
+                AppendFiles append = table.table().newAppend();
+                files.forEach(append::appendFile);
+                append.set(OPERATION_ID, operationId);
+                append.commit();
+            }
+            createTransaction.ifPresent(Transaction::commitTransaction);
         }
         catch (CommitStateUnknownException e) {
             state = State.COMMITTED;
@@ -163,6 +177,9 @@ public final class IcebergBatchSink
         catch (RuntimeException e) {
             state = State.ABORTED;
             delete(files.stream().map(DataFile::location).toList());
+            if (createTransaction.isPresent() && (e instanceof AlreadyExistsException || e instanceof CommitFailedException)) {
+                throw new OntulException(ErrorCode.ALREADY_EXISTS, "Table '%s' was created by another statement while this one was writing it: %s".formatted(table.qualifiedName(), IcebergErrors.describe(e)), e);
+            }
             if (e instanceof NoSuchTableException) {
                 throw new OntulException(ErrorCode.NOT_FOUND, "Table '%s' was dropped while the statement was writing to it".formatted(table.qualifiedName()), e);
             }
