@@ -2,7 +2,6 @@ package io.ontul.engine.operator;
 
 import static java.util.Objects.requireNonNull;
 
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -112,20 +111,7 @@ final class AppendBuffer
         }
         long bytes = 0;
         for (FieldVector vector : root.getFieldVectors()) {
-            bytes += allocatedBytes(vector);
-        }
-        return bytes;
-    }
-
-    /** A vector's buffers with those of its children (lists, structs); getBuffers would leave out those of an empty vector. */
-    private static long allocatedBytes(FieldVector vector)
-    {
-        long bytes = 0;
-        for (ArrowBuf buffer : vector.getFieldBuffers()) {
-            bytes += buffer.capacity();
-        }
-        for (FieldVector child : vector.getChildrenFromFields()) {
-            bytes += allocatedBytes(child);
+            bytes += Batches.allocatedBytes(vector);
         }
         return bytes;
     }

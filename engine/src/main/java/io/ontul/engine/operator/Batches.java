@@ -11,6 +11,7 @@ import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -304,6 +305,28 @@ public final class Batches
         return false;
     }
 
+
+    /**
+     * Bytes of a vector's buffers as allocated, also while it is being filled: the capacity of its
+     * validity, offset and data buffers ({@code getBufferSize} counts only up to the value count,
+     * 0 before it is set). Nested vectors (lists, structs) count their buffers up to their value
+     * count, with their children. Reads the buffers without {@code getFieldBuffers}, which would
+     * reset a variable-width vector's last written index to its value count and so corrupt one
+     * being filled.
+     */
+    public static long allocatedBytes(FieldVector vector)
+    {
+        if (vector instanceof BaseFixedWidthVector fixed) {
+            return fixed.getValidityBuffer().capacity() + fixed.getDataBuffer().capacity();
+        }
+        if (vector instanceof BaseVariableWidthVector variable) {
+            return variable.getValidityBuffer().capacity() + variable.getOffsetBuffer().capacity() + variable.getDataBuffer().capacity();
+        }
+        if (vector instanceof BaseLargeVariableWidthVector variable) {
+            return variable.getValidityBuffer().capacity() + variable.getOffsetBuffer().capacity() + variable.getDataBuffer().capacity();
+        }
+        return vector.getBufferSize();
+    }
 
     /**
      * Bytes the allocator accounts for the batches' buffers: what they really take, each buffer

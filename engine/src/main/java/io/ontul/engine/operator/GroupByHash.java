@@ -355,12 +355,12 @@ public final class GroupByHash
         mask = newMask;
     }
 
-    /** Bytes held: reserved arrays plus the key vectors' buffers. */
+    /** Bytes held: reserved arrays plus the key vectors' buffers (as allocated, being filled). */
     public long memoryBytes()
     {
         long bytes = reserved;
         for (FieldVector key : keys) {
-            bytes += key.getBufferSize();
+            bytes += Batches.allocatedBytes(key);
         }
         return bytes;
     }

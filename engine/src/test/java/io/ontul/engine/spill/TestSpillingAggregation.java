@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 import org.duckdb.DuckDBConnection;
@@ -30,7 +31,7 @@ import io.trino.tpch.TpchTable;
  * Hash aggregations whose groups do not fit the memory budget spill their states, partitioned by
  * key hash, through the Exchange Manager, aggregate the partitions one by one and still answer
  * exactly as DuckDB does on the same data (TPC-H lineitem at scale 0.2: about 1.2 million
- * (l_orderkey, l_linenumber) groups); their spill files are gone once the query ends, however it
+ * (l_orderkey, l_linenumber) groups, and the distinct comments of orders at scale 1); their spill files are gone once the query ends, however it
  * ends.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -54,6 +55,10 @@ public class TestSpillingAggregation
             throws SQLException
     {
         duckDb = DuckDbTpch.openWithTables("sf0_2", 0.2, TpchTable.LINE_ITEM);
+        try (Statement statement = duckDb.createStatement()) {
+            statement.execute("CREATE SCHEMA tpch.sf1");
+        }
+        DuckDbTpch.loadTable(duckDb, "tpch", "sf1", TpchTable.ORDERS, 1);
         engine = Engine.create(EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString()));
         spill = new SpillTesting(engine, duckDb);
     }
@@ -119,6 +124,15 @@ public class TestSpillingAggregation
             throws SQLException, IOException
     {
         assertSpillsAndMatchesDuckDb("SELECT l_returnflag, count(DISTINCT l_comment), count(*) FROM tpch.sf0_2.lineitem GROUP BY l_returnflag", SMALL_BUDGET);
+    }
+
+    /** 1.48 million distinct comments, about 70 MB of text, under 32 MB: the keys' text counts. */
+    @Test
+    public void distinctAggregatesOfTextSpillUnderASmallBudget()
+            throws SQLException, IOException
+    {
+        assertSpillsAndMatchesDuckDb("SELECT count(DISTINCT o_comment) FROM tpch.sf1.orders", "32MB");
+        assertSpillsAndMatchesDuckDb("SELECT count(DISTINCT o_comment), count(DISTINCT o_clerk), count(*) FROM tpch.sf1.orders", "32MB");
     }
 
     @Test
