@@ -54,14 +54,15 @@ public final class Engine
             return thread;
         });
         this.queries = new QueryRegistry(limits, this::isAdministrator);
+        this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
+                java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
         this.catalogs = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)),
                 this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
                 io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                         config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
                         java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
-                        config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_CLIENT_PROPERTIES, null)));
-        this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
-                java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
+                        config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_CLIENT_PROPERTIES, null)),
+                io.ontul.engine.metadata.CatalogSecrets.sealedWith(exchange.streams()));
         this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
                 exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config));
         streamingJobs.resumeJobs();

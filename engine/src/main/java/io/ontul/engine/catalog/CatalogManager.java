@@ -18,6 +18,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ontul.engine.metadata.CatalogSecrets;
 import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.engine.metadata.StoredCatalog;
 import io.ontul.spi.Connector;
@@ -50,6 +51,7 @@ public final class CatalogManager
     private final MetadataStore metadata;
     private final Optional<Path> dataDirectory;
     private final io.ontul.spi.HostAccessPolicy hostAccess;
+    private final CatalogSecrets secrets;
 
     /**
      * @param catalogs the configured catalogs, name to properties (with {@code connector.name})
@@ -60,14 +62,18 @@ public final class CatalogManager
     public CatalogManager(Map<String, Map<String, String>> catalogs, BufferAllocator rootAllocator, int parallelism, Map<String, Connector> builtIn,
             MetadataStore metadata, Optional<Path> dataDirectory)
     {
-        this(catalogs, rootAllocator, parallelism, builtIn, metadata, dataDirectory, io.ontul.spi.HostAccessPolicy.DEFAULT);
+        this(catalogs, rootAllocator, parallelism, builtIn, metadata, dataDirectory, io.ontul.spi.HostAccessPolicy.DEFAULT, CatalogSecrets.plaintext());
     }
 
-    /** @param hostAccess what catalog configurations may reach on the host ({@code ontul.security.*}) */
+    /**
+     * @param hostAccess what catalog configurations may reach on the host ({@code ontul.security.*})
+     * @param secrets how the properties of runtime catalogs are sealed in the metadata store
+     */
     public CatalogManager(Map<String, Map<String, String>> catalogs, BufferAllocator rootAllocator, int parallelism, Map<String, Connector> builtIn,
-            MetadataStore metadata, Optional<Path> dataDirectory, io.ontul.spi.HostAccessPolicy hostAccess)
+            MetadataStore metadata, Optional<Path> dataDirectory, io.ontul.spi.HostAccessPolicy hostAccess, CatalogSecrets secrets)
     {
         this.hostAccess = requireNonNull(hostAccess, "hostAccess is null");
+        this.secrets = requireNonNull(secrets, "secrets is null");
         this.rootAllocator = requireNonNull(rootAllocator, "rootAllocator is null");
         this.parallelism = parallelism;
         this.metadata = requireNonNull(metadata, "metadata is null");
@@ -88,7 +94,7 @@ public final class CatalogManager
             connectors.put(entry.getKey(), createConnector(entry.getKey(), connectorName, config));
             fixed.add(entry.getKey());
         }
-        for (StoredCatalog stored : metadata.catalogs().list()) {
+        for (StoredCatalog stored : metadata.catalogs(secrets).list()) {
             if (fixed.contains(stored.name())) {
                 log.warn("Catalog '{}' created with CREATE CATALOG is hidden by the configured catalog of the same name", stored.name());
                 continue;
@@ -131,7 +137,7 @@ public final class CatalogManager
         Connector connector = createConnector(name, connectorName, properties);
         boolean recorded;
         try {
-            recorded = metadata.catalogs().create(new StoredCatalog(name, connectorName, properties), user);
+            recorded = metadata.catalogs(secrets).create(new StoredCatalog(name, connectorName, properties), user);
         }
         catch (RuntimeException e) {
             closeConnector(name, connector);
@@ -162,7 +168,7 @@ public final class CatalogManager
             throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
                     "Catalog '%s' is configured in conf/catalogs/%s.properties or built in: remove the file and restart to drop it", name, name);
         }
-        boolean existed = metadata.catalogs().delete(name);
+        boolean existed = metadata.catalogs(secrets).delete(name);
         Connector connector = connectors.remove(name);
         if (connector != null) {
             closeConnector(name, connector);

@@ -125,10 +125,16 @@ public final class MetadataStore
         }
     }
 
-    /** Runtime catalogs. */
+    /** Runtime catalogs, their properties in plain JSON (encrypted ones cannot be read). */
     public StoredCatalogs catalogs()
     {
-        return new StoredCatalogs(this);
+        return catalogs(CatalogSecrets.plaintext());
+    }
+
+    /** Runtime catalogs, their properties sealed and opened with {@code secrets}. */
+    public StoredCatalogs catalogs(CatalogSecrets secrets)
+    {
+        return new StoredCatalogs(this, secrets);
     }
 
     /** The entries of one catalog's connector. */

@@ -15,29 +15,54 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.ontul.spi.OntulException;
 
-/** The runtime catalogs in the metadata store; properties are kept as a JSON object. */
+/**
+ * The runtime catalogs in the metadata store; properties are kept as a JSON object, sealed as
+ * {@link CatalogSecrets} says.
+ */
 public final class StoredCatalogs
 {
+    private static final Logger LOG = LoggerFactory.getLogger(StoredCatalogs.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final MetadataStore store;
+    private final CatalogSecrets secrets;
 
-    StoredCatalogs(MetadataStore store)
+    StoredCatalogs(MetadataStore store, CatalogSecrets secrets)
     {
         this.store = requireNonNull(store, "store is null");
+        this.secrets = requireNonNull(secrets, "secrets is null");
     }
 
+    /** The catalogs; properties stored in plain JSON are sealed now, if sealing is on. */
     public List<StoredCatalog> list()
     {
         return store.inTransaction(connection -> {
             List<StoredCatalog> catalogs = new ArrayList<>();
+            List<StoredCatalog> unsealed = new ArrayList<>();
             try (PreparedStatement select = connection.prepareStatement("SELECT name, connector_name, properties FROM ontul_catalogs ORDER BY name");
                     ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    catalogs.add(new StoredCatalog(rows.getString(1), rows.getString(2), fromJson(rows.getString(3))));
+                    String name = rows.getString(1);
+                    String stored = rows.getString(3);
+                    StoredCatalog catalog = new StoredCatalog(name, rows.getString(2), fromJson(secrets.open(name, stored)));
+                    catalogs.add(catalog);
+                    if (secrets.seals() && !CatalogSecrets.isSealed(stored)) {
+                        unsealed.add(catalog);
+                    }
                 }
+            }
+            for (StoredCatalog catalog : unsealed) {
+                try (PreparedStatement update = connection.prepareStatement("UPDATE ontul_catalogs SET properties = ? WHERE name = ?")) {
+                    update.setString(1, secrets.seal(catalog.name(), toJson(catalog.properties())));
+                    update.setString(2, catalog.name());
+                    update.executeUpdate();
+                }
+                LOG.info("The properties of catalog '{}' were stored unencrypted; they are encrypted now", catalog.name());
             }
             return catalogs;
         });
@@ -59,7 +84,7 @@ public final class StoredCatalogs
                     "INSERT INTO ontul_catalogs (name, connector_name, properties, created_by, created_at) VALUES (?, ?, ?, ?, ?)")) {
                 insert.setString(1, catalog.name());
                 insert.setString(2, catalog.connectorName());
-                insert.setString(3, toJson(catalog.properties()));
+                insert.setString(3, secrets.seal(catalog.name(), toJson(catalog.properties())));
                 insert.setString(4, createdBy);
                 insert.setTimestamp(5, Timestamp.from(Instant.now()));
                 insert.executeUpdate();

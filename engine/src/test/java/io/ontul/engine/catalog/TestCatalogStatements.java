@@ -83,6 +83,27 @@ class TestCatalogStatements
     }
 
     @Test
+    void catalogSecretsAreEncryptedOnDisk()
+            throws Exception
+    {
+        String password = "s3cr3t-" + System.nanoTime();
+        try (Engine engine = engine()) {
+            run(engine.createSession("admin"), "CREATE CATALOG numbers USING recording WITH (row_count = 2, password = '" + password + "')");
+        }
+        try (Engine engine = engine()) {
+            assertThat(rows(engine.createSession("admin"), "SELECT count(*) FROM numbers.\"default\".numbers")).containsExactly(List.of(2L));
+        }
+        List<Path> files;
+        try (var paths = java.nio.file.Files.walk(dataDir)) {
+            files = paths.filter(java.nio.file.Files::isRegularFile).toList();
+        }
+        assertThat(files).extracting(path -> path.getFileName().toString()).anyMatch(name -> name.endsWith(".mv.db"));
+        for (Path file : files) {
+            assertThat(new String(java.nio.file.Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1)).as("%s", file).doesNotContain(password);
+        }
+    }
+
+    @Test
     void catalogPropertiesAreMaskedInTheQueryHistory()
     {
         try (Engine engine = engine()) {
