@@ -17,6 +17,20 @@ import java.util.Optional;
 final class DatabaseMetaDataHandler
         extends ForwardingHandler<DatabaseMetaData>
 {
+    /**
+     * JDBC's getTypeInfo columns from the server's {@code system.jdbc.types} (Arrow's driver
+     * answers with no rows: it does not ask the server for its types).
+     */
+    private static final String TYPE_INFO = """
+            SELECT type_name AS "TYPE_NAME", data_type AS "DATA_TYPE", column_size AS "PRECISION", literal_prefix AS "LITERAL_PREFIX",
+                literal_suffix AS "LITERAL_SUFFIX", create_params AS "CREATE_PARAMS", CAST(nullable AS SMALLINT) AS "NULLABLE",
+                case_sensitive AS "CASE_SENSITIVE", CAST(searchable AS SMALLINT) AS "SEARCHABLE", unsigned_attribute AS "UNSIGNED_ATTRIBUTE",
+                fixed_prec_scale AS "FIXED_PREC_SCALE", auto_increment AS "AUTO_INCREMENT", local_type_name AS "LOCAL_TYPE_NAME",
+                CAST(minimum_scale AS SMALLINT) AS "MINIMUM_SCALE", CAST(maximum_scale AS SMALLINT) AS "MAXIMUM_SCALE",
+                sql_data_type AS "SQL_DATA_TYPE", datetime_subcode AS "SQL_DATETIME_SUB", num_prec_radix AS "NUM_PREC_RADIX"
+            FROM system.jdbc.types
+            ORDER BY data_type, type_name""";
+
     private final Connection connection;
     private final OntulUrl url;
 
@@ -51,6 +65,8 @@ final class DatabaseMetaDataHandler
                 return OntulDriver.MAJOR_VERSION;
             case "getDriverMinorVersion":
                 return OntulDriver.MINOR_VERSION;
+            case "getTypeInfo":
+                return typeInfo();
             // unquoted names fold to lower case, quoted ones are kept as written; Arrow's driver
             // answers with Avatica's defaults (upper case), so generic clients (sqlline's !columns)
             // looked up NATION and found nothing
@@ -76,5 +92,19 @@ final class DatabaseMetaDataHandler
             return ResultSetHandler.wrap(resultSet, null);
         }
         return result;
+    }
+
+    private ResultSet typeInfo()
+            throws java.sql.SQLException
+    {
+        java.sql.Statement statement = connection.createStatement();
+        try {
+            statement.closeOnCompletion();
+            return statement.executeQuery(TYPE_INFO);
+        }
+        catch (java.sql.SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
+        }
     }
 }

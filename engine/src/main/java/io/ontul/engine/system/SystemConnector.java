@@ -21,7 +21,8 @@ import io.ontul.spi.TableStatistics;
 /**
  * The {@code system} catalog: the engine's own state as read-only tables. Schema
  * {@code runtime} holds {@code queries}, the statements of the {@link QueryRegistry}; a user sees
- * their own statements, an administrator everyone's.
+ * their own statements, an administrator everyone's. Schema {@code jdbc} holds {@code types},
+ * the SQL types as JDBC's {@code getTypeInfo} reports them.
  */
 public final class SystemConnector
         implements QueryAwareConnector
@@ -34,22 +35,29 @@ public final class SystemConnector
         @Override
         public List<String> listSchemas()
         {
-            return List.of(QueriesTable.SCHEMA);
+            return List.of(TypesTable.SCHEMA, QueriesTable.SCHEMA);
         }
 
         @Override
         public List<String> listTables(String schema)
         {
-            return schema.equals(QueriesTable.SCHEMA) ? List.of(QueriesTable.NAME) : List.of();
+            return switch (schema) {
+                case QueriesTable.SCHEMA -> List.of(QueriesTable.NAME);
+                case TypesTable.SCHEMA -> List.of(TypesTable.NAME);
+                default -> List.of();
+            };
         }
 
         @Override
         public Optional<TableHandle> getTable(String schema, String table)
         {
-            if (!schema.equals(QueriesTable.SCHEMA) || !table.equals(QueriesTable.NAME)) {
-                return Optional.empty();
+            if (schema.equals(QueriesTable.SCHEMA) && table.equals(QueriesTable.NAME)) {
+                return Optional.of(new TableHandle(CATALOG, schema, table, QueriesTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, QueriesTable.NAME));
             }
-            return Optional.of(new TableHandle(CATALOG, schema, table, QueriesTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, QueriesTable.NAME));
+            if (schema.equals(TypesTable.SCHEMA) && table.equals(TypesTable.NAME)) {
+                return Optional.of(new TableHandle(CATALOG, schema, table, TypesTable.SCHEMA_COLUMNS, new TableStatistics(io.ontul.engine.type.TypeInfo.rows(null).size()), TypesTable.NAME));
+            }
+            return Optional.empty();
         }
     };
 
@@ -68,19 +76,22 @@ public final class SystemConnector
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
     {
-        return List.of(new SystemSplit(List.of()));
+        return List.of(new SystemSplit((String) table.connectorHandle(), List.of()));
     }
 
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits, QueryContext query)
     {
-        return List.of(new SystemSplit(registry.queries(query.user())));
+        String name = (String) table.connectorHandle();
+        return List.of(new SystemSplit(name, name.equals(QueriesTable.NAME) ? registry.queries(query.user()) : List.of()));
     }
 
     @Override
     public BatchSource createSource(Split split, ScanSpec scan, BufferAllocator allocator)
     {
-        List<QueryInfo> rows = ((SystemSplit) split).queries();
+        SystemSplit systemSplit = (SystemSplit) split;
+        List<QueryInfo> rows = systemSplit.queries();
+        boolean types = systemSplit.table().equals(TypesTable.NAME);
         return new BatchSource()
         {
             private boolean done;
@@ -92,7 +103,7 @@ public final class SystemConnector
                     return null;
                 }
                 done = true;
-                return QueriesTable.batch(rows, scan.columns(), allocator);
+                return types ? TypesTable.batch(scan.columns(), allocator) : QueriesTable.batch(rows, scan.columns(), allocator);
             }
 
             @Override

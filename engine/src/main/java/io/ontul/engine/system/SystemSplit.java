@@ -5,18 +5,19 @@ import java.util.List;
 import io.ontul.engine.query.QueryInfo;
 import io.ontul.spi.Split;
 
-/** The rows of a system table as the reading query may see them, taken when the query started. */
-record SystemSplit(List<QueryInfo> queries)
+/** A system table ({@code table}, its handle) and, for the queries table, the rows the reading query may see, taken when it started. */
+record SystemSplit(String table, List<QueryInfo> queries)
         implements Split
 {
     SystemSplit
     {
+        java.util.Objects.requireNonNull(table, "table is null");
         queries = List.copyOf(queries);
     }
 
     @Override
     public String describe()
     {
-        return "system.runtime.queries (" + queries.size() + " rows)";
+        return table.equals(TypesTable.NAME) ? "system.jdbc.types" : "system.runtime.queries (" + queries.size() + " rows)";
     }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -73,6 +74,7 @@ import io.ontul.engine.Engine;
 import io.ontul.engine.QueryResult;
 import io.ontul.engine.Session;
 import io.ontul.engine.expression.LikeMatcher;
+import io.ontul.engine.type.TypeInfo;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCategory;
 import io.ontul.spi.ErrorCode;
@@ -440,7 +442,7 @@ public final class OntulFlightSqlProducer
     @Override
     public void getStreamTypeInfo(CommandGetXdbcTypeInfo command, CallContext context, ServerStreamListener listener)
     {
-        MetadataBatches.send(allocator, Schemas.GET_TYPE_INFO_SCHEMA, XdbcTypeInfo.rows(command.hasDataType() ? command.getDataType() : null), listener);
+        MetadataBatches.send(allocator, Schemas.GET_TYPE_INFO_SCHEMA, TypeInfo.rows(command.hasDataType() ? command.getDataType() : null), listener);
     }
 
     @Override
@@ -483,10 +485,7 @@ public final class OntulFlightSqlProducer
                 Connector connector = connector(catalog);
                 listCatalog(requested, catalog, rows, catalogRows -> {
                     for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
-                        for (String table : sorted(connector.metadata().listTables(schema))) {
-                            if (!matches(tablePattern, table)) {
-                                continue;
-                            }
+                        for (String table : matching(tablePattern, sorted(connector.metadata().listTables(schema)))) {
                             List<Object> row = new ArrayList<>(List.of(catalog, schema, table, TABLE_TYPE));
                             if (includeSchema) {
                                 TableHandle handle = connector.metadata().getTable(schema, table)
@@ -515,11 +514,18 @@ public final class OntulFlightSqlProducer
     public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener)
     {
         rows(listener, Schemas.GET_PRIMARY_KEYS_SCHEMA, rows -> {
-            String table = command.getTable();
             for (String catalog : catalogs(command.hasCatalog() ? command.getCatalog() : null)) {
                 Connector connector = connector(catalog);
-                List<String> schemas = command.hasDbSchema() ? List.of(command.getDbSchema()) : sorted(connector.metadata().listSchemas());
+                List<String> schemas = sorted(connector.metadata().listSchemas());
+                if (command.hasDbSchema()) {
+                    schemas = named(command.getDbSchema(), schemas);
+                }
                 for (String schema : schemas) {
+                    List<String> tables = named(command.getTable(), connector.metadata().listTables(schema));
+                    if (tables.isEmpty()) {
+                        continue;
+                    }
+                    String table = tables.get(0);
                     connector.metadata().getTable(schema, table)
                             .flatMap(OntulFlightSqlProducer::primaryKey)
                             .ifPresent(key -> {
@@ -601,14 +607,41 @@ public final class OntulFlightSqlProducer
     private List<String> catalogs(String catalog)
     {
         List<String> names = sorted(engine.catalogs().names());
-        return catalog == null ? names : names.stream().filter(catalog::equals).toList();
+        return catalog == null ? names : named(catalog, names);
     }
 
     private List<String> schemas(String catalog, String pattern)
     {
-        return sorted(connector(catalog).metadata().listSchemas()).stream()
-                .filter(schema -> matches(pattern, schema))
-                .toList();
+        return matching(pattern, sorted(connector(catalog).metadata().listSchemas()));
+    }
+
+    /**
+     * The names a LIKE pattern of a metadata request matches; if none matches it as written, those
+     * it matches folded to lower case, as SQL folds an unquoted name. Drivers that report
+     * upper-case identifiers (Arrow's, with Avatica's defaults) send {@code NATION} for
+     * {@code nation}; a name quoted in mixed case still matches as written.
+     */
+    private static List<String> matching(String pattern, List<String> names)
+    {
+        if (pattern == null) {
+            return names;
+        }
+        List<String> matched = names.stream().filter(name -> matches(pattern, name)).toList();
+        String folded = pattern.toLowerCase(Locale.ROOT);
+        if (!matched.isEmpty() || folded.equals(pattern)) {
+            return matched;
+        }
+        return names.stream().filter(name -> matches(folded, name)).toList();
+    }
+
+    /** The name as written if it is one of {@code names}, else folded to lower case if that is; else none. */
+    private static List<String> named(String name, List<String> names)
+    {
+        if (names.contains(name)) {
+            return List.of(name);
+        }
+        String folded = name.toLowerCase(Locale.ROOT);
+        return names.contains(folded) ? List.of(folded) : List.of();
     }
 
     private Connector connector(String catalog)

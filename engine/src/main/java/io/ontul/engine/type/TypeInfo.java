@@ -1,4 +1,4 @@
-package io.ontul.server.flight;
+package io.ontul.engine.type;
 
 import java.sql.Types;
 import java.util.ArrayList;
@@ -6,15 +6,21 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The rows of GetXdbcTypeInfo: the SQL types a table column or a cast can have in Ontul (the
- * types {@link io.ontul.engine.type.ArrowTypes} maps), in the column order of
- * {@code FlightSqlProducer.Schemas.GET_TYPE_INFO_SCHEMA}, ordered by data_type then type_name as
- * the spec asks. data_type is the JDBC type code, the one JDBC's getColumns reports for the same
+ * The SQL types a table column or a cast can have in Ontul (the types {@link ArrowTypes} maps),
+ * as Flight SQL's GetXdbcTypeInfo and the table {@code system.jdbc.types} (what JDBC drivers answer
+ * {@code getTypeInfo} with) list them: rows in the column order of
+ * {@code FlightSqlProducer.Schemas.GET_TYPE_INFO_SCHEMA} ({@link #COLUMN_NAMES}), ordered by
+ * data_type then type_name as the spec asks. data_type is the JDBC type code, the one JDBC's getColumns reports for the same
  * columns; sql_data_type and datetime_subcode follow ODBC (date and time types are
  * SQL_DATETIME with a subcode).
  */
-public final class XdbcTypeInfo
+public final class TypeInfo
 {
+    /** The columns of a row, as Flight SQL names them. */
+    public static final List<String> COLUMN_NAMES = List.of("type_name", "data_type", "column_size", "literal_prefix", "literal_suffix", "create_params",
+            "nullable", "case_sensitive", "searchable", "unsigned_attribute", "fixed_prec_scale", "auto_increment", "local_type_name", "minimum_scale",
+            "maximum_scale", "sql_data_type", "datetime_subcode", "num_prec_radix", "interval_precision");
+
     private static final int NULLABLE = 1;
     private static final int SEARCHABLE_BASIC = 2;
     private static final int SEARCHABLE_FULL = 3;
@@ -22,7 +28,7 @@ public final class XdbcTypeInfo
     private static final int MAX_TEXT_LENGTH = 1 << 20;
     private static final int MAX_DECIMAL_PRECISION = 38;
 
-    private XdbcTypeInfo() {}
+    private TypeInfo() {}
 
     private record Type(String name, int dataType, int columnSize, String literalPrefix, String literalSuffix, List<String> createParameters,
             boolean caseSensitive, boolean numeric, Integer minimumScale, Integer maximumScale, Integer datetimeSubcode)
