@@ -67,6 +67,40 @@ final class DatabaseMetaDataHandler
                 return OntulDriver.MINOR_VERSION;
             case "getTypeInfo":
                 return typeInfo();
+            // result sets are forward-only and read-only: no change to their rows is seen or
+            // detected (Avatica, under Arrow's driver, throws "todo: implement this method")
+            case "ownUpdatesAreVisible":
+            case "ownDeletesAreVisible":
+            case "ownInsertsAreVisible":
+            case "othersUpdatesAreVisible":
+            case "othersDeletesAreVisible":
+            case "othersInsertsAreVisible":
+            case "updatesAreDetected":
+            case "deletesAreDetected":
+            case "insertsAreDetected":
+                return false;
+            // JDBC asks every driver to support the entry level; Arrow's reads a SqlInfo that Arrow
+            // Java's server side cannot send (SqlInfoBuilder has no setter for it)
+            case "supportsANSI92EntryLevelSQL":
+                return true;
+            case "supportsANSI92IntermediateSQL":
+            case "supportsANSI92FullSQL":
+                return false;
+            // there are no transactions to commit: a result set stays open until it is closed
+            case "supportsResultSetHoldability":
+                return (Integer) arguments[0] == ResultSet.HOLD_CURSORS_OVER_COMMIT;
+            case "getPrimaryKeys":
+            case "getImportedKeys":
+            case "getExportedKeys":
+            case "getBestRowIdentifier":
+            case "getVersionColumns":
+            case "getIndexInfo":
+                // JDBC: the table is a name, not a pattern, and must be given (Arrow's driver
+                // fails with a NullPointerException)
+                if (arguments[2] == null) {
+                    throw new java.sql.SQLException("DatabaseMetaData." + method.getName() + " needs a table name, not null", "HY009");
+                }
+                break;
             // unquoted names fold to lower case, quoted ones are kept as written; Arrow's driver
             // answers with Avatica's defaults (upper case), so generic clients (sqlline's !columns)
             // looked up NATION and found nothing

@@ -268,7 +268,16 @@ class TestOntulDriver
             assertThat(column(metadata.getPrimaryKeys("tpch", "tiny", "lineitem"), "COLUMN_NAME")).containsExactly("l_orderkey", "l_linenumber");
             assertThat(column(metadata.getImportedKeys("tpch", "tiny", "lineitem"), "PKTABLE_NAME")).isEmpty();
             assertThat(column(metadata.getExportedKeys("tpch", "tiny", "lineitem"), "FKTABLE_NAME")).isEmpty();
-            column(metadata.getTypeInfo(), "TYPE_NAME");
+            // from the server's system.jdbc.types, ordered by DATA_TYPE as JDBC asks
+            assertThat(column(metadata.getTypeInfo(), "TYPE_NAME"))
+                    .containsExactly("TINYINT", "BIGINT", "CHAR", "DECIMAL", "INTEGER", "SMALLINT", "REAL", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE", "TIME", "TIMESTAMP");
+            try (ResultSet typeInfo = metadata.getTypeInfo()) {
+                assertThat(typeInfo.next()).isTrue();
+                assertThat(typeInfo.getInt("DATA_TYPE")).isEqualTo(java.sql.Types.TINYINT);
+                assertThat(typeInfo.getInt("PRECISION")).isEqualTo(3);
+                assertThat(typeInfo.getShort("NULLABLE")).isEqualTo((short) DatabaseMetaData.typeNullable);
+                assertThat(typeInfo.getInt("NUM_PREC_RADIX")).isEqualTo(10);
+            }
 
             Map<String, String> types = new HashMap<>();
             Map<String, Integer> sizes = new HashMap<>();
@@ -291,6 +300,90 @@ class TestOntulDriver
             assertThat(sizes).containsEntry("l_quantity", 15).containsEntry("l_comment", 44);
             assertThat(digits).containsEntry("l_quantity", 2);
         }
+    }
+
+    /**
+     * Every method of DatabaseMetaData a generic client may call, with both drivers, with plain
+     * arguments (null patterns, TYPE_FORWARD_ONLY...): each answers, or refuses with
+     * SQLFeatureNotSupportedException; result sets can be read to the end. Arrow's driver leaves
+     * ten methods to Avatica, which throws "todo: implement this method" (ownUpdatesAreVisible and
+     * the like) and reads the ANSI-92 level from a SqlInfo that Arrow Java's server side cannot
+     * send (a NullPointerException); Ontul's driver answers them all.
+     */
+    @Test
+    void everyDatabaseMetaDataMethodAnswers()
+            throws Exception
+    {
+        for (String url : List.of(server.urlWithCredentials(), server.arrowUrl())) {
+            try (Connection connection = DriverManager.getConnection(url)) {
+                DatabaseMetaData metadata = connection.getMetaData();
+                List<String> called = new ArrayList<>();
+                List<String> failed = new ArrayList<>();
+                for (java.lang.reflect.Method method : DatabaseMetaData.class.getMethods()) {
+                    if (method.getName().equals("unwrap") || method.getName().equals("isWrapperFor")) {
+                        continue;
+                    }
+                    // string arguments null (any catalog, schema, pattern), but tables named where JDBC wants a name
+                    boolean namesTable = java.util.Set.of("getPrimaryKeys", "getImportedKeys", "getExportedKeys", "getBestRowIdentifier", "getVersionColumns",
+                            "getIndexInfo", "getCrossReference").contains(method.getName());
+                    List<String> names = List.of("tpch", "tiny", "nation");
+                    Class<?>[] parameters = method.getParameterTypes();
+                    Object[] arguments = new Object[parameters.length];
+                    for (int i = 0; i < parameters.length; i++) {
+                        arguments[i] = namesTable && parameters[i] == String.class ? names.get(i % 3) : plainArgument(parameters[i]);
+                        if (method.getName().equals("supportsTransactionIsolationLevel")) {
+                            arguments[i] = Connection.TRANSACTION_NONE;
+                        }
+                    }
+                    Object result;
+                    try {
+                        result = method.invoke(metadata, arguments);
+                    }
+                    catch (java.lang.reflect.InvocationTargetException e) {
+                        boolean arrows = url.startsWith("jdbc:arrow-flight-sql:");
+                        boolean avaticaTodo = arrows && String.valueOf(e.getCause().getMessage()).contains("todo: implement this method");
+                        boolean ansi92 = arrows && method.getName().startsWith("supportsANSI92");
+                        if (!(e.getCause() instanceof java.sql.SQLFeatureNotSupportedException) && !avaticaTodo && !ansi92) {
+                            failed.add(method.getName() + ": " + e.getCause());
+                        }
+                        continue;
+                    }
+                    if (result instanceof ResultSet resultSet) {
+                        try (resultSet) {
+                            int columns = resultSet.getMetaData().getColumnCount();
+                            while (resultSet.next()) {
+                                for (int column = 1; column <= columns; column++) {
+                                    resultSet.getObject(column);
+                                }
+                            }
+                        }
+                    }
+                    called.add(method.getName());
+                }
+                assertThat(failed).as("methods that failed with %s", url).isEmpty();
+                assertThat(called).as("methods that answered with %s", url).hasSizeGreaterThan(150);
+                if (url.startsWith("jdbc:ontul:")) {
+                    assertThatThrownBy(() -> metadata.getPrimaryKeys(null, null, null))
+                            .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("HY009"))
+                            .hasMessageContaining("getPrimaryKeys needs a table name");
+                }
+            }
+        }
+    }
+
+    private static Object plainArgument(Class<?> type)
+    {
+        if (type == int.class) {
+            // the one int most methods take: a result set type (others accept it as a plain number)
+            return ResultSet.TYPE_FORWARD_ONLY;
+        }
+        if (type == boolean.class) {
+            return false;
+        }
+        if (type == String[].class) {
+            return null;
+        }
+        return null;
     }
 
     @Test

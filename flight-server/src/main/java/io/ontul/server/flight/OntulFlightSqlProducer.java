@@ -122,7 +122,7 @@ public final class OntulFlightSqlProducer
         this.sessions = new ConnectionSessions(engine, sessionIdleTimeout, Clock.systemUTC());
         this.pendingResults = new PendingResults(unfetchedResultTimeout, Clock.systemUTC());
         this.streamer = new ResultStreamer(allocator);
-        this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"));
+        this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"), io.ontul.engine.query.QueryLimits.fromConfig(engine.config()).maxSqlLength());
         this.sessionOptions = new SessionOptions(engine);
         this.bulkIngest = new BulkIngest(engine, allocator);
     }
