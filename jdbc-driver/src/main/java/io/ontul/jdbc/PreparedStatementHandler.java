@@ -9,11 +9,16 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.BitSet;
+import java.util.Set;
 
 /**
  * A prepared statement of Arrow's driver seen through Ontul's: result sets come wrapped,
- * temporal parameters are bound by {@link TemporalParameters}, and {@code getConnection}
- * returns the Ontul connection.
+ * temporal parameters are bound by {@link TemporalParameters}, numeric ones by
+ * {@link NumericParameters}, and {@code getConnection} returns the Ontul connection. A statement
+ * executed (or added to a batch) with a parameter that was never set fails with SQLState 07001
+ * naming it (Arrow's driver fails with a NullPointerException); an index out of range fails with
+ * 07009. Values stay bound across executions until {@code clearParameters}, as JDBC says.
  * <p>
  * Arrow's prepared statements take their result columns from the server's prepare answer,
  * so unlike its plain statements they report the right columns for empty results; Ontul's
@@ -22,8 +27,13 @@ import java.sql.Statement;
 final class PreparedStatementHandler
         extends ForwardingHandler<PreparedStatement>
 {
+    /** The setters whose value {@link NumericParameters} converts for a numeric parameter. */
+    private static final Set<String> NUMERIC_SETTERS = Set.of("setString", "setNString", "setBigDecimal", "setObject", "setLong", "setInt",
+            "setShort", "setByte", "setDouble", "setFloat");
+
     private final Connection connection;
     private final Statement owner;
+    private final BitSet bound = new BitSet();
     private ParameterMetaData parameters;
     // the count of the last execute() of an update, which Arrow's driver reports as a result set
     private long updateCount = -1;
@@ -52,9 +62,24 @@ final class PreparedStatementHandler
         if (!name.startsWith("get") && !name.startsWith("set") && !name.startsWith("is")) {
             updateCount = -1;
         }
+        if (name.startsWith("set") && arguments != null && arguments.length >= 2 && arguments[0] instanceof Integer index
+                && method.getParameterTypes()[0] == int.class) {
+            checkIndex(index);
+            bound.set(index);
+            if (NUMERIC_SETTERS.contains(name) && NumericParameters.bind(delegate(), parameterType(index), index, name, arguments[1])) {
+                return null;
+            }
+        }
+        if ((arguments == null || arguments.length == 0)
+                && (name.equals("execute") || name.equals("executeQuery") || name.equals("executeUpdate") || name.equals("executeLargeUpdate") || name.equals("addBatch"))) {
+            checkAllBound();
+        }
         switch (name) {
             case "getConnection":
                 return connection;
+            case "clearParameters":
+                bound.clear();
+                return forward(method, arguments);
             case "execute":
                 if (arguments.length == 0 && delegate().getMetaData().getColumnCount() == 0) {
                     updateCount = delegate().executeLargeUpdate();
@@ -89,12 +114,37 @@ final class PreparedStatementHandler
     private String parameterType(int index)
             throws SQLException
     {
-        if (parameters == null) {
-            parameters = delegate().getParameterMetaData();
-        }
-        if (index < 1 || index > parameters.getParameterCount()) {
+        if (index < 1 || index > parameterCount()) {
             return null;
         }
         return parameters.getParameterTypeName(index);
+    }
+
+    private int parameterCount()
+            throws SQLException
+    {
+        if (parameters == null) {
+            parameters = delegate().getParameterMetaData();
+        }
+        return parameters.getParameterCount();
+    }
+
+    private void checkIndex(int index)
+            throws SQLException
+    {
+        int count = parameterCount();
+        if (index < 1 || index > count) {
+            throw new SQLException("Parameter index " + index + " is out of range: the statement has " + (count == 0 ? "no parameters" : count == 1 ? "1 parameter" : count + " parameters"), "07009");
+        }
+    }
+
+    private void checkAllBound()
+            throws SQLException
+    {
+        int count = parameterCount();
+        int unbound = bound.nextClearBit(1);
+        if (unbound <= count) {
+            throw new SQLException("No value specified for parameter " + unbound + " (of " + count + "): set it, or setNull it", "07001");
+        }
     }
 }

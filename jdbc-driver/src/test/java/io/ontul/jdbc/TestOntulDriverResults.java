@@ -1,6 +1,7 @@
 package io.ontul.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -348,6 +349,79 @@ class TestOntulDriverResults
                 assertThat(result.getMetaData().getColumnCount()).isEqualTo(2);
             }
         }
+    }
+
+    /** Issue 23: parameters bind as mainstream drivers (PostgreSQL's) bind them. */
+    @Test
+    void parametersAreCheckedAndConvertedAsTheyAreBound()
+            throws SQLException
+    {
+        try (Connection connection = connect();
+                PreparedStatement statement = connection.prepareStatement("SELECT n_name FROM tpch.tiny.nation WHERE n_nationkey = ? AND n_regionkey >= ?")) {
+            statement.setLong(1, 3);
+            assertSqlState(statement::executeQuery, "07001", "No value specified for parameter 2 (of 2)");
+            // numeric text converts, blanks around it allowed
+            statement.setString(1, "3");
+            statement.setString(2, " 0 ");
+            assertThat(names(statement)).containsExactly("CANADA");
+            statement.setBigDecimal(1, new BigDecimal("3.000"));
+            statement.setObject(2, "1");
+            assertThat(names(statement)).containsExactly("CANADA");
+            // refused, naming the parameter, and nothing bound: the earlier value stays
+            assertSqlState(() -> statement.setBigDecimal(1, new BigDecimal("1E+50")), "22003", "Parameter 1: 1E+50 is out of range for BIGINT");
+            assertSqlState(() -> statement.setString(1, "3x"), "22018", "Parameter 1: '3x' is not a number, and the parameter is BIGINT");
+            assertSqlState(() -> statement.setBigDecimal(1, new BigDecimal("3.5")), "22018", "Parameter 1: 3.5 is not a whole number");
+            assertSqlState(() -> statement.setDouble(2, Double.NaN), "22003", "Parameter 2: NaN is out of range for BIGINT");
+            assertSqlState(() -> statement.setLong(3, 1), "07009", "Parameter index 3 is out of range: the statement has 2 parameters");
+            assertThat(names(statement)).containsExactly("CANADA");
+            statement.clearParameters();
+            assertSqlState(statement::executeQuery, "07001", "No value specified for parameter 1 (of 2)");
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE memory.default.amounts (id INTEGER, amount DECIMAL(5, 2), ratio REAL)");
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO memory.default.amounts VALUES (?, ?, ?)")) {
+                insert.setString(1, "1");
+                insert.setString(2, "123.456");
+                insert.setString(3, "0.5");
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+                insert.setInt(1, 2);
+                assertSqlState(() -> insert.setBigDecimal(2, new BigDecimal("12345")), "22003", "Parameter 2: 12345 is out of range for DECIMAL(5, 2)");
+                assertSqlState(() -> insert.setLong(1, 1L << 40), "22003", "Parameter 1: 1099511627776 is out of range for INTEGER");
+                assertSqlState(() -> insert.setObject(3, new BigDecimal("1e300")), "22003", "Parameter 3: 1E+300 is out of range for REAL");
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT id, amount, ratio FROM memory.default.amounts ORDER BY id")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getInt(1)).isEqualTo(1);
+                assertThat(rows.getBigDecimal(2)).isEqualByComparingTo("123.46");
+                assertThat(rows.getFloat(3)).isEqualTo(0.5f);
+                assertThat(rows.next()).isFalse();
+            }
+        }
+    }
+
+    private static List<String> names(PreparedStatement statement)
+            throws SQLException
+    {
+        List<String> names = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery()) {
+            while (result.next()) {
+                names.add(result.getString(1));
+            }
+        }
+        return names;
+    }
+
+    private interface SqlCall
+    {
+        void run()
+                throws SQLException;
+    }
+
+    private static void assertSqlState(SqlCall call, String sqlState, String message)
+    {
+        assertThatThrownBy(call::run)
+                .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).as(e.getMessage()).isEqualTo(sqlState))
+                .hasMessageContaining(message);
     }
 
     @Test
