@@ -72,6 +72,9 @@ import io.ontul.spi.TableHandle;
  */
 public final class StatementExecutor
 {
+    /** How Calcite names a select item that has no name: EXPR$ and its position. */
+    private static final java.util.regex.Pattern GENERATED_NAME = java.util.regex.Pattern.compile("EXPR\\$\\d+");
+
     private final Session session;
     private final Engine engine;
     private final String queryId;
@@ -434,6 +437,11 @@ public final class StatementExecutor
         });
     }
 
+    /**
+     * The result's columns: the physical types under the validated names, where a column without
+     * a name of its own ({@code SELECT count(*)}, Calcite's {@code EXPR$0}) is {@code _col<position>},
+     * as Trino names it.
+     */
     private static Schema outputSchema(Schema physical, RelDataType validated)
     {
         List<Field> fields = new ArrayList<>();
@@ -441,6 +449,9 @@ public final class StatementExecutor
         for (int i = 0; i < physical.getFields().size(); i++) {
             Field field = physical.getFields().get(i);
             String name = i < names.size() ? names.get(i).getName() : field.getName();
+            if (GENERATED_NAME.matcher(name).matches()) {
+                name = "_col" + i;
+            }
             fields.add(new Field(name, field.getFieldType(), field.getChildren()));
         }
         return new Schema(fields);
