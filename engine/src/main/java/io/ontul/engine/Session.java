@@ -46,6 +46,21 @@ public final class Session
         return new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql, parameters).execute();
     }
 
+    /**
+     * As {@link #execute(String, java.util.List)}, or as {@link #execute(String)} when
+     * {@code parameters} is null, telling {@code queryId} the statement's id before it runs, so that the
+     * caller can stop it from another thread ({@code engine.queries().cancelByClient(id)}) while
+     * {@code execute} itself still runs it: an INSERT or CREATE TABLE AS writes its rows before
+     * it returns.
+     */
+    public QueryResult execute(String sql, java.util.List<?> parameters, java.util.function.Consumer<String> queryId)
+    {
+        requireNonNull(sql, "sql is null");
+        String id = engine.nextQueryId();
+        queryId.accept(id);
+        return new io.ontul.engine.execution.StatementExecutor(this, id, sql, parameters).execute();
+    }
+
     /** The inferred types of a statement's {@code ?} markers (empty schema if none). */
     public org.apache.arrow.vector.types.pojo.Schema parameterSchema(String sql)
     {

@@ -214,11 +214,11 @@ class TestOntulDriver
             assertThat(singleValue(connection, "SELECT count(*) FROM memory.default.unqualified")).isEqualTo("0");
             assertThatThrownBy(() -> connection.setCatalog("no_such_catalog"))
                     .isInstanceOf(SQLException.class)
-                    .hasMessage("Catalog 'no_such_catalog' does not exist");
+                    .hasMessageStartingWith("Catalog 'no_such_catalog' does not exist");
         }
         assertThatThrownBy(() -> DriverManager.getConnection(server.url("/nope/tiny"), "admin", TestingServer.PASSWORD))
                 .isInstanceOf(SQLException.class)
-                .hasMessage("Catalog 'nope' does not exist");
+                .hasMessageStartingWith("Catalog 'nope' does not exist");
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.ontul.spi;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
+
 /**
  * The one exception type users see. The message names the object and, where possible, the fix;
  * SQL errors start with {@code line L:C: }. INTERNAL errors say that they are a bug.
@@ -10,6 +12,7 @@ public class OntulException
         extends RuntimeException
 {
     private final ErrorCode code;
+    private volatile String queryId;
 
     public OntulException(ErrorCode code, String message)
     {
@@ -40,5 +43,20 @@ public class OntulException
     public ErrorCategory category()
     {
         return code.category();
+    }
+
+    /** The query this error ended, once the engine recorded it; clients see it beside the message. */
+    public Optional<String> queryId()
+    {
+        return Optional.ofNullable(queryId);
+    }
+
+    /** Records the query that failed with this error (the first one recorded stays); returns this. */
+    public OntulException withQueryId(String queryId)
+    {
+        if (this.queryId == null) {
+            this.queryId = requireNonNull(queryId, "queryId is null");
+        }
+        return this;
     }
 }

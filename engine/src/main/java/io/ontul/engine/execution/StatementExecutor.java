@@ -105,6 +105,19 @@ public final class StatementExecutor
      */
     public org.apache.arrow.vector.types.pojo.Schema parameterSchema()
     {
+        try {
+            return inferParameterSchema();
+        }
+        catch (RuntimeException e) {
+            // a statement that fails as it is prepared is a failed query too: listed in
+            // system.runtime.queries, its id in the client's message (a prepare that works is not listed)
+            tracked = engine.queries().register(queryId, session.user(), io.ontul.engine.sql.parser.SqlRedaction.redact(sql), SessionProperties.queryMaxRunTime(session.properties()));
+            throw tracked.fail(e);
+        }
+    }
+
+    private org.apache.arrow.vector.types.pojo.Schema inferParameterSchema()
+    {
         SqlNode statement = OntulParser.parse(sql, engine.queries().limits().statementLimits());
         if (!statement.getKind().belongsTo(SqlKind.QUERY) && !(statement instanceof SqlInsert)) {
             return new org.apache.arrow.vector.types.pojo.Schema(List.of());

@@ -146,6 +146,27 @@ public final class QueryRegistry
     }
 
     /**
+     * Stops a statement whose client went away or gave up (a cancelled or dropped call): it ends
+     * CANCELLED with the reason, and whatever still runs it fails with QUERY_CANCELLED. Nothing
+     * happens for an unknown or finished statement.
+     */
+    public void cancelByClient(String queryId)
+    {
+        lock.lock();
+        try {
+            TrackedQuery query = queries.get(queryId);
+            if (query == null || query.state.isDone()) {
+                return;
+            }
+            OntulException cancelled = new OntulException(ErrorCode.QUERY_CANCELLED, TrackedQuery.cancelledByClientMessage(queryId));
+            terminateLocked(query, QueryState.CANCELLED, cancelled.getMessage(), cancelled);
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Cancels a queued or running statement on behalf of {@code killer}; its client sees
      * QUERY_CANCELLED "Query ID was killed by KILLER".
      *

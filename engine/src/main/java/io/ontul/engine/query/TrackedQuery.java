@@ -115,7 +115,12 @@ public final class TrackedQuery
     /** Ends the statement as CANCELLED because its client asked (QueryResult.cancel). */
     public void cancelledByClient()
     {
-        registry.terminate(this, QueryState.CANCELLED, "Query " + queryId + " was cancelled by its client (a cancel, a timeout or a closed connection)", null);
+        registry.terminate(this, QueryState.CANCELLED, cancelledByClientMessage(queryId), null);
+    }
+
+    static String cancelledByClientMessage(String queryId)
+    {
+        return "Query " + queryId + " was cancelled by its client (a cancel, a timeout or a closed connection)";
     }
 
     /**
@@ -124,7 +129,11 @@ public final class TrackedQuery
      */
     public RuntimeException fail(RuntimeException failure)
     {
-        return registry.fail(this, failure);
+        RuntimeException result = registry.fail(this, failure);
+        if (result instanceof OntulException ontul) {
+            ontul.withQueryId(queryId);
+        }
+        return result;
     }
 
     QueryInfo info(long nowNanos)

@@ -30,9 +30,21 @@ public final class ErrorMapping
                     : flight;
         }
         if (error instanceof OntulException ontul) {
-            return status(ontul).withDescription(io.ontul.engine.execution.Errors.abbreviate(ontul.getMessage(), MAX_DESCRIPTION)).toRuntimeException();
+            return status(ontul).withDescription(description(ontul)).toRuntimeException();
         }
         return internal(error);
+    }
+
+    /** The message, cut to a few KB, then the id of the query that failed, for finding it in system.runtime.queries and the log. */
+    static String description(OntulException error)
+    {
+        String message = error.getMessage();
+        String query = error.queryId().map(id -> " (query " + id + ")").orElse("");
+        if (message.endsWith(query)) {
+            // internal errors name their query already
+            query = "";
+        }
+        return io.ontul.engine.execution.Errors.abbreviate(message, MAX_DESCRIPTION - query.length()) + query;
     }
 
     static CallStatus status(OntulException error)

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -218,7 +219,7 @@ public final class OntulFlightSqlProducer
     @Override
     public Runnable acceptPutStatement(CommandStatementUpdate command, CallContext context, FlightStream flightStream, StreamListener<PutResult> ackStream)
     {
-        return () -> update(ackStream, () -> sessions.session(context).execute(command.getQuery()));
+        return () -> update(ackStream, queryId -> sessions.session(context).execute(command.getQuery(), null, queryId));
     }
 
     @Override
@@ -234,13 +235,43 @@ public final class OntulFlightSqlProducer
         return new FlightInfo(result.schema(), descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
     }
 
-    private void update(StreamListener<PutResult> ackStream, Supplier<QueryResult> execution)
+    /**
+     * Runs an INSERT, CREATE TABLE AS or other update inside this DoPut call, and reports its count.
+     * If the call is cancelled or its client goes away meanwhile, the statement is stopped
+     * (CANCELLED, its partial write aborted) instead of writing on for nobody.
+     */
+    private void update(StreamListener<PutResult> ackStream, Function<Consumer<String>, QueryResult> execution)
     {
-        reportUpdate(ackStream, () -> {
-            try (QueryResult result = execution.get()) {
+        reportUpdate(ackStream, whileCallLives(queryIds -> {
+            try (QueryResult result = execution.apply(queryIds)) {
                 return updateCount(result);
             }
-        });
+        }));
+    }
+
+    /**
+     * Runs {@code execution}, which tells the ids of the statements it starts, and cancels them
+     * when the gRPC call they serve is cancelled (client cancel, deadline, dropped connection).
+     */
+    private LongSupplier whileCallLives(java.util.function.ToLongFunction<Consumer<String>> execution)
+    {
+        return () -> {
+            io.grpc.Context call = io.grpc.Context.current();
+            java.util.Set<String> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            io.grpc.Context.CancellationListener stop = cancelled -> started.forEach(id -> engine.queries().cancelByClient(id));
+            call.addListener(stop, Runnable::run);
+            try {
+                return execution.applyAsLong(id -> {
+                    started.add(id);
+                    if (call.isCancelled()) {
+                        engine.queries().cancelByClient(id);
+                    }
+                });
+            }
+            finally {
+                call.removeListener(stop);
+            }
+        };
     }
 
     private void reportUpdate(StreamListener<PutResult> ackStream, LongSupplier execution)
@@ -375,19 +406,19 @@ public final class OntulFlightSqlProducer
                 return;
             }
             if (rows.isEmpty()) {
-                update(ackStream, () -> statement.execute(List.of()));
+                update(ackStream, queryId -> statement.execute(List.of(), queryId));
                 return;
             }
             // one execution per parameter row (JDBC batches); the counts add up
-            reportUpdate(ackStream, () -> {
+            reportUpdate(ackStream, whileCallLives(queryIds -> {
                 long total = 0;
                 for (List<Object> row : rows) {
-                    try (QueryResult result = statement.execute(row)) {
+                    try (QueryResult result = statement.execute(row, queryIds)) {
                         total += updateCount(result);
                     }
                 }
                 return total;
-            });
+            }));
         };
     }
 

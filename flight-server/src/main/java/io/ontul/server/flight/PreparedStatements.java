@@ -106,7 +106,13 @@ public final class PreparedStatements
         /** A new execution with the given values for the {@code ?} markers. */
         public QueryResult execute(List<Object> parameters)
         {
-            return parameters.isEmpty() && parameterSchema.getFields().isEmpty() ? session.execute(sql) : session.execute(sql, parameters);
+            return execute(parameters, id -> { });
+        }
+
+        /** Runs the statement with one row of values, telling {@code queryId} its id first (to cancel it). */
+        public QueryResult execute(List<Object> parameters, java.util.function.Consumer<String> queryId)
+        {
+            return session.execute(sql, parameters.isEmpty() && parameterSchema.getFields().isEmpty() ? null : parameters, queryId);
         }
 
         void close()

@@ -223,6 +223,22 @@ class TestFlightSqlServer
             assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM tpch.tiny.no_such_table"))
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("does not exist");
+            // the message names the query that failed, as system.runtime.queries lists it
+            String failed = "SELECT * FROM tpch.tiny.missing_" + System.nanoTime();
+            String message = null;
+            try {
+                statement.executeQuery(failed).close();
+            }
+            catch (SQLException e) {
+                message = e.getMessage();
+            }
+            java.util.regex.Matcher id = java.util.regex.Pattern.compile("Table 'tpch.tiny.missing_\\d+' does not exist \\(query (\\S+)\\)$").matcher(String.valueOf(message));
+            assertThat(id.find()).as(message).isTrue();
+            try (ResultSet result = statement.executeQuery("SELECT state, query FROM system.runtime.queries WHERE query_id = '" + id.group(1) + "'")) {
+                assertThat(result.next()).isTrue();
+                assertThat(result.getString(1)).isEqualTo("FAILED");
+                assertThat(result.getString(2)).isEqualTo(failed);
+            }
             try (ResultSet result = statement.executeQuery("SELECT r_name FROM tpch.tiny.region WHERE r_regionkey = 1")) {
                 assertThat(result.next()).isTrue();
                 assertThat(result.getString(1)).isEqualTo("AMERICA");
