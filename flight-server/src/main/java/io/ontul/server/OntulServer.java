@@ -108,7 +108,9 @@ public final class OntulServer
             TlsConfig tls = TlsConfig.from(config);
             FlightServer.Builder builder = FlightServer.builder(allocator, tls.enabled() ? Location.forGrpcTls(host, listenPort) : Location.forGrpcInsecure(host, listenPort), producer)
                     .headerAuthenticator(JwtCallHeaderAuthenticator.create(config, dataDirectory, users))
-                    .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory());
+                    .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory())
+                    // the client's address into each call's headers, for counting failed logins per address
+                    .transportHint("grpc.builderConsumer", (java.util.function.Consumer<io.grpc.netty.NettyServerBuilder>) netty -> netty.callExecutor(new io.ontul.server.auth.ClientAddress()));
             if (tls.enabled()) {
                 ServerCertificate certificate = ServerCertificates.obtain(tls, dataDirectory, host, Instant.now());
                 builder.useTls(certificate.certificateChain(), certificate.privateKey());

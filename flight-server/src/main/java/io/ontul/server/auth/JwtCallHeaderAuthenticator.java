@@ -66,7 +66,18 @@ public final class JwtCallHeaderAuthenticator
                     .withDescription("Missing credentials: log in with a user name and password (Authorization: Basic) or send a token (Authorization: Bearer)")
                     .toRuntimeException();
         }
-        String user = passwordAuthenticator.authenticate(incomingHeaders).getPeerIdentity();
+        // the password check counts failures per client address too (see ClientAddress)
+        io.grpc.Context withAddress = ClientAddress.of(incomingHeaders)
+                .map(address -> io.grpc.Context.current().withValue(ClientAddress.KEY, address))
+                .orElse(io.grpc.Context.current());
+        io.grpc.Context previous = withAddress.attach();
+        String user;
+        try {
+            user = passwordAuthenticator.authenticate(incomingHeaders).getPeerIdentity();
+        }
+        finally {
+            withAddress.detach(previous);
+        }
         return withToken(user, tokens.issue(user, users.id(user).orElse("")));
     }
 

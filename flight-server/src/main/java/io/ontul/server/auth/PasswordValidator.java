@@ -10,8 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks basic-auth credentials against the {@link UserStore}; failures are UNAUTHENTICATED.
- * Failed logins in a row are counted per user name ({@link LoginFailures}) and logged; past a few
- * of them the name must wait before its password is checked again.
+ * Failed logins in a row are counted per user name and per client address
+ * ({@link LoginFailures}, the address from {@link ClientAddress}) and logged; past a few of them
+ * the name, or past more of them the address (a client trying many names), must wait before a
+ * password is checked again.
  */
 public final class PasswordValidator
         implements BasicCallHeaderAuthenticator.CredentialValidator
@@ -21,6 +23,7 @@ public final class PasswordValidator
 
     private final UserStore users;
     private final LoginFailures failures;
+    private final LoginFailures addressFailures;
 
     public PasswordValidator(UserStore users)
     {
@@ -30,7 +33,8 @@ public final class PasswordValidator
     PasswordValidator(UserStore users, java.util.function.LongSupplier nanoTime)
     {
         this.users = requireNonNull(users, "users is null");
-        this.failures = new LoginFailures(TRACKED_NAMES, nanoTime);
+        this.failures = new LoginFailures(LoginFailures.FREE_FAILURES, TRACKED_NAMES, nanoTime);
+        this.addressFailures = new LoginFailures(LoginFailures.FREE_ADDRESS_FAILURES, TRACKED_NAMES, nanoTime);
     }
 
     @Override
@@ -39,21 +43,32 @@ public final class PasswordValidator
         if (user == null || password == null) {
             throw wrongPassword();
         }
+        java.util.Optional<String> address = ClientAddress.current();
         java.util.Optional<java.time.Duration> wait = failures.remainingWait(user);
         if (wait.isPresent()) {
-            long seconds = Math.max(1, (wait.get().toMillis() + 999) / 1000);
-            throw CallStatus.UNAUTHENTICATED
-                    .withDescription("Too many failed logins for user '" + abbreviated(user) + "': try again in " + seconds + " s")
-                    .toRuntimeException();
+            throw tooMany("for user '" + abbreviated(user) + "'", wait.get());
+        }
+        java.util.Optional<java.time.Duration> addressWait = address.flatMap(addressFailures::remainingWait);
+        if (addressWait.isPresent()) {
+            throw tooMany("from this address", addressWait.get());
         }
         if (!users.verify(user, password)) {
             int inARow = failures.failed(user);
-            LOG.warn("Failed login for user '{}' ({} in a row{})", abbreviated(user), inARow,
-                    inARow >= LoginFailures.FREE_FAILURES ? "; next attempt accepted in " + LoginFailures.wait(inARow).toSeconds() + " s" : "");
+            int fromAddress = address.map(addressFailures::failed).orElse(0);
+            LOG.warn("Failed login for user '{}' from {} ({} in a row for the user{}, {} from the address{})", abbreviated(user), address.orElse("an unknown address"), inARow,
+                    inARow >= LoginFailures.FREE_FAILURES ? "; next attempt accepted in " + failures.waitAfter(inARow).toSeconds() + " s" : "",
+                    fromAddress, fromAddress >= LoginFailures.FREE_ADDRESS_FAILURES ? "; next attempt from it accepted in " + addressFailures.waitAfter(fromAddress).toSeconds() + " s" : "");
             throw wrongPassword();
         }
         failures.succeeded(user);
+        address.ifPresent(addressFailures::succeeded);
         return () -> user;
+    }
+
+    private static RuntimeException tooMany(String whose, java.time.Duration wait)
+    {
+        long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+        return CallStatus.UNAUTHENTICATED.withDescription("Too many failed logins " + whose + ": try again in " + seconds + " s").toRuntimeException();
     }
 
     private static RuntimeException wrongPassword()

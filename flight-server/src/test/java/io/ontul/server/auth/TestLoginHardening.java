@@ -147,7 +147,34 @@ class TestLoginHardening
             assertRefused(() -> validator.validate("bob", "guess"), "Wrong user name or password");
             assertRefused(() -> validator.validate("bob", "guess"), "Wrong user name or password");
         }
-        assertThat(LoginFailures.wait(40)).isEqualTo(LoginFailures.MAX_WAIT);
+        assertThat(LoginFailures.wait(40, LoginFailures.FREE_FAILURES)).isEqualTo(LoginFailures.MAX_WAIT);
+    }
+
+    /** A client trying many user names from one address is slowed too; other addresses are not. */
+    @Test
+    void manyNamesFromOneAddressMustWait()
+            throws Exception
+    {
+        try (MetadataStore metadata = openMetadata()) {
+            PasswordHasher hasher = new PasswordHasher();
+            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            users.setPassword("bob", "bob-password-1");
+            AtomicLong now = new AtomicLong();
+            PasswordValidator validator = new PasswordValidator(users, now::get);
+            io.grpc.Context attacker = io.grpc.Context.current().withValue(ClientAddress.KEY, "10.0.0.66");
+            io.grpc.Context colleague = io.grpc.Context.current().withValue(ClientAddress.KEY, "10.0.0.7");
+            for (int i = 0; i < LoginFailures.FREE_ADDRESS_FAILURES; i++) {
+                String user = "user" + i;
+                attacker.run(() -> assertRefused(() -> validator.validate(user, "guess"), "Wrong user name or password"));
+            }
+            long before = hasher.derivations();
+            attacker.run(() -> assertRefused(() -> validator.validate("someone-else", "guess"), "Too many failed logins from this address: try again in 1 s"));
+            attacker.run(() -> assertRefused(() -> validator.validate("bob", "bob-password-1"), "Too many failed logins from this address: try again in 1 s"));
+            assertThat(hasher.derivations() - before).as("checks while the address waits").isZero();
+            assertThat(colleague.call(() -> validator.validate("bob", "bob-password-1").getPeerIdentity())).isEqualTo("bob");
+            now.addAndGet(1_000_000_000L);
+            assertThat(attacker.call(() -> validator.validate("bob", "bob-password-1").getPeerIdentity())).isEqualTo("bob");
+        }
     }
 
     @Test
@@ -174,6 +201,29 @@ class TestLoginHardening
                     .hasMessageContaining("Invalid token: it was issued to an earlier user named 'bob'; log in again");
             CredentialCallOption newBob = bobClient.authenticateBasicToken("bob", "second-bob-password").orElseThrow();
             bob.execute("SELECT 1", newBob);
+        }
+    }
+
+    /** Over a real socket the server knows the client's address: a spray of names from it waits. */
+    @Test
+    void theServerCountsFailuresPerClientAddress()
+            throws Exception
+    {
+        String adminPassword = "admin-password-spray";
+        try (OntulServer server = OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of(adminPassword),
+                        new PrintStream(OutputStream.nullOutputStream()));
+                RootAllocator allocator = new RootAllocator();
+                FlightClient client = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", server.port())).build()) {
+            for (int i = 0; i < LoginFailures.FREE_ADDRESS_FAILURES; i++) {
+                String user = "sprayed" + i;
+                assertRefused(() -> client.authenticateBasicToken(user, "guess"), "Wrong user name or password");
+            }
+            assertRefused(() -> client.authenticateBasicToken("admin", adminPassword), "Too many failed logins from this address");
+            // a client cannot claim another address: the server overwrites the header
+            org.apache.arrow.flight.FlightCallHeaders spoofed = new org.apache.arrow.flight.FlightCallHeaders();
+            spoofed.insert(ClientAddress.HEADER, "10.9.9.9");
+            spoofed.insert("authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(("admin:" + adminPassword).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertRefused(() -> client.handshake(new org.apache.arrow.flight.HeaderCallOption(spoofed)), "Too many failed logins from this address");
         }
     }
 
