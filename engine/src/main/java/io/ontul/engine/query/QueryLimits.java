@@ -19,9 +19,10 @@ import io.ontul.spi.OntulException;
  * @param historyMaxAge how long a finished statement stays there at most
  * @param maxSqlLength characters a statement may have
  * @param maxExpressionDepth how deeply expressions and queries may nest (parentheses, subqueries, operators)
+ * @param maxGroupingSets grouping sets one GROUP BY may make (CUBE of n columns makes 2^n)
  */
 public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> maxRunTime, int maxHistory, Duration historyMaxAge,
-        int maxSqlLength, int maxExpressionDepth)
+        int maxSqlLength, int maxExpressionDepth, int maxGroupingSets)
 {
     public static final String MAX_CONCURRENT = "ontul.query.max-concurrent";
     public static final String MAX_QUEUED = "ontul.query.max-queued";
@@ -30,6 +31,7 @@ public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> m
     public static final String HISTORY_MAX_AGE = "ontul.query.history-max-age";
     public static final String MAX_SQL_LENGTH = "ontul.query.max-sql-length";
     public static final String MAX_EXPRESSION_DEPTH = "ontul.query.max-expression-depth";
+    public static final String MAX_GROUPING_SETS = "ontul.query.max-grouping-sets";
 
     public QueryLimits
     {
@@ -37,10 +39,10 @@ public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> m
         requireNonNull(historyMaxAge, "historyMaxAge is null");
     }
 
-    /** What a statement may be: its length and nesting. */
+    /** What a statement may be: its length, nesting and grouping sets. */
     public io.ontul.engine.sql.parser.StatementLimits statementLimits()
     {
-        return new io.ontul.engine.sql.parser.StatementLimits(maxSqlLength, maxExpressionDepth);
+        return new io.ontul.engine.sql.parser.StatementLimits(maxSqlLength, maxExpressionDepth, maxGroupingSets);
     }
 
     public static QueryLimits fromConfig(EngineConfig config)
@@ -53,7 +55,8 @@ public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> m
                 count(config, MAX_HISTORY, 100),
                 Durations.parse(config.property(HISTORY_MAX_AGE, "15m"), HISTORY_MAX_AGE),
                 count(config, MAX_SQL_LENGTH, 1_000_000),
-                count(config, MAX_EXPRESSION_DEPTH, 200));
+                count(config, MAX_EXPRESSION_DEPTH, 200),
+                count(config, MAX_GROUPING_SETS, 2048));
     }
 
     private static int count(EngineConfig config, String key, int defaultValue)

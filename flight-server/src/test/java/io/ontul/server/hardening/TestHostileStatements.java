@@ -120,6 +120,11 @@ class TestHostileStatements
         cases.add(Case.fails("5,000 nested parentheses",
                 "SELECT " + "(".repeat(5000) + "1" + ")".repeat(5000), "line 1:208: Statement is nested too deeply: more than 200 levels"));
         // and more
+        cases.add(Case.fails("CUBE of 20 columns (a million grouping sets)",
+                "SELECT count(*) FROM tpch.tiny.lineitem GROUP BY CUBE(" + repeatJoined(20, ", ", i -> "l_orderkey + " + i) + ")",
+                "GROUP BY makes 1,048,576 grouping sets; at most 2,048 are allowed (ontul.query.max-grouping-sets)"));
+        cases.add(Case.answers("CUBE of 8 columns",
+                "SELECT count(*) FROM (SELECT count(*) FROM tpch.tiny.nation GROUP BY CUBE(" + repeatJoined(8, ", ", i -> "n_nationkey + " + i) + "))", "6376"));
         cases.add(Case.answers("NOT IN 5,000 numbers",
                 "SELECT count(*) FROM tpch.tiny.nation WHERE n_nationkey NOT IN (" + repeatJoined(5000, ", ", i -> String.valueOf(i + 10)) + ")", "10"));
         cases.add(Case.answers("CASE with 3,000 branches",

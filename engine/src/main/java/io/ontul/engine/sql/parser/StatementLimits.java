@@ -11,6 +11,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.ontul.spi.ErrorCode;
@@ -27,12 +28,18 @@ import io.ontul.spi.OntulException;
  * ({@code a OR b OR c ...} 1,000 times is 1,000 levels deep), are rebalanced into trees of
  * logarithmic depth first: both operators are associative, so the meaning is unchanged.
  *
+ * <p>
+ * A GROUP BY may make at most {@code maxGroupingSets} grouping sets: {@code CUBE} of n columns
+ * makes 2^n, which Calcite's validator and converter would expand one by one (CUBE of 20
+ * columns is a million sets, and minutes of planning before the memory runs out).
+ *
  * @param maxSqlLength characters a statement may have ({@code ontul.query.max-sql-length})
  * @param maxDepth levels of nesting ({@code ontul.query.max-expression-depth})
+ * @param maxGroupingSets grouping sets of one GROUP BY ({@code ontul.query.max-grouping-sets}); 0 means no limit
  */
-public record StatementLimits(int maxSqlLength, int maxDepth)
+public record StatementLimits(int maxSqlLength, int maxDepth, int maxGroupingSets)
 {
-    public static final StatementLimits DEFAULT = new StatementLimits(1_000_000, 200);
+    public static final StatementLimits DEFAULT = new StatementLimits(1_000_000, 200, 2048);
 
     /** Length and nesting of parentheses, on the text (outside quotes and comments). */
     public void checkText(String sql)
@@ -80,6 +87,7 @@ public record StatementLimits(int maxSqlLength, int maxDepth)
     public SqlNode check(SqlNode statement)
     {
         rebalanceChains(statement);
+        checkGroupingSets(statement);
         if (maxDepth <= 0) {
             return statement;
         }
@@ -97,6 +105,51 @@ public record StatementLimits(int maxSqlLength, int maxDepth)
             }
         }
         return statement;
+    }
+
+    private void checkGroupingSets(SqlNode statement)
+    {
+        if (maxGroupingSets <= 0) {
+            return;
+        }
+        Deque<SqlNode> work = new ArrayDeque<>();
+        work.push(statement);
+        while (!work.isEmpty()) {
+            SqlNode node = work.pop();
+            if (node instanceof SqlSelect select && select.getGroup() != null) {
+                double sets = 1;
+                for (SqlNode element : select.getGroup()) {
+                    sets *= groupingSets(element);
+                }
+                if (sets > maxGroupingSets) {
+                    SqlParserPos pos = select.getGroup().getParserPosition();
+                    throw new OntulException(ErrorCode.INVALID_ARGUMENT, "line %d:%d: GROUP BY makes %s grouping sets; at most %,d are allowed (ontul.query.max-grouping-sets)"
+                            .formatted(pos.getLineNum(), pos.getColumnNum(), sets >= 1e15 ? String.format("%.3g", sets) : String.format("%,.0f", sets), maxGroupingSets));
+                }
+            }
+            children(node).forEach(work::push);
+        }
+    }
+
+    /** How many grouping sets one element of a GROUP BY makes (a double: CUBE of 2,000 columns must not overflow). */
+    private static double groupingSets(SqlNode element)
+    {
+        if (!(element instanceof SqlCall call)) {
+            return 1;
+        }
+        return switch (call.getKind()) {
+            case CUBE -> Math.pow(2, call.operandCount());
+            case ROLLUP -> call.operandCount() + 1;
+            case GROUPING_SETS -> {
+                double sum = 0;
+                for (SqlNode operand : call.getOperandList()) {
+                    sum += groupingSets(operand);
+                }
+                yield sum;
+            }
+            // a parenthesized list of columns in GROUPING SETS is one set
+            default -> 1;
+        };
     }
 
     private OntulException tooDeep(int line, int column)
