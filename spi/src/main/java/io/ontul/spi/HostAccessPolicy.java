@@ -44,6 +44,18 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, Optional<List<Pat
      */
     public static final Set<String> DEFAULT_JDBC_DRIVERS = Set.of("postgresql", "mysql", "mariadb");
     public static final HostAccessPolicy DEFAULT = new HostAccessPolicy(DEFAULT_JDBC_DRIVERS, Optional.empty(), Set.of());
+    /** JDBC URL parameters that load classes, run scripts or open files (lower case). */
+    private static final Set<String> FORBIDDEN_JDBC_PARAMETERS = Set.of(
+            // H2, HSQLDB, Derby
+            "init", "runscript", "ifexists", "file_lock", "access_mode_data", "createdatabasetemplate",
+            // PostgreSQL
+            "socketfactory", "socketfactoryarg", "sslfactory", "sslfactoryarg", "sslhostnameverifier", "sslpasswordcallback",
+            "authenticationpluginclassname", "loggerfile", "loggerlevel", "jaasapplicationname", "kerberosservername",
+            // MySQL, MariaDB
+            "allowloadlocalinfile", "allowlocalinfile", "allowurlinlocalinfile", "allowloadlocalinfileinpath", "autodeserialize",
+            "queryinterceptors", "statementinterceptors", "exceptioninterceptors", "connectionlifecycleinterceptors", "propertiestransform",
+            "authenticationplugins", "defaultauthenticationplugin", "clientcertificatekeystoreurl", "trustcertificatekeystoreurl",
+            "servercertificatekeystoreurl", "serversslcert", "keystore", "truststore", "logger", "profilersink", "credentialtype");
 
     public HostAccessPolicy
     {
@@ -196,6 +208,27 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, Optional<List<Pat
             throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
                     "Catalog '%s': property '%s' uses JDBC driver 'jdbc:%s', which this server does not allow (allowed: %s; an operator may change %s in conf/ontul.properties)",
                     catalog, property, subprotocol, allowedJdbcDrivers.isEmpty() ? "none" : String.join(", ", new TreeSet<>(allowedJdbcDrivers)), ALLOWED_JDBC_DRIVERS);
+        }
+    }
+
+    /**
+     * Refuses JDBC URL parameters that load classes, run scripts or open files on the server's
+     * host (H2's INIT, PostgreSQL's socketFactory, MySQL's allowLoadLocalInfile...), whatever the
+     * driver; for every catalog that takes a JDBC URL.
+     *
+     * @param rest the URL after {@code jdbc:<subprotocol>:}
+     * @throws OntulException INVALID_ARGUMENT naming the parameter
+     */
+    public static void checkJdbcParameters(String catalogName, String property, String rest)
+    {
+        for (String parameter : rest.split("[?&;]")) {
+            int equals = parameter.indexOf('=');
+            String name = (equals < 0 ? parameter : parameter.substring(0, equals)).strip().toLowerCase(Locale.ROOT);
+            if (FORBIDDEN_JDBC_PARAMETERS.contains(name)) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
+                        "Catalog '%s': property '%s' must not set parameter '%s': it loads classes, runs scripts or opens files on the server's host",
+                        catalogName, property, parameter.substring(0, equals < 0 ? parameter.length() : equals).strip());
+            }
         }
     }
 }

@@ -234,6 +234,31 @@ class TestFederatedCatalogs
                 assertThat(ResultRows.drain(result)).containsExactly(List.of(25L));
             }
             statement.execute("DROP CATALOG inside");
+
+            // the database of an Iceberg JDBC catalog: SQLite only inside the allowed directories,
+            // other drivers and parameters as for JDBC catalogs
+            String jdbcCatalog = "CREATE CATALOG ij USING iceberg WITH (\"iceberg.catalog.type\" = 'jdbc', \"iceberg.warehouse\" = '"
+                    + dataDirectory.resolve("ij-warehouse") + "', \"iceberg.jdbc.url\" = '%s')";
+            assertThatThrownBy(() -> statement.execute(jdbcCatalog.formatted("jdbc:sqlite:/etc/ontul-iceberg.db")))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Catalog 'ij': property 'iceberg.jdbc.url' is '/etc/ontul-iceberg.db', which is outside the directories");
+            assertThatThrownBy(() -> statement.execute(jdbcCatalog.formatted("jdbc:sqlite:" + dataDirectory.resolve("ij.db") + "?enable_load_extension=true")))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("must not let SQLite load extensions");
+            assertThatThrownBy(() -> statement.execute(jdbcCatalog.formatted("jdbc:h2:mem:p;INIT=RUNSCRIPT FROM ''/tmp/x.sql''")))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("must not set parameter 'INIT'");
+            assertThatThrownBy(() -> statement.execute(jdbcCatalog.formatted("jdbc:h2:mem:p")))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("uses JDBC driver 'jdbc:h2', which this server does not allow");
+            assertThat(strings(connection.getMetaData().getCatalogs(), "TABLE_CAT")).doesNotContain("ij");
+            statement.execute(jdbcCatalog.formatted("jdbc:sqlite:" + dataDirectory.resolve("ij.db")));
+            statement.execute("CREATE SCHEMA ij.s");
+            statement.execute("CREATE TABLE ij.s.t AS SELECT r_regionkey FROM tpch.tiny.region");
+            try (ResultSet result = statement.executeQuery("SELECT sum(r_regionkey) FROM ij.s.t")) {
+                assertThat(ResultRows.drain(result)).containsExactly(List.of(10L));
+            }
+            statement.execute("DROP CATALOG ij");
         }
     }
 

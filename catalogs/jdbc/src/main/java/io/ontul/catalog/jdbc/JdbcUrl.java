@@ -37,31 +37,6 @@ public record JdbcUrl(String url, String subprotocol, Optional<String> authority
      * run scripts, or read or write local files: refused whatever the driver, so that a catalog
      * definition cannot run code or touch files as the server's OS user.
      */
-    private static final java.util.Set<String> FORBIDDEN_PARAMETERS = java.util.Set.of(
-            // H2, HSQLDB, Derby
-            "init", "runscript", "ifexists", "file_lock", "access_mode_data", "createdatabasetemplate",
-            // PostgreSQL
-            "socketfactory", "socketfactoryarg", "sslfactory", "sslfactoryarg", "sslhostnameverifier", "sslpasswordcallback",
-            "authenticationpluginclassname", "loggerfile", "loggerlevel", "jaasapplicationname", "kerberosservername",
-            // MySQL, MariaDB
-            "allowloadlocalinfile", "allowlocalinfile", "allowurlinlocalinfile", "allowloadlocalinfileinpath", "autodeserialize",
-            "queryinterceptors", "statementinterceptors", "exceptioninterceptors", "connectionlifecycleinterceptors", "propertiestransform",
-            "authenticationplugins", "defaultauthenticationplugin", "clientcertificatekeystoreurl", "trustcertificatekeystoreurl",
-            "servercertificatekeystoreurl", "serversslcert", "keystore", "truststore", "logger", "profilersink", "credentialtype");
-
-    private static void checkParameters(String catalogName, String property, String rest)
-    {
-        for (String parameter : rest.split("[?&;]")) {
-            int equals = parameter.indexOf('=');
-            String name = (equals < 0 ? parameter : parameter.substring(0, equals)).strip().toLowerCase(Locale.ROOT);
-            if (FORBIDDEN_PARAMETERS.contains(name)) {
-                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
-                        "Catalog '%s': property '%s' must not set parameter '%s': it loads classes, runs scripts or opens files on the server's host",
-                        catalogName, property, parameter.substring(0, equals < 0 ? parameter.length() : equals).strip());
-            }
-        }
-    }
-
     public static JdbcUrl parse(String catalogName, String property, String text)
     {
         if (!text.startsWith("jdbc:") || text.indexOf(':', 5) < 0) {
@@ -69,7 +44,7 @@ public record JdbcUrl(String url, String subprotocol, Optional<String> authority
         }
         String subprotocol = text.substring(5, text.indexOf(':', 5)).toLowerCase(Locale.ROOT);
         String rest = text.substring(text.indexOf(':', 5) + 1);
-        checkParameters(catalogName, property, rest);
+        io.ontul.spi.HostAccessPolicy.checkJdbcParameters(catalogName, property, rest);
         Optional<String> authority = authority(rest);
         if (authority.isPresent() && authority.get().contains("@")) {
             String userInfo = authority.get().substring(0, authority.get().lastIndexOf('@'));
