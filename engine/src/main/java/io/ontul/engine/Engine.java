@@ -2,6 +2,7 @@ package io.ontul.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,16 +57,41 @@ public final class Engine
         this.queries = new QueryRegistry(limits, this::isAdministrator);
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
-        this.catalogs = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)),
-                this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
-                io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
-                        config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
-                        java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
-                        config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_CLIENT_PROPERTIES, null)),
-                io.ontul.engine.metadata.CatalogSecrets.sealedWith(exchange.streams()));
+        CatalogManager catalogManager;
+        try {
+            catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)),
+                    this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
+                    io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
+                            config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
+                            java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
+                            config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_CLIENT_PROPERTIES, null)),
+                    io.ontul.engine.metadata.CatalogSecrets.sealedWith(exchange.streams()));
+        }
+        catch (RuntimeException e) {
+            // a catalog file that cannot be loaded stops the start: release what was opened for it
+            closeAfterFailedStart(e);
+            throw e;
+        }
+        this.catalogs = catalogManager;
         this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
                 exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config));
         streamingJobs.resumeJobs();
+    }
+
+    private void closeAfterFailedStart(RuntimeException failure)
+    {
+        List<AutoCloseable> opened = new java.util.ArrayList<>(List.of(exchange, workers::shutdownNow, rootAllocator));
+        if (ownsMetadata) {
+            opened.add(metadata);
+        }
+        for (AutoCloseable closeable : opened) {
+            try {
+                closeable.close();
+            }
+            catch (Exception e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     private static String defaultMaxMemory()

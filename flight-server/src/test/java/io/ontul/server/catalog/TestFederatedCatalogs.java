@@ -195,14 +195,25 @@ class TestFederatedCatalogs
                     .hasMessageContaining("must not set parameter 'socketFactory'");
             assertThat(strings(connection.getMetaData().getCatalogs(), "TABLE_CAT")).doesNotContain("h2x", "h2y", "lite", "pgx");
         }
-        // the same definitions in a catalog file stop the server from starting, naming the catalog
+        // the same definitions in a catalog file stop the server from starting, naming the catalog,
+        // and what the start had opened is released (its temporary exchange directory, say)
+        java.util.Set<Path> exchangesBefore = temporaryExchanges();
         assertThatThrownBy(() -> io.ontul.engine.Engine.create(new EngineConfig(java.util.Map.of(),
                         java.util.Map.of("h2file", java.util.Map.of("connector.name", "jdbc", "connection-url", "jdbc:h2:mem:p")))).close())
                 .hasMessage("Catalog 'h2file': property 'connection-url' uses JDBC driver 'jdbc:h2', which this server does not allow "
                         + "(allowed: mariadb, mysql, postgresql; an operator may change ontul.security.jdbc.allowed-drivers in conf/ontul.properties)");
+        assertThat(temporaryExchanges()).as("temporary exchange directories left by the failed start").isSubsetOf(exchangesBefore);
     }
 
     /** Issue 23: Iceberg warehouses and table locations stay inside ontul.security.allowed-paths (here the data directory). */
+    private static java.util.Set<Path> temporaryExchanges()
+            throws java.io.IOException
+    {
+        try (java.util.stream.Stream<Path> entries = java.nio.file.Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return entries.filter(path -> path.getFileName().toString().startsWith("ontul-exchange-")).collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
     @Test
     void icebergLocationsOutsideTheAllowedDirectoriesAreRefused()
             throws Exception
