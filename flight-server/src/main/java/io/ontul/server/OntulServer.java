@@ -106,11 +106,15 @@ public final class OntulServer
             allocator = engine.rootAllocator().newChildAllocator("flight-server", 0, Long.MAX_VALUE);
             producer = new OntulFlightSqlProducer(engine, allocator, version(), SESSION_IDLE_TIMEOUT, UNFETCHED_RESULT_TIMEOUT);
             TlsConfig tls = TlsConfig.from(config);
+            io.ontul.server.flight.ClientTransports transports = producer.transports();
             FlightServer.Builder builder = FlightServer.builder(allocator, tls.enabled() ? Location.forGrpcTls(host, listenPort) : Location.forGrpcInsecure(host, listenPort), producer)
                     .headerAuthenticator(JwtCallHeaderAuthenticator.create(config, dataDirectory, users))
                     .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory())
-                    // the client's address into each call's headers, for counting failed logins per address
-                    .transportHint("grpc.builderConsumer", (java.util.function.Consumer<io.grpc.netty.NettyServerBuilder>) netty -> netty.callExecutor(new io.ontul.server.auth.ClientAddress()));
+                    // the client's address and connection into each call's headers (failed logins are
+                    // counted per address); a connection that ends closes the results it left unfetched
+                    .transportHint("grpc.builderConsumer", (java.util.function.Consumer<io.grpc.netty.NettyServerBuilder>) netty -> netty
+                            .callExecutor(new io.ontul.server.auth.ClientAddress())
+                            .addTransportFilter(transports));
             if (tls.enabled()) {
                 ServerCertificate certificate = ServerCertificates.obtain(tls, dataDirectory, host, Instant.now());
                 builder.useTls(certificate.certificateChain(), certificate.privateKey());

@@ -115,6 +115,7 @@ public final class OntulFlightSqlProducer
     private final SqlInfoBuilder sqlInfo;
     private final SessionOptions sessionOptions;
     private final BulkIngest bulkIngest;
+    private final ClientTransports transports = new ClientTransports();
 
     public OntulFlightSqlProducer(Engine engine, BufferAllocator allocator, String version, Duration sessionIdleTimeout, Duration unfetchedResultTimeout)
     {
@@ -126,6 +127,13 @@ public final class OntulFlightSqlProducer
         this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"), io.ontul.engine.query.QueryLimits.fromConfig(engine.config()).maxSqlLength());
         this.sessionOptions = new SessionOptions(engine);
         this.bulkIngest = new BulkIngest(engine, allocator);
+        transports.onTerminated(pendingResults::closeAll);
+    }
+
+    /** The filter a gRPC server installs so that results of a client connection that ends are closed. */
+    public ClientTransports transports()
+    {
+        return transports;
     }
 
     /**
@@ -151,7 +159,7 @@ public final class OntulFlightSqlProducer
     {
         return mapErrors(() -> {
             Session session = sessions.session(context);
-            return park(session, session.execute(command.getQuery()), descriptor);
+            return park(session, session.execute(command.getQuery()), context, descriptor);
         });
     }
 
@@ -228,9 +236,15 @@ public final class OntulFlightSqlProducer
         return () -> reportUpdate(ackStream, () -> bulkIngest.ingest(sessions.session(context), command, flightStream));
     }
 
-    private FlightInfo park(Session session, QueryResult result, FlightDescriptor descriptor)
+    private FlightInfo park(Session session, QueryResult result, CallContext context, FlightDescriptor descriptor)
     {
-        ByteString handle = pendingResults.park(session, result);
+        ConnectionMiddleware connection = context.getMiddleware(ConnectionMiddleware.KEY);
+        Optional<String> transport = connection == null ? Optional.empty() : connection.transport();
+        ByteString handle = pendingResults.park(session, result, transport);
+        if (transport.isPresent() && !transports.isOpen(transport.get())) {
+            // the client went away while the query started: nobody will fetch it
+            pendingResults.closeAll(transport.get());
+        }
         Ticket ticket = new Ticket(Any.pack(TicketStatementQuery.newBuilder().setStatementHandle(handle).build()).toByteArray());
         return new FlightInfo(result.schema(), descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
     }
@@ -364,7 +378,7 @@ public final class OntulFlightSqlProducer
         return mapErrors(() -> {
             Session session = sessions.session(context);
             PreparedStatements.PreparedStatement statement = preparedStatements.get(session, command.getPreparedStatementHandle());
-            return park(session, statement.execute(), descriptor);
+            return park(session, statement.execute(), context, descriptor);
         });
     }
 

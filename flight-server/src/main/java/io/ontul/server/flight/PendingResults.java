@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,6 +25,7 @@ import io.ontul.engine.Session;
  * session that started it. Results nobody fetches within the timeout are closed, which cancels
  * their query and frees its memory. A taken result stays known until its stream is
  * {@linkplain #finished finished}, so that a client can still {@linkplain #cancel cancel} it.
+ * When the client connection that parked a result ends, the result is closed at once.
  */
 public final class PendingResults
         implements AutoCloseable
@@ -35,7 +37,7 @@ public final class PendingResults
     private final Map<ByteString, Entry> results = new ConcurrentHashMap<>();
     private final Map<ByteString, Entry> streaming = new ConcurrentHashMap<>();
 
-    private record Entry(Session session, QueryResult result, long createdMillis) {}
+    private record Entry(Session session, QueryResult result, long createdMillis, Optional<String> transport) {}
 
     public PendingResults(Duration timeout, Clock clock)
     {
@@ -43,10 +45,15 @@ public final class PendingResults
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    public ByteString park(Session session, QueryResult result)
+    /**
+     * Parks a started result until its ticket is fetched.
+     *
+     * @param transport the client connection that asked for it (see {@link #closeAll(String)}), if known
+     */
+    public ByteString park(Session session, QueryResult result, Optional<String> transport)
     {
         ByteString handle = newHandle();
-        results.put(handle, new Entry(requireNonNull(session, "session is null"), requireNonNull(result, "result is null"), clock.millis()));
+        results.put(handle, new Entry(requireNonNull(session, "session is null"), requireNonNull(result, "result is null"), clock.millis(), requireNonNull(transport, "transport is null")));
         return handle;
     }
 
@@ -77,7 +84,7 @@ public final class PendingResults
     {
         Entry parked = results.get(handle);
         if (parked != null && parked.session() == session && results.remove(handle, parked)) {
-            closeQuietly(parked.result());
+            abandon(parked.result());
             return true;
         }
         Entry running = streaming.get(handle);
@@ -93,11 +100,27 @@ public final class PendingResults
     {
         results.forEach((handle, entry) -> {
             if (entry.session() == session && results.remove(handle, entry)) {
-                closeQuietly(entry.result());
+                abandon(entry.result());
             }
         });
         streaming.values().stream()
                 .filter(entry -> entry.session() == session)
+                .forEach(entry -> entry.result().cancel());
+    }
+
+    /**
+     * The client connection so named ended: closes the results it parked, which nobody can fetch
+     * over it any more, and cancels the streams it was reading.
+     */
+    public void closeAll(String transport)
+    {
+        results.forEach((handle, entry) -> {
+            if (entry.transport().filter(transport::equals).isPresent() && results.remove(handle, entry)) {
+                abandon(entry.result());
+            }
+        });
+        streaming.values().stream()
+                .filter(entry -> entry.transport().filter(transport::equals).isPresent())
                 .forEach(entry -> entry.result().cancel());
     }
 
@@ -107,7 +130,7 @@ public final class PendingResults
         results.forEach((handle, entry) -> {
             if (entry.createdMillis() < oldest && results.remove(handle, entry)) {
                 LOG.warn("Closing result of query {}: nobody fetched it within {}", entry.result().queryId(), timeout);
-                closeQuietly(entry.result());
+                abandon(entry.result());
             }
         });
     }
@@ -123,7 +146,7 @@ public final class PendingResults
         results.keySet().forEach(handle -> {
             Entry entry = results.remove(handle);
             if (entry != null) {
-                closeQuietly(entry.result());
+                abandon(entry.result());
             }
         });
     }
@@ -134,6 +157,18 @@ public final class PendingResults
         ByteBuffer bytes = ByteBuffer.allocate(16);
         bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
         return ByteString.copyFrom(bytes.array());
+    }
+
+    /** Ends a result nobody will read: its query is CANCELLED, its memory freed. */
+    static void abandon(QueryResult result)
+    {
+        try {
+            result.cancel();
+        }
+        catch (RuntimeException e) {
+            LOG.warn("Cancelling query {} failed", result.queryId(), e);
+        }
+        closeQuietly(result);
     }
 
     static void closeQuietly(QueryResult result)

@@ -120,6 +120,43 @@ class TestCancelStopsWork
         }
     }
 
+    /**
+     * A client that asked for a query's FlightInfo and went away before fetching its ticket (a JDBC
+     * connection closed between the two calls, a crashed program, a cut network): the server closes
+     * the parked result when the connection ends instead of keeping the query running until nobody
+     * fetched it for ten minutes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"close", "disconnect"})
+    void aQueryWhoseClientLeftBeforeFetchingStops(String path)
+            throws Exception
+    {
+        String marker = "/* unfetched " + path + " " + System.nanoTime() + " */ ";
+        io.ontul.server.testing.TcpRelay relay = new io.ontul.server.testing.TcpRelay(server.port());
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+            org.apache.arrow.flight.FlightClient client = org.apache.arrow.flight.FlightClient.builder(allocator, org.apache.arrow.flight.Location.forGrpcInsecure("127.0.0.1", relay.port())).build();
+            try {
+                org.apache.arrow.flight.CallOption bearer = client.authenticateBasicToken("admin", PASSWORD).orElseThrow();
+                org.apache.arrow.flight.FlightInfo info = new org.apache.arrow.flight.sql.FlightSqlClient(client).execute(marker + LONG_AGGREGATION, bearer);
+                assertThat(info.getEndpoints()).hasSize(1);
+                assertThat(states(marker)).startsWith("RUNNING");
+                if (path.equals("close")) {
+                    client.close();
+                }
+                else {
+                    relay.cut();
+                }
+            }
+            finally {
+                closeQuietly(client);
+                relay.close();
+            }
+        }
+        String state = awaitEnded(marker, TimeUnit.SECONDS.toNanos(10));
+        assertThat(state).startsWith("CANCELLED");
+        assertThat(busySeconds(1000)).as("CPU seconds used in the second after the client left (%s)", path).isLessThan(IDLE_CPU_SECONDS);
+    }
+
     private static void stopAndCheck(String query, String path)
             throws Exception
     {
