@@ -17,7 +17,8 @@ public final class SessionProperties
 {
     public static final String QUERY_MAX_MEMORY = "query_max_memory";
     public static final String QUERY_MAX_RUN_TIME = "query_max_run_time";
-    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY, QUERY_MAX_RUN_TIME);
+    public static final String QUERY_MAX_PLANNING_TIME = "query_max_planning_time";
+    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY, QUERY_MAX_RUN_TIME, QUERY_MAX_PLANNING_TIME);
 
     private SessionProperties() {}
 
@@ -34,15 +35,16 @@ public final class SessionProperties
         if (key.equals(QUERY_MAX_MEMORY)) {
             DataSize.parse(value, QUERY_MAX_MEMORY);
         }
-        if (key.equals(QUERY_MAX_RUN_TIME)) {
-            Durations.parse(value, QUERY_MAX_RUN_TIME);
+        if (key.equals(QUERY_MAX_RUN_TIME) || key.equals(QUERY_MAX_PLANNING_TIME)) {
+            Durations.parse(value, key);
         }
         return key;
     }
 
     /**
      * {@link #validate}, and that the value does not raise the server's limit: a session may lower
-     * {@code ontul.query.max-memory} and {@code ontul.query.max-run-time} for its own queries; only
+     * {@code ontul.query.max-memory}, {@code ontul.query.max-run-time} and
+     * {@code ontul.query.max-planning-time} for its own queries; only
      * an administrator (or anyone, in an engine without users) may raise them.
      */
     public static String validate(String name, String value, io.ontul.engine.Session session)
@@ -64,6 +66,13 @@ public final class SessionProperties
             if (limit.isPresent() && Durations.parse(value, QUERY_MAX_RUN_TIME).compareTo(limit.get()) > 0) {
                 throw new OntulException(ErrorCode.PERMISSION_DENIED, "Permission denied: %s '%s' is above the server's limit of %s (%s); only an administrator may raise it"
                         .formatted(QUERY_MAX_RUN_TIME, value, config.property(io.ontul.engine.query.QueryLimits.MAX_RUN_TIME, ""), io.ontul.engine.query.QueryLimits.MAX_RUN_TIME));
+            }
+        }
+        if (key.equals(QUERY_MAX_PLANNING_TIME)) {
+            Duration limit = session.engine().queries().limits().maxPlanningTime();
+            if (Durations.parse(value, QUERY_MAX_PLANNING_TIME).compareTo(limit) > 0) {
+                throw new OntulException(ErrorCode.PERMISSION_DENIED, "Permission denied: %s '%s' is above the server's limit of %s (%s); only an administrator may raise it"
+                        .formatted(QUERY_MAX_PLANNING_TIME, value, Durations.format(limit), io.ontul.engine.query.QueryLimits.MAX_PLANNING_TIME));
             }
         }
         return key;
@@ -88,5 +97,11 @@ public final class SessionProperties
     public static Optional<Duration> queryMaxRunTime(Map<String, String> session)
     {
         return Optional.ofNullable(session.get(QUERY_MAX_RUN_TIME)).map(value -> Durations.parse(value, QUERY_MAX_RUN_TIME));
+    }
+
+    /** How long the session's statements may plan: its own limit, else {@code ontul.query.max-planning-time}. */
+    public static Duration queryMaxPlanningTime(Map<String, String> session, io.ontul.engine.query.QueryLimits limits)
+    {
+        return Optional.ofNullable(session.get(QUERY_MAX_PLANNING_TIME)).map(value -> Durations.parse(value, QUERY_MAX_PLANNING_TIME)).orElse(limits.maxPlanningTime());
     }
 }

@@ -38,6 +38,7 @@ import io.ontul.engine.Session;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.plan.LogicalPlanner;
 import io.ontul.engine.plan.PhysicalPlanner;
+import io.ontul.engine.plan.PlanningDeadline;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.TaskContext;
 import io.ontul.engine.query.TrackedQuery;
@@ -124,7 +125,7 @@ public final class StatementExecutor
         }
         try {
             LogicalPlanner planner = planner();
-            SqlNode validated = planner.validate(statement);
+            SqlNode validated = planningDeadline().within(() -> planner.validate(statement));
             RelDataType types = planner.validator().getParameterRowType(validated);
             List<Field> fields = new ArrayList<>();
             for (RelDataTypeField field : types.getFieldList()) {
@@ -430,7 +431,20 @@ public final class StatementExecutor
     /** @param readsOnlySystemTables whether it reads system tables only: such queries need no slot, so they can watch a busy engine */
     private record PlannedQuery(PlanNode root, Schema schema, boolean readsOnlySystemTables) {}
 
+    /** Plans under the statement's planning deadline (see {@link PlanningDeadline}). */
     private PlannedQuery plan(SqlNode query)
+    {
+        return planningDeadline().within(() -> planNow(query));
+    }
+
+    private PlanningDeadline planningDeadline()
+    {
+        TrackedQuery statement = tracked;
+        return new PlanningDeadline(SessionProperties.queryMaxPlanningTime(session.properties(), engine.queries().limits()),
+                statement == null ? () -> { } : statement::throwIfEnded);
+    }
+
+    private PlannedQuery planNow(SqlNode query)
     {
         LogicalPlanner planner = planner();
         SqlNode validated = planner.validate(query);
@@ -697,7 +711,14 @@ public final class StatementExecutor
         SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
         TableHandle table = table(target);
         Connector connector = connector(table.catalog(), target.getParserPosition());
-        insert = withoutHiddenColumns(insert, table);
+        SqlInsert unhidden = withoutHiddenColumns(insert, table);
+        PlanNode root = planningDeadline().within(() -> planInsert(unhidden, table, target));
+        long rows = write(() -> connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table)), table.columns(), new PlannedQuery(root, table.columns(), false));
+        return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
+    }
+
+    private PlanNode planInsert(SqlInsert insert, TableHandle table, SqlIdentifier target)
+    {
         LogicalPlanner planner = planner();
         SqlNode validated;
         try {
@@ -716,9 +737,7 @@ public final class StatementExecutor
             rel = modify.getInput();
         }
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
-        PlanNode root = physical.planRoot(rel);
-        long rows = write(() -> connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table)), table.columns(), new PlannedQuery(root, table.columns(), false));
-        return StaticResult.updateCount(queryId, engine.rootAllocator(), rows);
+        return physical.planRoot(rel);
     }
 
     /** Runs {@code planned} into the sink {@code openSink} opens, with the target's {@code columns}; returns the rows written. */

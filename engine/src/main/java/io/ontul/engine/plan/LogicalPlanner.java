@@ -58,6 +58,28 @@ public final class LogicalPlanner
     private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE);
     private final CalciteCatalogReader catalogReader;
     private final SqlValidator validator;
+
+    /** Every rule a rewrite pass tries is a {@linkplain PlanningDeadline#check planning checkpoint}. */
+    private static final org.apache.calcite.plan.RelOptListener DEADLINE_CHECKPOINT = new org.apache.calcite.plan.RelOptListener()
+    {
+        @Override
+        public void relEquivalenceFound(RelEquivalenceEvent event) {}
+
+        @Override
+        public void ruleAttempted(RuleAttemptedEvent event)
+        {
+            PlanningDeadline.check();
+        }
+
+        @Override
+        public void ruleProductionSucceeded(RuleProductionEvent event) {}
+
+        @Override
+        public void relDiscarded(RelDiscardedEvent event) {}
+
+        @Override
+        public void relChosen(RelChosenEvent event) {}
+    };
     private final RelOptCluster cluster;
 
     public LogicalPlanner(SchemaPlus rootSchema, List<String> defaultPath)
@@ -170,6 +192,7 @@ public final class LogicalPlanner
         }
         program.addRuleCollection(List.of(rules));
         HepPlanner planner = new HepPlanner(program.build(), PLANNER_CONTEXT);
+        planner.addListener(DEADLINE_CHECKPOINT);
         planner.setRoot(rel);
         return planner.findBestExp();
     }

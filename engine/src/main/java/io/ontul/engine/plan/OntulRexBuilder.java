@@ -1,10 +1,13 @@
 package io.ontul.engine.plan;
 
+import java.util.List;
+
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -13,7 +16,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Keeps casts of literals whose folding in Calcite differs from the SQL users expect (Calcite
  * truncates {@code CAST(2.7 AS INTEGER)} to 2, renders {@code CAST(true AS VARCHAR)} as
  * {@code TRUE}, drops sub-second digits). Those casts stay as calls, and the engine's kernels
- * evaluate them once per query (constant hoisting) with PostgreSQL/Trino semantics.
+ * evaluate them once per query (constant hoisting) with PostgreSQL/Trino semantics. Every call
+ * and literal it makes is a {@linkplain PlanningDeadline#check planning checkpoint}.
  */
 public final class OntulRexBuilder
         extends RexBuilder
@@ -21,6 +25,27 @@ public final class OntulRexBuilder
     public OntulRexBuilder(RelDataTypeFactory typeFactory)
     {
         super(typeFactory);
+    }
+
+    @Override
+    public RexNode makeCall(SqlParserPos pos, RelDataType returnType, SqlOperator op, List<RexNode> exprs)
+    {
+        PlanningDeadline.check();
+        return super.makeCall(pos, returnType, op, exprs);
+    }
+
+    @Override
+    public RexNode makeCall(SqlParserPos pos, SqlOperator op, List<? extends RexNode> exprs)
+    {
+        PlanningDeadline.check();
+        return super.makeCall(pos, op, exprs);
+    }
+
+    @Override
+    protected RexLiteral makeLiteral(Comparable value, RelDataType type, SqlTypeName typeName)
+    {
+        PlanningDeadline.check();
+        return super.makeLiteral(value, type, typeName);
     }
 
     @Override

@@ -81,6 +81,7 @@ public final class PhysicalPlanner
 
     PlanNode plan(RelNode rel)
     {
+        PlanningDeadline.check();
         ScanChain chain = ScanChain.of(rel);
         if (chain != null) {
             return scanFilterProject(chain.scan(), chain.filter(), chain.projects(), chain.rowType(), OptionalLong.empty());

@@ -20,9 +20,10 @@ import io.ontul.spi.OntulException;
  * @param maxSqlLength characters a statement may have
  * @param maxExpressionDepth how deeply expressions and queries may nest (parentheses, subqueries, operators)
  * @param maxGroupingSets grouping sets one GROUP BY may make (CUBE of n columns makes 2^n)
+ * @param maxPlanningTime how long a statement may take to validate and plan
  */
 public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> maxRunTime, int maxHistory, Duration historyMaxAge,
-        int maxSqlLength, int maxExpressionDepth, int maxGroupingSets)
+        int maxSqlLength, int maxExpressionDepth, int maxGroupingSets, Duration maxPlanningTime)
 {
     public static final String MAX_CONCURRENT = "ontul.query.max-concurrent";
     public static final String MAX_QUEUED = "ontul.query.max-queued";
@@ -32,11 +33,13 @@ public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> m
     public static final String MAX_SQL_LENGTH = "ontul.query.max-sql-length";
     public static final String MAX_EXPRESSION_DEPTH = "ontul.query.max-expression-depth";
     public static final String MAX_GROUPING_SETS = "ontul.query.max-grouping-sets";
+    public static final String MAX_PLANNING_TIME = "ontul.query.max-planning-time";
 
     public QueryLimits
     {
         requireNonNull(maxRunTime, "maxRunTime is null");
         requireNonNull(historyMaxAge, "historyMaxAge is null");
+        requireNonNull(maxPlanningTime, "maxPlanningTime is null");
     }
 
     /** What a statement may be: its length, nesting and grouping sets. */
@@ -56,7 +59,8 @@ public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> m
                 Durations.parse(config.property(HISTORY_MAX_AGE, "15m"), HISTORY_MAX_AGE),
                 count(config, MAX_SQL_LENGTH, 1_000_000),
                 count(config, MAX_EXPRESSION_DEPTH, 200),
-                count(config, MAX_GROUPING_SETS, 2048));
+                count(config, MAX_GROUPING_SETS, 2048),
+                Durations.parse(config.property(MAX_PLANNING_TIME, "2m"), MAX_PLANNING_TIME));
     }
 
     private static int count(EngineConfig config, String key, int defaultValue)

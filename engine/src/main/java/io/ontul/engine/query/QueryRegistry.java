@@ -240,6 +240,18 @@ public final class QueryRegistry
         }
     }
 
+    /** Throws the reason the statement ended (killed, out of time) if it has. */
+    void throwIfEnded(TrackedQuery query)
+    {
+        lock.lock();
+        try {
+            throwIfDone(query);
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
     private static void throwIfDone(TrackedQuery query)
     {
         if (query.state.isDone()) {
@@ -328,6 +340,7 @@ public final class QueryRegistry
             return;
         }
         query.state = state;
+        query.ended = true;
         query.endNanos = System.nanoTime();
         query.error = error;
         query.cancellation = cancellation;

@@ -45,6 +45,8 @@ public final class TrackedQuery
     long spillFiles;
     boolean holdsSlot;
     ScheduledFuture<?> timeout;
+    // set under the registry's lock with the final state; read without it by throwIfEnded
+    volatile boolean ended;
 
     TrackedQuery(QueryRegistry registry, String queryId, String user, String sql)
     {
@@ -80,6 +82,17 @@ public final class TrackedQuery
     public void admit(boolean takesSlot)
     {
         registry.admit(this, takesSlot);
+    }
+
+    /**
+     * Throws the reason the statement was ended by someone else (killed, out of run time), for
+     * work that has no context to be cancelled through yet (planning).
+     */
+    public void throwIfEnded()
+    {
+        if (ended) {
+            registry.throwIfEnded(this);
+        }
     }
 
     public void attach(QueryContext context)

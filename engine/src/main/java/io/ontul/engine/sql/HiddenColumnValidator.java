@@ -10,6 +10,7 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
 
 /**
  * Calcite's validator, except that {@code SELECT *} leaves out hidden columns (Kafka's
@@ -49,6 +50,14 @@ public final class HiddenColumnValidator
     static boolean expandingSelectList()
     {
         return EXPANDING_SELECT_LIST.get();
+    }
+
+    /** Every expression typed is a {@linkplain io.ontul.engine.plan.PlanningDeadline#check planning checkpoint}. */
+    @Override
+    public RelDataType deriveType(SqlValidatorScope scope, SqlNode expression)
+    {
+        io.ontul.engine.plan.PlanningDeadline.check();
+        return super.deriveType(scope, expression);
     }
 
     @Override

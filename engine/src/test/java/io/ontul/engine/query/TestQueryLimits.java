@@ -102,6 +102,63 @@ class TestQueryLimits
         }
     }
 
+    /**
+     * A statement that takes long to plan: 20,000 literals in an IN list take Calcite's validator
+     * and planner about a second here (far above the limits below); the answer is 25, nation's keys
+     * being 0 to 24.
+     */
+    private static final String LONG_PLANNING = "SELECT count(*) FROM tpch.tiny.nation WHERE n_nationkey IN ("
+            + java.util.stream.IntStream.range(0, 20_000).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(", ")) + ")";
+
+    /** Calcite cannot be interrupted; the planning deadline is checked as it types expressions, builds calls and tries rules. */
+    @Test
+    void planningTimeLimitFailsAStatementThatPlansLong()
+    {
+        try (Engine engine = engine()) {
+            Session session = engine.createSession("alice");
+            rows(session, "SET SESSION query_max_planning_time = '20ms'");
+            assertThatThrownBy(() -> rows(session, LONG_PLANNING))
+                    .isInstanceOfSatisfying(OntulException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT);
+                        assertThat(e.category()).isEqualTo(ErrorCategory.INSUFFICIENT_RESOURCES);
+                    })
+                    .hasMessageStartingWith("Query exceeded maximum planning time of 20ms (ontul.query.max-planning-time;");
+            QueryInfo info = engine.queries().queries("alice").stream().filter(query -> query.query().equals(LONG_PLANNING)).findFirst().orElseThrow();
+            assertThat(info.state()).isEqualTo(QueryState.FAILED);
+
+            // an INSERT plans under the same deadline
+            rows(session, "CREATE TABLE memory.\"default\".keys (k BIGINT)");
+            String insert = "INSERT INTO memory.\"default\".keys " + LONG_PLANNING;
+            assertThatThrownBy(() -> rows(session, insert)).hasMessageStartingWith("Query exceeded maximum planning time of 20ms");
+
+            rows(session, "RESET SESSION query_max_planning_time");
+            assertThat(rows(session, LONG_PLANNING)).containsExactly(List.of(25L));
+            assertThat(engine.rootAllocator().getAllocatedMemory()).isZero();
+        }
+        try (Engine engine = engine(QueryLimits.MAX_PLANNING_TIME, "20ms")) {
+            assertThatThrownBy(() -> rows(engine.createSession("bob"), LONG_PLANNING))
+                    .hasMessageStartingWith("Query exceeded maximum planning time of 20ms");
+            assertThat(rows(engine.createSession("bob"), "SELECT count(*) FROM tpch.tiny.nation")).containsExactly(List.of(25L));
+        }
+        assertThatThrownBy(() -> engine(QueryLimits.MAX_PLANNING_TIME, "later"))
+                .hasMessageStartingWith("Invalid duration 'later' for ontul.query.max-planning-time");
+    }
+
+    /** The run-time limit (and so a kill) reaches a statement that is still planning, not only its operators. */
+    @Test
+    void runTimeLimitStopsAStatementWhileItPlans()
+    {
+        try (Engine engine = engine()) {
+            Session session = engine.createSession("alice");
+            rows(session, "SET SESSION query_max_run_time = '20ms'");
+            assertThatThrownBy(() -> rows(session, LONG_PLANNING))
+                    .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.EXCEEDED_TIME_LIMIT))
+                    .hasMessageStartingWith("Query exceeded maximum run time of 20ms");
+            assertThat(engine.queries().queries("alice").stream().filter(query -> query.query().equals(LONG_PLANNING)).findFirst().orElseThrow().state())
+                    .isEqualTo(QueryState.FAILED);
+        }
+    }
+
     @Test
     void runTimeLimitMustBeADuration()
     {
