@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,6 +58,9 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, Optional<List<Pat
             "queryinterceptors", "statementinterceptors", "exceptioninterceptors", "connectionlifecycleinterceptors", "propertiestransform",
             "authenticationplugins", "defaultauthenticationplugin", "clientcertificatekeystoreurl", "trustcertificatekeystoreurl",
             "servercertificatekeystoreurl", "serversslcert", "keystore", "truststore", "logger", "profilersink", "credentialtype");
+
+    /** JDBC URL parameters that name a local file the driver reads (lower case): PostgreSQL's TLS key, certificates, root CA. */
+    private static final Set<String> FILE_JDBC_PARAMETERS = Set.of("sslcert", "sslkey", "sslrootcert");
 
     public HostAccessPolicy
     {
@@ -228,6 +233,30 @@ public record HostAccessPolicy(Set<String> allowedJdbcDrivers, Optional<List<Pat
                 throw OntulException.userError(ErrorCode.INVALID_ARGUMENT,
                         "Catalog '%s': property '%s' must not set parameter '%s': it loads classes, runs scripts or opens files on the server's host",
                         catalogName, property, parameter.substring(0, equals < 0 ? parameter.length() : equals).strip());
+            }
+        }
+    }
+
+    /**
+     * Checks the local files a JDBC URL's parameters name (PostgreSQL's {@code sslcert},
+     * {@code sslkey}, {@code sslrootcert}) as {@link #checkLocation} checks a location: a TLS
+     * key and certificates may be read from inside the allowed directories only, not from
+     * anywhere the server's OS user can read.
+     *
+     * @param rest the URL after {@code jdbc:<subprotocol>:}
+     * @throws OntulException INVALID_ARGUMENT naming the parameter and the file
+     */
+    public void checkJdbcFiles(String catalog, String property, String rest)
+    {
+        for (String parameter : rest.split("[?&;]")) {
+            int equals = parameter.indexOf('=');
+            if (equals < 0) {
+                continue;
+            }
+            String name = parameter.substring(0, equals).strip();
+            if (FILE_JDBC_PARAMETERS.contains(name.toLowerCase(Locale.ROOT))) {
+                String file = URLDecoder.decode(parameter.substring(equals + 1), StandardCharsets.UTF_8);
+                checkLocation(catalog, property + "' parameter '" + name, file);
             }
         }
     }

@@ -193,7 +193,24 @@ class TestFederatedCatalogs
             assertThatThrownBy(() -> statement.execute("CREATE CATALOG pgx USING jdbc WITH ('connection-url' = '" + postgres.jdbcUrl() + "?socketFactory=java.lang.Object')"))
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("must not set parameter 'socketFactory'");
-            assertThat(strings(connection.getMetaData().getCatalogs(), "TABLE_CAT")).doesNotContain("h2x", "h2y", "lite", "pgx");
+            // TLS files a driver would read must lie inside ontul.security.allowed-paths (here the data directory)
+            assertThatThrownBy(() -> statement.execute("CREATE CATALOG pgtls USING jdbc WITH ('connection-url' = '" + postgres.jdbcUrl()
+                    + (postgres.jdbcUrl().contains("?") ? "&" : "?") + "sslmode=verify-full&sslrootcert=%2Fetc%2Fssl%2Fcerts%2Fca.pem')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Catalog 'pgtls': property 'connection-url' parameter 'sslrootcert' is '/etc/ssl/certs/ca.pem', which is outside the directories this server lets catalogs use");
+            // what Iceberg's catalog and Hadoop are given through must not load classes or reach the host either
+            for (String property : List.of("iceberg.catalog.io-impl", "iceberg.catalog.metrics-reporter-impl", "iceberg.hadoop.fs.file.impl",
+                    "iceberg.hadoop.hadoop.security.credential.provider.path")) {
+                assertThatThrownBy(() -> statement.execute("CREATE CATALOG lakex USING iceberg WITH (\"" + property + "\" = 'org.example.Evil')"))
+                        .as(property)
+                        .isInstanceOf(SQLException.class)
+                        .hasMessageContaining("Catalog 'lakex': property '" + property + "' is refused: it loads classes by name or reads files through a provider on the server's host");
+            }
+            assertThatThrownBy(() -> statement.execute("CREATE CATALOG lakey USING iceberg WITH (\"iceberg.catalog.type\" = 'jdbc', \"iceberg.jdbc.url\" = '"
+                    + postgres.jdbcUrl() + "', \"iceberg.catalog.jdbc.socketFactory\" = 'java.lang.Object')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Catalog 'lakey': property 'iceberg.catalog.jdbc.socketFactory' must not set parameter 'socketFactory'");
+            assertThat(strings(connection.getMetaData().getCatalogs(), "TABLE_CAT")).doesNotContain("h2x", "h2y", "lite", "pgx", "pgtls", "lakex", "lakey");
         }
         // the same definitions in a catalog file stop the server from starting, naming the catalog,
         // and what the start had opened is released (its temporary exchange directory, say)
@@ -203,6 +220,10 @@ class TestFederatedCatalogs
                 .hasMessage("Catalog 'h2file': property 'connection-url' uses JDBC driver 'jdbc:h2', which this server does not allow "
                         + "(allowed: mariadb, mysql, postgresql; an operator may change ontul.security.jdbc.allowed-drivers in conf/ontul.properties)");
         assertThat(temporaryExchanges()).as("temporary exchange directories left by the failed start").isSubsetOf(exchangesBefore);
+        assertThatThrownBy(() -> io.ontul.engine.Engine.create(new EngineConfig(java.util.Map.of(),
+                        java.util.Map.of("lakefile", java.util.Map.of("connector.name", "iceberg", "iceberg.warehouse", dataDirectory.resolve("w").toString(),
+                                "iceberg.catalog.io-impl", "org.example.Evil")))).close())
+                .hasMessageStartingWith("Catalog 'lakefile': property 'iceberg.catalog.io-impl' is refused");
     }
 
     /** Issue 23: Iceberg warehouses and table locations stay inside ontul.security.allowed-paths (here the data directory). */

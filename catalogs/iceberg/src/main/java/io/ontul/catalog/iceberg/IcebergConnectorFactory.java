@@ -2,6 +2,7 @@ package io.ontul.catalog.iceberg;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.ontul.spi.Connector;
 import io.ontul.spi.ConnectorContext;
@@ -27,11 +28,45 @@ public final class IcebergConnectorFactory
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
     {
         IcebergConfig icebergConfig = IcebergConfig.parse(catalogName, config, context.dataDirectory());
+        checkPassedThrough(catalogName, config, context.hostAccess());
         icebergConfig.warehouse().ifPresent(warehouse -> context.hostAccess().checkLocation(catalogName, IcebergConfig.WAREHOUSE, warehouse));
         if (icebergConfig.catalogType() == IcebergCatalogType.JDBC) {
             checkJdbcBackend(catalogName, icebergConfig.icebergProperties().get("uri"), context.hostAccess());
         }
         return new IcebergConnector(icebergConfig, context);
+    }
+
+    /**
+     * Properties passed through to Iceberg's catalog ({@code iceberg.catalog.*}) and to Hadoop
+     * ({@code iceberg.hadoop.*}) must not load code or read files on the server's host: names
+     * that load a class ({@code io-impl}, {@code metrics-reporter-impl}, Hadoop's
+     * {@code fs.file.impl}, any {@code *class*}, {@code *factory*}) or read files through a
+     * provider ({@code hadoop.security.credential.provider.path}) are refused unless the operator
+     * allowed them by name ({@link HostAccessPolicy#ALLOWED_CLIENT_PROPERTIES}); the JDBC
+     * backend's driver properties ({@code iceberg.catalog.jdbc.*}) are checked as URL parameters
+     * of JDBC catalogs are, and the TLS files they name must lie inside the allowed directories.
+     */
+    private static void checkPassedThrough(String catalogName, Map<String, String> config, HostAccessPolicy hostAccess)
+    {
+        for (Map.Entry<String, String> entry : new TreeMap<>(config).entrySet()) {
+            String key = entry.getKey();
+            String prefix = key.startsWith(IcebergConfig.CATALOG_PROPERTY_PREFIX) ? IcebergConfig.CATALOG_PROPERTY_PREFIX
+                    : key.startsWith(IcebergConfig.HADOOP_PROPERTY_PREFIX) ? IcebergConfig.HADOOP_PROPERTY_PREFIX : null;
+            if (prefix == null) {
+                continue;
+            }
+            String name = key.substring(prefix.length());
+            if (prefix.equals(IcebergConfig.CATALOG_PROPERTY_PREFIX) && name.startsWith("jdbc.")) {
+                String parameter = "?" + name.substring("jdbc.".length()) + "=" + entry.getValue();
+                HostAccessPolicy.checkJdbcParameters(catalogName, key, parameter);
+                hostAccess.checkJdbcFiles(catalogName, key, parameter);
+                continue;
+            }
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.endsWith("impl") || lower.contains("class") || lower.contains("factory") || lower.contains("provider")) {
+                hostAccess.checkClientProperty(catalogName, key, name, "loads classes by name or reads files through a provider");
+            }
+        }
     }
 
     /**
@@ -51,6 +86,7 @@ public final class IcebergConnectorFactory
         HostAccessPolicy.checkJdbcParameters(catalogName, IcebergConfig.JDBC_URL, rest);
         if (!subprotocol.equals("sqlite")) {
             hostAccess.checkJdbcDriver(catalogName, IcebergConfig.JDBC_URL, subprotocol);
+            hostAccess.checkJdbcFiles(catalogName, IcebergConfig.JDBC_URL, rest);
             return;
         }
         if (rest.toLowerCase(Locale.ROOT).contains("load_extension")) {

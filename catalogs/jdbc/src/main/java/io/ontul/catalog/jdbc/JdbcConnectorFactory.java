@@ -32,6 +32,7 @@ public final class JdbcConnectorFactory
     {
         JdbcConfig jdbcConfig = JdbcConfig.parse(catalogName, config);
         context.hostAccess().checkJdbcDriver(catalogName, JdbcConfig.CONNECTION_URL, jdbcConfig.url().subprotocol());
+        context.hostAccess().checkJdbcFiles(catalogName, JdbcConfig.CONNECTION_URL, jdbcConfig.url().url());
         JdbcDialect dialect = JdbcDialects.forSubprotocol(jdbcConfig.url().subprotocol());
         if (dialect.driverClassName().isEmpty()) {
             try {

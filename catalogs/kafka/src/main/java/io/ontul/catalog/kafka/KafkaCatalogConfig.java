@@ -107,6 +107,13 @@ public final class KafkaCatalogConfig
             "org.apache.kafka.common.security.plain.PlainLoginModule",
             "org.apache.kafka.common.security.scram.ScramLoginModule",
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule");
+    /**
+     * Client properties that name a local file the client reads: TLS key and trust stores, and
+     * the OAuth endpoints, which may be {@code file:} URLs; they must lie inside
+     * {@code ontul.security.allowed-paths}.
+     */
+    private static final Set<String> FILE_PROPERTIES = Set.of("ssl.keystore.location", "ssl.truststore.location",
+            "sasl.oauthbearer.token.endpoint.url", "sasl.oauthbearer.jwks.endpoint.url");
     /** Client properties that name classes to load or read files and environment through providers. */
     private static final Set<String> CLASS_LIST_PROPERTIES = Set.of("metric.reporters", "config.providers", "security.providers");
 
@@ -116,7 +123,8 @@ public final class KafkaCatalogConfig
      * class lists (metric reporters, config and security providers, whose file and directory
      * providers read any file), and a {@code sasl.jaas.config} naming a login module other than
      * Kafka's PLAIN, SCRAM and OAUTHBEARER ones (JNDI or Kerberos modules reach other systems and
-     * the host's files). The operator may allow any of them by name
+     * the host's files); and key stores, trust stores and {@code file:} OAuth endpoints outside
+     * {@code ontul.security.allowed-paths}. The operator may allow any of them by name
      * ({@link HostAccessPolicy#ALLOWED_CLIENT_PROPERTIES}).
      */
     public static void checkHostAccess(String catalogName, Map<String, String> config, HostAccessPolicy hostAccess)
@@ -130,6 +138,9 @@ public final class KafkaCatalogConfig
             if (clientName.endsWith(".class") || clientName.endsWith(".classes") || CLASS_LIST_PROPERTIES.contains(clientName)
                     || clientName.startsWith("config.providers.")) {
                 hostAccess.checkClientProperty(catalogName, name, clientName, "loads classes by name or reads files through a provider");
+            }
+            if (FILE_PROPERTIES.contains(clientName)) {
+                hostAccess.checkLocation(catalogName, name, entry.getValue());
             }
             if (clientName.equals("sasl.jaas.config")) {
                 String loginModule = entry.getValue().strip().split("\\s+", 2)[0];

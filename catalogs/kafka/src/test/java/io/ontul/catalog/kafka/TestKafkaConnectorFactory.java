@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -17,6 +20,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.spi.Connector;
 import io.ontul.spi.ConnectorFactory;
@@ -102,8 +106,30 @@ class TestKafkaConnectorFactory
         // Kafka's own login modules pass, and an operator may allow a property by name
         KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1",
                 "kafka.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"p\";"), HostAccessPolicy.DEFAULT);
-        HostAccessPolicy allowing = HostAccessPolicy.of(null, null, java.util.Optional.empty(), "sasl.login.callback.handler.class");
+        HostAccessPolicy allowing = HostAccessPolicy.of(null, null, Optional.empty(), "sasl.login.callback.handler.class");
         KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1", "kafka.sasl.login.callback.handler.class", "org.example.Handler"), allowing);
+    }
+
+    /** TLS stores and file: OAuth endpoints are files the client reads: inside ontul.security.allowed-paths only. */
+    @Test
+    void refusesKeyAndTrustStoresOutsideTheAllowedDirectories(@TempDir Path allowed)
+            throws IOException
+    {
+        HostAccessPolicy policy = new HostAccessPolicy(HostAccessPolicy.DEFAULT_JDBC_DRIVERS, Optional.of(List.of(allowed)), Set.of());
+        for (String property : List.of("kafka.ssl.truststore.location", "kafka.ssl.keystore.location")) {
+            assertThatThrownBy(() -> KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1", property, "/etc/ssl/private/server.p12"), policy))
+                    .as(property)
+                    .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                    .hasMessage("Catalog 'kafka': property '" + property + "' is '/etc/ssl/private/server.p12', which is outside the directories this server lets catalogs use ("
+                            + allowed.toRealPath() + "; an operator may change ontul.security.allowed-paths in conf/ontul.properties)");
+        }
+        assertThatThrownBy(() -> KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1",
+                        "kafka.sasl.oauthbearer.token.endpoint.url", "file:///etc/shadow"), policy))
+                .hasMessageContaining("property 'kafka.sasl.oauthbearer.token.endpoint.url' is 'file:///etc/shadow', which is outside the directories");
+        // inside the allowed directories, and remote endpoints, pass
+        KafkaCatalogConfig.checkHostAccess("kafka", Map.of("kafka.bootstrap-servers", "h:1",
+                "kafka.ssl.truststore.location", allowed.resolve("truststore.p12").toString(),
+                "kafka.sasl.oauthbearer.token.endpoint.url", "https://login.example.com/oauth2/token"), policy);
     }
 
     @Test
