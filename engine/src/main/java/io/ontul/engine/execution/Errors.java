@@ -7,13 +7,14 @@ import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 
+import io.ontul.exchange.ExchangeStorageException;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
 /**
  * Translates failures into the one exception users see. Calcite validation messages are
  * rewritten into Ontul's wording with a {@code line L:C:} prefix; Arrow allocation failures
- * become the query's memory-limit error; anything unexpected is an INTERNAL error that says it
+ * become the query's memory-limit error; spill and checkpoint storage failures are EXTERNAL; anything unexpected is an INTERNAL error that says it
  * is a bug and carries the query id.
  */
 public final class Errors
@@ -52,6 +53,10 @@ public final class Errors
         if (cause instanceof OutOfMemoryException) {
             return translate(cause, context);
         }
+        ExchangeStorageException storage = storageFailure(error);
+        if (storage != null) {
+            return storageError(storage);
+        }
         if (error instanceof CalciteContextException calcite) {
             return validation(calcite, null);
         }
@@ -60,6 +65,29 @@ public final class Errors
         }
         String queryId = context == null ? "" : " (query " + context.queryId() + ")";
         return OntulException.internal(abbreviate(error.toString(), MAX_QUOTED_MESSAGE) + queryId, error);
+    }
+
+    /**
+     * Spill and checkpoint storage failing (a full disk, a permission, a storage service down)
+     * is not a bug: an EXTERNAL error naming the file or folder and the storage's reason.
+     */
+    public static OntulException storageError(ExchangeStorageException storage)
+    {
+        return new OntulException(ErrorCode.EXTERNAL_ERROR, "Exchange storage failed: " + abbreviate(storage.getMessage(), MAX_QUOTED_MESSAGE)
+                + " (check free space and permissions there: ontul.exchange.base.dir)", storage);
+    }
+
+    /** The storage failure behind {@code error}, wrapped as tasks and futures wrap failures, or null. */
+    private static ExchangeStorageException storageFailure(Throwable error)
+    {
+        Throwable current = error;
+        for (int depth = 0; current != null && depth < 8; depth++) {
+            if (current instanceof ExchangeStorageException storage) {
+                return storage;
+            }
+            current = current.getCause();
+        }
+        return null;
     }
 
     /** A validation error with its position and Ontul's wording. */

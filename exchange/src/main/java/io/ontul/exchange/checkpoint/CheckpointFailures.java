@@ -1,32 +1,23 @@
 package io.ontul.exchange.checkpoint;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 import org.apache.hadoop.fs.Path;
+
+import io.ontul.exchange.ExchangeStorageException;
 
 /** Storage failures as the store reports them: unchecked, naming the file. */
 final class CheckpointFailures
 {
     private CheckpointFailures() {}
 
-    static UncheckedIOException cannotRead(Path file, IOException cause)
+    static ExchangeStorageException cannotRead(Path file, IOException cause)
     {
-        return failure("Cannot read checkpoint file", file, cause);
+        return new ExchangeStorageException("Cannot read checkpoint file", file, cause);
     }
 
-    static UncheckedIOException cannotWrite(Path file, IOException cause)
+    static ExchangeStorageException cannotWrite(Path file, IOException cause)
     {
-        return failure("Cannot write checkpoint file", file, cause);
-    }
-
-    private static UncheckedIOException failure(String what, Path file, IOException cause)
-    {
-        String message = String.valueOf(cause.getMessage());
-        // Exchange file errors start with the file name already.
-        if (message.startsWith(file.toString())) {
-            return new UncheckedIOException(what + " " + message, cause);
-        }
-        return new UncheckedIOException(what + " " + file + ": " + message, cause);
+        return new ExchangeStorageException("Cannot write checkpoint file", file, cause);
     }
 }

@@ -16,6 +16,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import io.ontul.exchange.ExchangeStorageException;
+
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -56,8 +58,7 @@ public final class FileSystemCheckpointStore
             files = CheckpointFileSystem.open(CheckpointFileSystem.toUri(config.baseDirectory()), config.hadoopProperties(), streams);
         }
         catch (IOException | RuntimeException e) {
-            throw new UncheckedIOException("Cannot open the checkpoint store in " + config.baseDirectory() + ": " + e.getMessage(),
-                    e instanceof IOException io ? io : new IOException(e));
+            throw new ExchangeStorageException("Cannot open the checkpoint store in", config.baseDirectory(), e instanceof IOException io ? io : new IOException(e));
         }
         Path root = new Path(files.qualify(CheckpointFileSystem.toUri(config.baseDirectory())), CheckpointLayout.CHECKPOINTS);
         try {
@@ -71,7 +72,7 @@ public final class FileSystemCheckpointStore
             catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            throw e instanceof IOException io ? new UncheckedIOException("Cannot prepare checkpoint folder " + root + ": " + io.getMessage(), io) : (RuntimeException) e;
+            throw e instanceof IOException io ? new ExchangeStorageException("Cannot prepare checkpoint folder", root, io) : (RuntimeException) e;
         }
         return new FileSystemCheckpointStore(config, files, new CheckpointLayout(root));
     }
@@ -96,7 +97,7 @@ public final class FileSystemCheckpointStore
             files.createFolder(taskFolder);
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot prepare checkpoint folder " + taskFolder + ": " + e.getMessage(), e);
+            throw new ExchangeStorageException("Cannot prepare checkpoint folder", taskFolder, e);
         }
         return new TaskSnapshotWriter(files, layout, job, checkpointId, taskId);
     }
@@ -137,7 +138,7 @@ public final class FileSystemCheckpointStore
                 return new CompletedCheckpoint(files, layout, record);
             }
             catch (IOException e) {
-                throw new UncheckedIOException("Cannot complete checkpoint " + checkpointId + " of job " + job + ": " + e.getMessage(), e);
+                throw new ExchangeStorageException("Cannot complete checkpoint", checkpointId + " of job " + job, e);
             }
         }
     }
@@ -154,7 +155,7 @@ public final class FileSystemCheckpointStore
             return Optional.of(read(job, latest.getAsLong()));
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the checkpoints of job " + job + " in " + layout.job(job) + ": " + e.getMessage(), e);
+            throw new ExchangeStorageException("Cannot list the checkpoints of job", job + " in " + layout.job(job), e);
         }
     }
 
@@ -183,7 +184,7 @@ public final class FileSystemCheckpointStore
                     .toList();
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the checkpoints of job " + job + " in " + layout.job(job) + ": " + e.getMessage(), e);
+            throw new ExchangeStorageException("Cannot list the checkpoints of job", job + " in " + layout.job(job), e);
         }
     }
 
@@ -199,7 +200,7 @@ public final class FileSystemCheckpointStore
                     .toList();
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot list the jobs in " + layout.root() + ": " + e.getMessage(), e);
+            throw new ExchangeStorageException("Cannot list the jobs in", layout.root(), e);
         }
     }
 
@@ -219,7 +220,7 @@ public final class FileSystemCheckpointStore
                 return expire(job, latest.getAsLong(), count);
             }
             catch (IOException e) {
-                throw new UncheckedIOException("Cannot delete old checkpoints of job " + job + ": " + e.getMessage(), e);
+                throw new ExchangeStorageException("Cannot delete old checkpoints of job", job, e);
             }
         }
     }
@@ -242,7 +243,7 @@ public final class FileSystemCheckpointStore
                 return deleted;
             }
             catch (IOException e) {
-                throw new UncheckedIOException("Cannot delete incomplete checkpoints of job " + job + ": " + e.getMessage(), e);
+                throw new ExchangeStorageException("Cannot delete incomplete checkpoints of job", job, e);
             }
         }
     }
@@ -265,7 +266,7 @@ public final class FileSystemCheckpointStore
                 LOG.info("Deleted the checkpoints of job {}", job);
             }
             catch (IOException e) {
-                throw new UncheckedIOException("Cannot delete the checkpoints of job " + job + " in " + jobFolder + ": " + e.getMessage(), e);
+                throw new ExchangeStorageException("Cannot delete the checkpoints of job", job + " in " + jobFolder, e);
             }
         }
     }

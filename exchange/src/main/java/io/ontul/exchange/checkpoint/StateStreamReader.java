@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
+import io.ontul.exchange.ExchangeStorageException;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -84,7 +86,7 @@ public final class StateStreamReader
             reader.close();
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot close checkpoint file " + file, e);
+            throw new ExchangeStorageException("Cannot close checkpoint file", file, e);
         }
     }
 

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.LongConsumer;
 
+import io.ontul.exchange.ExchangeStorageException;
+
 /**
  * One file on disk holding one or more spill runs, written one after another: each run is a
  * complete exchange stream (own header and data key) at its own offset. Creating a file costs
@@ -145,7 +147,7 @@ final class SpillFile
             Files.deleteIfExists(path);
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete spill file " + path, e);
+            throw new ExchangeStorageException("Cannot delete spill file", path, e);
         }
         finally {
             // a file that could not be deleted goes with the query's folder

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 
+import io.ontul.exchange.ExchangeStorageException;
+
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -53,7 +55,7 @@ public final class SpillRunReader
             if (e instanceof RuntimeException runtime) {
                 throw runtime;
             }
-            throw new UncheckedIOException("Cannot read spill file " + name + ": " + e.getMessage(), (IOException) e);
+            throw new ExchangeStorageException("Cannot read spill file", name, (IOException) e);
         }
     }
 
@@ -64,7 +66,7 @@ public final class SpillRunReader
             return reader.next();
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot read spill file " + file + ": " + e.getMessage(), e);
+            throw new ExchangeStorageException("Cannot read spill file", file, e);
         }
     }
 
@@ -75,7 +77,7 @@ public final class SpillRunReader
             reader.close();
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot close spill file " + file, e);
+            throw new ExchangeStorageException("Cannot close spill file", file, e);
         }
     }
 }

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
+import io.ontul.exchange.ExchangeStorageException;
+
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
@@ -62,7 +64,7 @@ public final class SpillRunWriter
         }
         catch (IOException | RuntimeException e) {
             abort();
-            throw e instanceof IOException io ? new UncheckedIOException("Cannot write spill file " + name, io) : (RuntimeException) e;
+            throw e instanceof IOException io ? new ExchangeStorageException("Cannot write spill file", name, io) : (RuntimeException) e;
         }
     }
 
@@ -96,7 +98,7 @@ public final class SpillRunWriter
         }
         catch (IOException e) {
             abort();
-            throw new UncheckedIOException("Cannot write spill file " + name, e);
+            throw new ExchangeStorageException("Cannot write spill file", name, e);
         }
         catch (RuntimeException e) {
             abort();
@@ -128,7 +130,7 @@ public final class SpillRunWriter
         }
         catch (IOException e) {
             abort();
-            throw new UncheckedIOException("Cannot write spill file " + name, e);
+            throw new ExchangeStorageException("Cannot write spill file", name, e);
         }
         catch (RuntimeException e) {
             abort();

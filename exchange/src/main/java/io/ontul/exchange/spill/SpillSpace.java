@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.ontul.exchange.ExchangeStorageException;
+
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +83,7 @@ public final class SpillSpace
                 Files.createDirectories(directory);
             }
             catch (IOException e) {
-                throw new UncheckedIOException("Cannot create spill folder " + directory, e);
+                throw new ExchangeStorageException("Cannot create spill folder", directory, e);
             }
             file = directory.resolve("run-" + fileCounter.incrementAndGet() + ".arrow");
         }

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.ontul.exchange.ExchangeStorageException;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +86,7 @@ public final class SpillStore
             }
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Cannot prepare spill directory " + directory, e);
+            throw new ExchangeStorageException("Cannot prepare spill directory", directory, e);
         }
         return store;
     }

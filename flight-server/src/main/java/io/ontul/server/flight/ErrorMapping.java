@@ -59,7 +59,11 @@ public final class ErrorMapping
                 default -> CallStatus.INVALID_ARGUMENT;
             };
             case INSUFFICIENT_RESOURCES -> CallStatus.RESOURCE_EXHAUSTED;
-            case EXTERNAL -> CallStatus.UNAVAILABLE;
+            case EXTERNAL -> {
+                // a storage or remote system failing is the operator's to fix: logged without a stack trace
+                LOG.warn("{}", error.getMessage());
+                yield CallStatus.UNAVAILABLE;
+            }
             case INTERNAL -> {
                 LOG.error("{}", error.getMessage(), error);
                 yield CallStatus.INTERNAL;
