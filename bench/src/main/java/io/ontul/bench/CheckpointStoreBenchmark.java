@@ -23,9 +23,9 @@ import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.exchange.checkpoint.CheckpointConfig;
 import io.ontul.exchange.checkpoint.CheckpointStore;
 import io.ontul.exchange.checkpoint.CompletedCheckpoint;

@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.duckdb.DuckDBConnection;
 
-import io.ontul.engine.Engine;
+import io.ontul.engine.api.Engine;
 
 /** Ontul embedded in this JVM and called directly, DuckDB over its in-process JDBC driver. */
 public final class EmbeddedTpchContenders

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 
 /** A query through the engine in this JVM, without Flight: the engine's own share of a read. */
 public final class EngineStreamCase

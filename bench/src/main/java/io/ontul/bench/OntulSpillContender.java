@@ -9,9 +9,9 @@ import java.util.regex.Pattern;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.memory.DataSize;
 import io.ontul.engine.query.QueryInfo;
 import io.ontul.exchange.spill.SpillStore;

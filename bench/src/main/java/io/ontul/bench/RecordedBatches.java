@@ -12,7 +12,7 @@ import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 
 /**
  * A query result read once and held in memory as Arrow record batches, so that a plain Flight

@@ -29,8 +29,8 @@ import java.util.stream.Stream;
 
 import org.duckdb.DuckDBConnection;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.exchange.crypto.EncryptionConfig;

@@ -10,10 +10,10 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import io.ontul.catalog.kafka.broker.SingleNodeKafkaBroker;
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 
 /**
  * {@code ontul start --with-kafka}: a single-node Kafka broker in the server's process, on

@@ -19,8 +19,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;

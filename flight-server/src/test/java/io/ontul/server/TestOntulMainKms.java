@@ -16,7 +16,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.cli.CommandEnvironment;
 
 /** Runs {@code ontul kms rotate} in process, and checks where a started server keeps its exchange files and keys. */

@@ -10,7 +10,7 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.OntulServer;
 
 /** A real Ontul server in this JVM on 127.0.0.1 and a free port, with user admin's password set. */

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
 
 /**
  * Child JVM of {@link StreamingBenchmark}: end-to-end latency of the Ontul → Iceberg job. A

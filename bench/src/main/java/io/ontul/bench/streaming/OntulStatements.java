@@ -8,8 +8,8 @@ import java.util.Map;
 
 import org.apache.arrow.vector.types.pojo.Field;
 
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.testing.ResultRows;
 
 /** Statements of the Ontul child JVMs on one session, and the columns of SHOW STREAMING JOBS they read. */

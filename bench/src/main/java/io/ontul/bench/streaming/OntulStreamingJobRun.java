@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
 
 /**
  * Child JVM of {@link StreamingBenchmark}: one Ontul contender. Creates an {@link Engine} in this

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 
 import io.ontul.catalog.tpch.TpchConnector;
 import io.ontul.spi.ConnectorContext;
-import io.ontul.spi.ConnectorStore;
-import io.ontul.spi.InMemoryConnectorStore;
 import io.ontul.spi.ConnectorFactory;
+import io.ontul.spi.ConnectorStore;
 import io.ontul.spi.ErrorCode;
+import io.ontul.spi.InMemoryConnectorStore;
 import io.ontul.spi.OntulException;
 
 class TestConnectorFactories

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.memory.DataSize;
 import io.ontul.exchange.checkpoint.CheckpointConfig;
 import io.ontul.exchange.checkpoint.CheckpointStore;

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.memory.DataSize;
 import io.ontul.engine.query.Durations;
 import io.ontul.spi.ErrorCode;
@@ -47,7 +47,7 @@ public final class SessionProperties
      * {@code ontul.query.max-planning-time} for its own queries; only
      * an administrator (or anyone, in an engine without users) may raise them.
      */
-    public static String validate(String name, String value, io.ontul.engine.Session session)
+    public static String validate(String name, String value, io.ontul.engine.api.Session session)
     {
         String key = validate(name, value);
         if (value == null || isAdministrator(session)) {
@@ -79,7 +79,7 @@ public final class SessionProperties
     }
 
     /** Administrators of the server's users; everyone in an engine without users (bin/ontul sql, tests, benchmarks). */
-    static boolean isAdministrator(io.ontul.engine.Session session)
+    static boolean isAdministrator(io.ontul.engine.api.Session session)
     {
         return session.engine().userManagement().map(users -> users.isAdmin(session.user())).orElse(true);
     }

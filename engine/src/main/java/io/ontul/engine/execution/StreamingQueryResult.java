@@ -6,7 +6,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.operator.Operator;
 import io.ontul.spi.OntulException;
 

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.spi.ConnectorStore;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

@@ -16,8 +16,8 @@ import org.apache.calcite.rex.RexNode;
 
 import io.ontul.engine.sql.ConnectorTable;
 import io.ontul.engine.type.ArrowTypes;
-import io.ontul.spi.AggregateFunction;
 import io.ontul.spi.AggregateFunction.Kind;
+import io.ontul.spi.AggregateFunction;
 import io.ontul.spi.Aggregation;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.ScanSpec;

@@ -35,8 +35,8 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.ontul.engine.operator.JoinType;
-import io.ontul.engine.operator.aggregate.Accumulators;
 import io.ontul.engine.operator.SortKey;
+import io.ontul.engine.operator.aggregate.Accumulators;
 import io.ontul.engine.sql.ConnectorTable;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

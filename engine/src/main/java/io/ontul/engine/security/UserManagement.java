@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Where the users live that {@code CREATE USER}, {@code ALTER USER}, {@code DROP USER} and
  * {@code SHOW USERS} change and list. The Ontul server implements it over its password file and
- * hands it to {@link io.ontul.engine.Engine#create(io.ontul.engine.EngineConfig, UserManagement)};
+ * hands it to {@link io.ontul.engine.api.Engine#create(io.ontul.engine.api.EngineConfig, UserManagement)};
  * an engine without one rejects those statements.
  *
  * <p>Protocol: the engine checks permissions ({@link #isAdmin}) and the password rules, and turns

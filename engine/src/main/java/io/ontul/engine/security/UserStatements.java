@@ -8,8 +8,8 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.execution.StaticResult;
 import io.ontul.engine.expression.LikeMatcher;
 import io.ontul.engine.sql.tree.SqlAlterUser;

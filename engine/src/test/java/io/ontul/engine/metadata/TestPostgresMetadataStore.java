@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /** The cluster setting: the same contract on a real PostgreSQL ({@code ontul.metadata.url}). */

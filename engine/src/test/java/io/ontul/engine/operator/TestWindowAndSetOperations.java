@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.ResultRows;

@@ -14,17 +14,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.catalog.RecordingConnectorFactory;
 import io.ontul.engine.testing.ResultRows;
-import io.ontul.spi.AggregateFunction;
 import io.ontul.spi.AggregateFunction.Kind;
+import io.ontul.spi.AggregateFunction;
 import io.ontul.spi.Aggregation;
-import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ColumnPredicate.Operator;
+import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ScanSpec;
 
 /**

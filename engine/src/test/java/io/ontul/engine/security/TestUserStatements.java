@@ -15,10 +15,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

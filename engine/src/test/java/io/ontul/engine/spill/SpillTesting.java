@@ -16,9 +16,9 @@ import java.util.stream.Stream;
 
 import org.duckdb.DuckDBConnection;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.ResultRows;
 

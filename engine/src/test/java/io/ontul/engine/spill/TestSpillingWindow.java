@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.ResultRows;

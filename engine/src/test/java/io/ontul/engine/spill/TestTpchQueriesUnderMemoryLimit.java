@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.TpchQueries;

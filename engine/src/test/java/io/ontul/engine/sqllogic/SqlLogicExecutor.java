@@ -11,8 +11,8 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.opentest4j.AssertionFailedError;
 
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.sqllogic.SqlLogicCase.SortMode;
 import io.ontul.spi.OntulException;
 

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.Session;
 
 /**
  * SQL behaviour as data: every {@code src/test/resources/sqllogic/*.slt} file (format in

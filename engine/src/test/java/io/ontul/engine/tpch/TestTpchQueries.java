@@ -18,9 +18,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.ResultRows;

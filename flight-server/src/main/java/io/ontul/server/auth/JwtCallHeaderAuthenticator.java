@@ -13,7 +13,7 @@ import org.apache.arrow.flight.auth2.AuthUtilities;
 import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
 import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 
 /**
  * Authenticates every Flight call from its {@code Authorization} header.

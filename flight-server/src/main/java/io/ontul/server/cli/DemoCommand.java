@@ -25,7 +25,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 import io.ontul.spi.OntulException;
 
 /**

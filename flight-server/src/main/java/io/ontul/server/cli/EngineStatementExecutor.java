@@ -4,10 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Path;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.EngineConfig;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 
 /** An in-process engine with one session; closing it stops the engine. */
 public final class EngineStatementExecutor

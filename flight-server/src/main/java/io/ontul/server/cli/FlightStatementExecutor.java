@@ -20,7 +20,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 import io.ontul.server.flight.StatementKinds;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

@@ -13,7 +13,7 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.NonNullableStructVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 
 /**
  * JSON Lines: one JSON object per row, keys in column order. Numbers (integers, DECIMAL, DOUBLE)

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.exchange.crypto.EncryptionConfig;
 import io.ontul.exchange.kms.KeyRotationCommand;

@@ -2,7 +2,7 @@ package io.ontul.server.cli;
 
 import java.io.IOException;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 
 /**
  * Writes the results of statements to a text stream in one output format.

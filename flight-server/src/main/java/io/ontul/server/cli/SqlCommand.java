@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 import io.ontul.spi.ErrorCategory;
 import io.ontul.spi.OntulException;
 

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.EmbeddedKafkaCatalog;
 import io.ontul.server.OntulServer;
 import io.ontul.spi.OntulException;

@@ -1,6 +1,6 @@
 package io.ontul.server.cli;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 
 /**
  * Runs the statements of one command-line session. The command calls {@link #execute} once per

@@ -18,8 +18,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.Session;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;

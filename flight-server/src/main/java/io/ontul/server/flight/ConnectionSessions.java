@@ -12,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.arrow.flight.FlightProducer.CallContext;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.Session;
 
 /**
  * One engine {@link Session} per client connection, so that SET SESSION, USE and the default

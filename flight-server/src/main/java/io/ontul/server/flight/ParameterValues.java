@@ -38,7 +38,7 @@ import io.ontul.spi.OntulException;
 
 /**
  * Turns a parameter batch a client bound to a prepared statement into the Java values
- * {@link io.ontul.engine.Session#execute(String, List)} takes: one list per row, one value per
+ * {@link io.ontul.engine.api.Session#execute(String, List)} takes: one list per row, one value per
  * column in order, SQL NULL as null.
  */
 public final class ParameterValues

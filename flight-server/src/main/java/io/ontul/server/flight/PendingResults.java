@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 import com.google.protobuf.ByteString;
 
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 
 /**
  * Query results between GetFlightInfo and DoGet. GetFlightInfo starts the query and parks its

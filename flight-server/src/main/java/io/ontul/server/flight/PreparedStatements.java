@@ -10,8 +10,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import com.google.protobuf.ByteString;
 
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 
 /**
  * The prepared statements of all connections, by handle. A prepared query without parameters

@@ -14,8 +14,8 @@ import org.apache.arrow.flight.SessionOptionValueFactory;
 import org.apache.arrow.flight.SetSessionOptionsResult;
 import org.apache.arrow.flight.SetSessionOptionsResult.ErrorValue;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.execution.SessionProperties;
 import io.ontul.spi.Connector;
 import io.ontul.spi.OntulException;

@@ -10,8 +10,8 @@ import io.ontul.engine.sql.tree.SqlExplainStatement;
 import io.ontul.engine.sql.tree.SqlShowCatalogs;
 import io.ontul.engine.sql.tree.SqlShowColumns;
 import io.ontul.engine.sql.tree.SqlShowSchemas;
-import io.ontul.engine.sql.tree.SqlShowTables;
 import io.ontul.engine.sql.tree.SqlShowStreamingJobs;
+import io.ontul.engine.sql.tree.SqlShowTables;
 import io.ontul.engine.sql.tree.SqlShowUsers;
 import io.ontul.engine.sql.tree.SqlStreamingJobCommand;
 

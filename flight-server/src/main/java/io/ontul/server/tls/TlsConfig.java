@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.OntulServer;
 
 /** Logins and signed bearer tokens against a real server on a free port. */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.nimbusds.jwt.SignedJWT;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.spi.OntulException;
 
 class TestJwtTokens

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.catalog.jdbc.testing.TestingPostgres;
 import io.ontul.catalog.kafka.testing.EmbeddedKafka;
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.ResultRows;
@@ -215,12 +215,12 @@ class TestFederatedCatalogs
         // the same definitions in a catalog file stop the server from starting, naming the catalog,
         // and what the start had opened is released (its temporary exchange directory, say)
         java.util.Set<Path> exchangesBefore = temporaryExchanges();
-        assertThatThrownBy(() -> io.ontul.engine.Engine.create(new EngineConfig(java.util.Map.of(),
+        assertThatThrownBy(() -> io.ontul.engine.api.Engine.create(new EngineConfig(java.util.Map.of(),
                         java.util.Map.of("h2file", java.util.Map.of("connector.name", "jdbc", "connection-url", "jdbc:h2:mem:p")))).close())
                 .hasMessage("Catalog 'h2file': property 'connection-url' uses JDBC driver 'jdbc:h2', which this server does not allow "
                         + "(allowed: mariadb, mysql, postgresql; an operator may change ontul.security.jdbc.allowed-drivers in conf/ontul.properties)");
         assertThat(temporaryExchanges()).as("temporary exchange directories left by the failed start").isSubsetOf(exchangesBefore);
-        assertThatThrownBy(() -> io.ontul.engine.Engine.create(new EngineConfig(java.util.Map.of(),
+        assertThatThrownBy(() -> io.ontul.engine.api.Engine.create(new EngineConfig(java.util.Map.of(),
                         java.util.Map.of("lakefile", java.util.Map.of("connector.name", "iceberg", "iceberg.warehouse", dataDirectory.resolve("w").toString(),
                                 "iceberg.catalog.io-impl", "org.example.Evil")))).close())
                 .hasMessageStartingWith("Catalog 'lakefile': property 'iceberg.catalog.io-impl' is refused");

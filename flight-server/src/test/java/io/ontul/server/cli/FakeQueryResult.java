@@ -9,7 +9,7 @@ import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.engine.QueryResult;
+import io.ontul.engine.api.QueryResult;
 
 /** Hands out prepared batches; optionally fails after them. Closes the batches it owns. */
 final class FakeQueryResult

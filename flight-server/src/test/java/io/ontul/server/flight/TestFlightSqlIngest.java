@@ -64,7 +64,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.google.protobuf.Any;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.OntulServer;
 
 /**

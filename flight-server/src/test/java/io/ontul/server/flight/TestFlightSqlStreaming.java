@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ontul.engine.EngineConfig;
+import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.OntulServer;
 
 /**

@@ -9,9 +9,9 @@ import java.util.Map;
 import org.apache.arrow.flight.sql.impl.FlightSql.SqlSupportsConvert;
 import org.junit.jupiter.api.Test;
 
-import io.ontul.engine.Engine;
-import io.ontul.engine.QueryResult;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.Session;
 import io.ontul.engine.testing.ResultRows;
 
 /** What the server's SqlInfo claims holds: each CAST the supportsConvert map names runs. */

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.catalog.iceberg.read.IcebergParquetBatchSource;
 import io.ontul.spi.BatchSource;
-import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ColumnPredicate.Operator;
+import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

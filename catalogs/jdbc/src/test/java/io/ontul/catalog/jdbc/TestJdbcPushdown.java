@@ -19,11 +19,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.ontul.catalog.jdbc.testing.TestingPostgres;
-import io.ontul.engine.Engine;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.Session;
 import io.ontul.spi.BatchSource;
-import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ColumnPredicate.Operator;
+import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;

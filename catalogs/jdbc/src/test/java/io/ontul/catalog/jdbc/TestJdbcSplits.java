@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.ontul.catalog.jdbc.testing.TestingPostgres;
-import io.ontul.engine.Engine;
-import io.ontul.spi.ColumnPredicate;
+import io.ontul.engine.api.Engine;
 import io.ontul.spi.ColumnPredicate.Operator;
+import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

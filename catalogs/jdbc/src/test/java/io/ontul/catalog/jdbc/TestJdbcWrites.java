@@ -30,8 +30,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.ontul.catalog.jdbc.testing.TestingPostgres;
-import io.ontul.engine.Engine;
-import io.ontul.engine.Session;
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.Session;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;

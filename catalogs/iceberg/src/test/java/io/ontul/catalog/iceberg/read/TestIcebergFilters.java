@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import io.ontul.catalog.iceberg.type.IcebergColumn;
 import io.ontul.catalog.iceberg.type.IcebergTypes;
-import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ColumnPredicate.Operator;
+import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ScanSpec;
 
 class TestIcebergFilters

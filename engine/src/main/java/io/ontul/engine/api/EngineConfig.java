@@ -1,4 +1,4 @@
-package io.ontul.engine;
+package io.ontul.engine.api;
 
 import static java.util.Objects.requireNonNull;
 

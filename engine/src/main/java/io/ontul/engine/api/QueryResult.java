@@ -1,4 +1,4 @@
-package io.ontul.engine;
+package io.ontul.engine.api;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;

@@ -1,4 +1,4 @@
-package io.ontul.engine;
+package io.ontul.engine.api;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,8 +11,8 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 import io.ontul.engine.catalog.CatalogManager;
-import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.engine.memory.DataSize;
+import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.engine.query.QueryIds;
 import io.ontul.engine.query.QueryLimits;
 import io.ontul.engine.query.QueryRegistry;
