@@ -32,6 +32,7 @@ public final class Engine
     private final ExecutorService workers;
     private final int parallelism;
     private final QueryIds queryIds = new QueryIds();
+    private final io.ontul.engine.execution.StatementCounters statementCounters = new io.ontul.engine.execution.StatementCounters();
     private final QueryRegistry queries;
     private final io.ontul.engine.exchange.ExchangeManager exchange;
     private final MetadataStore metadata;
@@ -183,6 +184,12 @@ public final class Engine
     public io.ontul.engine.streaming.StreamingJobManager streamingJobs()
     {
         return streamingJobs;
+    }
+
+    /** How many statements the engine parsed and planned. */
+    public StatementStatistics statementStatistics()
+    {
+        return statementCounters;
     }
 
     /** Every statement being run and the recent ones, with the engine's concurrency and run-time limits. */

@@ -61,11 +61,16 @@ public final class Session
         return new io.ontul.engine.execution.StatementExecutor(this, id, sql, parameters).execute();
     }
 
-    /** The inferred types of a statement's {@code ?} markers (empty schema if none). */
-    public org.apache.arrow.vector.types.pojo.Schema parameterSchema(String sql)
+    /**
+     * Parses a statement once for many executions, each with its own values for the {@code ?}
+     * markers; see {@link PreparedStatement}.
+     *
+     * @throws io.ontul.spi.OntulException when it does not parse, or (queries and INSERT) does not validate
+     */
+    public PreparedStatement prepare(String sql)
     {
         requireNonNull(sql, "sql is null");
-        return new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql).parameterSchema();
+        return new PreparedStatement(this, sql, new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql).prepare());
     }
 
     public Engine engine()

@@ -80,6 +80,7 @@ public final class StatementExecutor
     private final Engine engine;
     private final String queryId;
     private final String sql;
+    private final SqlNode parsed;
     private final List<?> parameters;
     private TrackedQuery tracked;
     private boolean takesSlot;
@@ -92,46 +93,78 @@ public final class StatementExecutor
     /** @param parameters values of the {@code ?} markers, or null when the statement has none */
     public StatementExecutor(Session session, String queryId, String sql, List<?> parameters)
     {
+        this(session, queryId, sql, null, parameters);
+    }
+
+    /**
+     * @param parsed the statement as {@link #prepare} parsed it, never itself validated (each run
+     *         binds its parameters into a copy); null to parse {@code sql}
+     * @param parameters values of the {@code ?} markers, or null when the statement has none
+     */
+    public StatementExecutor(Session session, String queryId, String sql, SqlNode parsed, List<?> parameters)
+    {
         this.session = session;
         this.engine = session.engine();
         this.queryId = queryId;
         this.sql = sql;
+        this.parsed = parsed;
         this.parameters = parameters;
     }
 
     /**
-     * The types of the statement's {@code ?} markers, inferred from where they appear, as an
-     * Arrow schema with fields {@code parameter_1}, ...; empty when it has none or is not a query
-     * or INSERT.
+     * What preparing a statement learned, for {@link io.ontul.engine.api.PreparedStatement}.
+     *
+     * @param statement the parsed statement; null when it cannot be reused and each execution parses the text again (statements other than queries and INSERT)
+     * @param parameterTypes the types of the {@code ?} markers, in order
      */
-    public org.apache.arrow.vector.types.pojo.Schema parameterSchema()
+    public record Preparation(SqlNode statement, boolean returnsRows, org.apache.arrow.vector.types.pojo.Schema parameterSchema, List<RelDataType> parameterTypes) {}
+
+    /**
+     * Parses the statement once for many executions and learns the types of its {@code ?}
+     * markers, inferred from where they appear (validating a copy: queries and INSERT; other
+     * statements take none). A statement that fails here is a failed query too: listed in
+     * system.runtime.queries, its id in the client's message (a prepare that works is not listed).
+     */
+    public Preparation prepare()
     {
         try {
-            return inferParameterSchema();
+            SqlNode statement = parse();
+            if (!StatementKinds.takesParameters(statement)) {
+                return new Preparation(null, StatementKinds.returnsRows(statement), new org.apache.arrow.vector.types.pojo.Schema(List.of()), List.of());
+            }
+            LogicalPlanner planner = planner();
+            try {
+                planningDeadline().within(() -> planner.validate(Parameters.copy(statement)));
+            }
+            catch (CalciteContextException e) {
+                throw Errors.validation(e, sql);
+            }
+            catch (RuntimeException e) {
+                throw Errors.translate(e, null);
+            }
+            List<RelDataType> types = new ArrayList<>();
+            List<Field> fields = new ArrayList<>();
+            for (RelDataType type : planner.parameterTypes()) {
+                RelDataType nullable = planner.typeFactory().createTypeWithNullability(type, true);
+                types.add(nullable);
+                fields.add(ArrowTypes.toField("parameter_" + (types.size()), nullable));
+            }
+            return new Preparation(statement, StatementKinds.returnsRows(statement), new org.apache.arrow.vector.types.pojo.Schema(fields), List.copyOf(types));
         }
         catch (RuntimeException e) {
-            // a statement that fails as it is prepared is a failed query too: listed in
-            // system.runtime.queries, its id in the client's message (a prepare that works is not listed)
             tracked = engine.queries().register(queryId, session.user(), io.ontul.engine.sql.parser.SqlRedaction.redact(sql), SessionProperties.queryMaxRunTime(session.properties()));
             throw tracked.fail(e);
         }
     }
 
-    private org.apache.arrow.vector.types.pojo.Schema inferParameterSchema()
+    /**
+     * The columns a prepared query returns, planned (not run) with a NULL of its type for each
+     * marker: the columns do not depend on the values.
+     */
+    public Schema resultSchema(Preparation preparation)
     {
-        SqlNode statement = OntulParser.parse(sql, engine.queries().limits().statementLimits());
-        if (!statement.getKind().belongsTo(SqlKind.QUERY) && !(statement instanceof SqlInsert)) {
-            return new org.apache.arrow.vector.types.pojo.Schema(List.of());
-        }
         try {
-            LogicalPlanner planner = planner();
-            SqlNode validated = planningDeadline().within(() -> planner.validate(statement));
-            RelDataType types = planner.validator().getParameterRowType(validated);
-            List<Field> fields = new ArrayList<>();
-            for (RelDataTypeField field : types.getFieldList()) {
-                fields.add(ArrowTypes.toField("parameter_" + (field.getIndex() + 1), planner.typeFactory().createTypeWithNullability(field.getType(), true)));
-            }
-            return new org.apache.arrow.vector.types.pojo.Schema(fields);
+            return plan(Parameters.bindNulls(preparation.statement(), preparation.parameterTypes())).schema();
         }
         catch (CalciteContextException e) {
             throw Errors.validation(e, sql);
@@ -139,6 +172,17 @@ public final class StatementExecutor
         catch (RuntimeException e) {
             throw Errors.translate(e, null);
         }
+    }
+
+    private SqlNode parse()
+    {
+        counters().parsed();
+        return OntulParser.parse(sql, engine.queries().limits().statementLimits());
+    }
+
+    private StatementCounters counters()
+    {
+        return (StatementCounters) engine.statementStatistics();
     }
 
     /**
@@ -173,11 +217,12 @@ public final class StatementExecutor
 
     private QueryResult run()
     {
-        SqlNode statement = OntulParser.parse(sql, engine.queries().limits().statementLimits());
-        if (parameters != null) {
-            statement = Parameters.bind(statement, parameters);
+        SqlNode statement = parsed != null ? parsed : parse();
+        if (parameters != null || parsed != null) {
+            // a copy: the prepared statement's tree serves its next executions too
+            statement = Parameters.bind(statement, parameters == null ? List.of() : parameters);
         }
-        takesSlot = takesSlot(statement);
+        takesSlot = StatementKinds.takesSlot(statement);
         if (!takesSlot) {
             tracked.start();
         }
@@ -190,15 +235,6 @@ public final class StatementExecutor
         catch (RuntimeException e) {
             throw Errors.translate(e, null);
         }
-    }
-
-    /** Queries and statements that run one: only they count against ontul.query.max-concurrent. */
-    private static boolean takesSlot(SqlNode statement)
-    {
-        return statement.getKind().belongsTo(SqlKind.QUERY)
-                || statement instanceof SqlInsert
-                || statement instanceof SqlCreateTable create && create.query != null
-                || statement instanceof SqlExplainStatement explain && explain.isAnalyze();
     }
 
     private QueryResult dispatch(SqlNode statement)
@@ -446,6 +482,7 @@ public final class StatementExecutor
 
     private PlannedQuery planNow(SqlNode query)
     {
+        counters().planned();
         LogicalPlanner planner = planner();
         SqlNode validated = planner.validate(query);
         RelRoot relRoot = planner.toOptimizedRel(validated);
@@ -719,6 +756,7 @@ public final class StatementExecutor
 
     private PlanNode planInsert(SqlInsert insert, TableHandle table, SqlIdentifier target)
     {
+        counters().planned();
         LogicalPlanner planner = planner();
         SqlNode validated;
         try {

@@ -57,7 +57,7 @@ public final class LogicalPlanner
 
     private final JavaTypeFactoryImpl typeFactory = new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE);
     private final CalciteCatalogReader catalogReader;
-    private final SqlValidator validator;
+    private final HiddenColumnValidator validator;
 
     /** Every rule a rewrite pass tries is a {@linkplain PlanningDeadline#check planning checkpoint}. */
     private static final org.apache.calcite.plan.RelOptListener DEADLINE_CHECKPOINT = new org.apache.calcite.plan.RelOptListener()
@@ -106,6 +106,12 @@ public final class LogicalPlanner
     public SqlValidator validator()
     {
         return validator;
+    }
+
+    /** The types of the {@code ?} markers of the query validated last, in marker order. */
+    public List<RelDataType> parameterTypes()
+    {
+        return validator.markerTypes();
     }
 
     public JavaTypeFactoryImpl typeFactory()

@@ -3,11 +3,15 @@ package io.ontul.engine.sql;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
@@ -31,6 +35,8 @@ public final class HiddenColumnValidator
         extends SqlValidatorImpl
 {
     private static final ThreadLocal<Boolean> EXPANDING_SELECT_LIST = ThreadLocal.withInitial(() -> false);
+
+    private final java.util.Map<Integer, RelDataType> markerTypes = new java.util.HashMap<>();
 
     public HiddenColumnValidator(SqlOperatorTable operatorTable, SqlValidatorCatalogReader catalogReader, RelDataTypeFactory typeFactory, Config config)
     {
@@ -58,6 +64,55 @@ public final class HiddenColumnValidator
     {
         io.ontul.engine.plan.PlanningDeadline.check();
         return super.deriveType(scope, expression);
+    }
+
+    /**
+     * Types {@code ?} markers where Calcite alone cannot: it rewrites {@code COALESCE(?, x)} into
+     * {@code CASE WHEN ? IS NOT NULL THEN CAST_NOT_NULL(?) ELSE x END}, with the marker copied,
+     * where the condition would guess VARCHAR and the cast guesses nothing. Here the results of such a
+     * CASE are typed before its conditions, a cast to NOT NULL passes its type to its operand, and a
+     * marker keeps the type it got first wherever it appears again (so {@link #markerTypes} is
+     * the statement's parameter types, by marker index).
+     */
+    @Override
+    protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node)
+    {
+        if (node instanceof SqlDynamicParam marker) {
+            RelDataType known = markerTypes.get(marker.getIndex());
+            RelDataType type = known != null ? known : inferredType;
+            super.inferUnknownTypes(type, scope, node);
+            if (known == null) {
+                markerTypes.put(marker.getIndex(), getValidatedNodeType(node));
+            }
+            return;
+        }
+        if (node instanceof SqlCall call && call.getKind() == SqlKind.CAST_NOT_NULL) {
+            inferUnknownTypes(inferredType, scope, call.operand(0));
+            return;
+        }
+        if (node instanceof SqlCase caseCall && isRewrittenCoalesce(caseCall)) {
+            RelDataType resultType = deriveType(scope, caseCall);
+            for (SqlNode result : caseCall.getThenOperands()) {
+                inferUnknownTypes(resultType, scope, result);
+            }
+        }
+        super.inferUnknownTypes(inferredType, scope, node);
+    }
+
+    /** The CASE Calcite makes of COALESCE: every result a cast to NOT NULL (see above). */
+    private static boolean isRewrittenCoalesce(SqlCase caseCall)
+    {
+        return caseCall.getValueOperand() == null
+                && caseCall.getThenOperands().stream().allMatch(result -> result.getKind() == SqlKind.CAST_NOT_NULL);
+    }
+
+    /**
+     * The types of the validated statement's {@code ?} markers, in marker order (a marker Calcite
+     * copied while rewriting counts once, unlike {@code getParameterRowType}).
+     */
+    public java.util.List<RelDataType> markerTypes()
+    {
+        return java.util.List.copyOf(new java.util.TreeMap<>(markerTypes).values());
     }
 
     @Override

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.PreparedStatement;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
+import io.ontul.engine.api.StatementStatistics;
 import io.ontul.engine.testing.ResultRows;
 import io.ontul.spi.OntulException;
 
@@ -73,11 +75,79 @@ class TestParameters
     @Test
     void parameterSchemaIsInferredFromUse()
     {
-        List<Field> fields = session.parameterSchema("SELECT * FROM tpch.tiny.nation WHERE n_nationkey = ? AND n_name = ?").getFields();
+        List<Field> fields = session.prepare("SELECT * FROM tpch.tiny.nation WHERE n_nationkey = ? AND n_name = ?").parameterSchema().getFields();
         assertThat(fields).extracting(Field::getName).containsExactly("parameter_1", "parameter_2");
         assertThat(fields.get(0).getType().toString()).isEqualTo("Int(64, true)");
         assertThat(fields.get(1).getType().toString()).isEqualTo("Utf8");
-        assertThat(session.parameterSchema("SHOW CATALOGS").getFields()).isEmpty();
+        assertThat(session.prepare("SHOW CATALOGS").parameterSchema().getFields()).isEmpty();
+    }
+
+    @Test
+    void preparedStatementIsParsedOnceAndPlannedOncePerExecution()
+    {
+        StatementStatistics statistics = engine.statementStatistics();
+        long parsed = statistics.statementsParsed();
+        long planned = statistics.queriesPlanned();
+        PreparedStatement statement = session.prepare("SELECT n_name FROM tpch.tiny.nation WHERE n_regionkey = ? AND n_name < ? ORDER BY n_name");
+        assertThat(statistics.statementsParsed()).isEqualTo(parsed + 1);
+        assertThat(statistics.queriesPlanned()).isEqualTo(planned);
+        assertThat(statement.returnsRows()).isTrue();
+        assertThat(statement.resultSchema().getFields()).extracting(Field::getName).containsExactly("n_name");
+        assertThat(statistics.queriesPlanned()).isEqualTo(planned + 1);
+
+        for (long region = 0; region < 5; region++) {
+            long before = statistics.queriesPlanned();
+            assertThat(drain(statement, region, "M"))
+                    .isEqualTo(ResultRows.drain(session.execute("SELECT n_name FROM tpch.tiny.nation WHERE n_regionkey = " + region + " AND n_name < 'M' ORDER BY n_name")));
+            // the reference query above parsed and planned once as well
+            assertThat(statistics.queriesPlanned()).isEqualTo(before + 2);
+        }
+        assertThat(statistics.statementsParsed()).isEqualTo(parsed + 1 + 5);
+    }
+
+    @Test
+    void preparedStatementsServeManyExecutionsOfEveryShape()
+    {
+        // star expansion, grouping, a subquery and ORDER BY are where validation rewrites its tree
+        PreparedStatement statement = session.prepare("SELECT * FROM (SELECT n_regionkey, count(*) AS nations FROM tpch.tiny.nation "
+                + "WHERE n_nationkey >= ? GROUP BY n_regionkey) WHERE nations > ? AND n_regionkey IN (SELECT r_regionkey FROM tpch.tiny.region WHERE r_name <> ?) ORDER BY 1");
+        for (int i = 0; i < 3; i++) {
+            assertThat(drain(statement, 10L * i, 1L, "ASIA")).isEqualTo(ResultRows.drain(session.execute(
+                    "SELECT * FROM (SELECT n_regionkey, count(*) AS nations FROM tpch.tiny.nation WHERE n_nationkey >= " + (10 * i) + " GROUP BY n_regionkey) "
+                            + "WHERE nations > 1 AND n_regionkey IN (SELECT r_regionkey FROM tpch.tiny.region WHERE r_name <> 'ASIA') ORDER BY 1")));
+        }
+        session.execute("CREATE TABLE memory.default.prepared_t (id BIGINT, name VARCHAR)").close();
+        PreparedStatement insert = session.prepare("INSERT INTO memory.default.prepared_t VALUES (?, ?)");
+        assertThat(insert.returnsRows()).isFalse();
+        assertThat(insert.resultSchema().getFields()).isEmpty();
+        for (long id = 1; id <= 3; id++) {
+            try (QueryResult result = insert.execute(List.of(id, "n" + id))) {
+                assertThat(ResultRows.drain(result)).containsExactly(List.of(1L));
+            }
+        }
+        assertThat(rows("SELECT id, name FROM memory.default.prepared_t ORDER BY id"))
+                .containsExactly(List.of(1L, "n1"), List.of(2L, "n2"), List.of(3L, "n3"));
+        session.execute("DROP TABLE memory.default.prepared_t").close();
+    }
+
+    @Test
+    void markersInsideCoalesceAndNullifPrepare()
+    {
+        PreparedStatement coalesce = session.prepare("SELECT n_name FROM tpch.tiny.nation WHERE COALESCE(?, n_regionkey) = n_regionkey ORDER BY n_name");
+        assertThat(coalesce.parameterSchema().getFields()).extracting(field -> field.getType().toString()).containsExactly("Int(64, true)");
+        assertThat(drain(coalesce, 1L)).isEqualTo(ResultRows.drain(session.execute("SELECT n_name FROM tpch.tiny.nation WHERE n_regionkey = 1 ORDER BY n_name")));
+        // COALESCE(NULL, x) = x holds for every nation
+        assertThat(drain(coalesce, (Object) null)).hasSize(25);
+
+        PreparedStatement texts = session.prepare("SELECT COALESCE(?, n_name, ?) FROM tpch.tiny.nation WHERE n_nationkey = 3");
+        assertThat(texts.parameterSchema().getFields()).extracting(field -> field.getType().toString()).containsExactly("Utf8", "Utf8");
+        assertThat(drain(texts, null, "x")).containsExactly(List.of("CANADA"));
+        assertThat(drain(texts, "given", "x")).containsExactly(List.of("given"));
+
+        PreparedStatement nullif = session.prepare("SELECT count(NULLIF(?, n_regionkey)) FROM tpch.tiny.nation");
+        assertThat(nullif.parameterSchema().getFields()).extracting(field -> field.getType().toString()).containsExactly("Int(64, true)");
+        // NULLIF(2, x) is NULL for the 5 nations of region 2
+        assertThat(drain(nullif, 2L)).containsExactly(List.of(20L));
     }
 
     @Test
@@ -89,6 +159,13 @@ class TestParameters
         assertThatThrownBy(() -> session.execute("SELECT 1", List.of(1)).close())
                 .isInstanceOf(OntulException.class)
                 .hasMessage("Statement has 0 parameters but 1 values were bound");
+    }
+
+    private static List<List<Object>> drain(PreparedStatement statement, Object... parameters)
+    {
+        try (QueryResult result = statement.execute(Arrays.asList(parameters))) {
+            return ResultRows.drain(result);
+        }
     }
 
     private static long count(String sql)

@@ -157,7 +157,7 @@ class TestUserStatements
             assertThat(result.isUpdate()).isTrue();
         }
         assertThat(users.passwords).containsEntry("bob", "bob-secret");
-        assertThat(admin.parameterSchema("ALTER USER bob PASSWORD 'bob-secret'").getFields()).isEmpty();
+        assertThat(admin.prepare("ALTER USER bob PASSWORD 'bob-secret'").parameterSchema().getFields()).isEmpty();
     }
 
     private static long update(Session session, String sql)

@@ -21,7 +21,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.api.QueryResult;
-import io.ontul.server.flight.StatementKinds;
+import io.ontul.engine.api.StatementKind;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -90,7 +90,7 @@ public final class FlightStatementExecutor
     public QueryResult execute(String sql)
     {
         try {
-            if (!StatementKinds.returnsRows(sql, io.ontul.engine.sql.parser.StatementLimits.DEFAULT)) {
+            if (!StatementKind.of(sql).returnsRows()) {
                 long count = sqlClient.executeUpdate(sql, credential);
                 return new UpdateResult(count);
             }

@@ -167,13 +167,8 @@ public final class OntulFlightSqlProducer
     public SchemaResult getSchemaStatement(CommandStatementQuery command, CallContext context, FlightDescriptor descriptor)
     {
         return mapErrors(() -> {
-            Session session = sessions.session(context);
-            if (!StatementKinds.returnsRows(command.getQuery(), session.engine().queries().limits().statementLimits())) {
-                return new SchemaResult(EMPTY_SCHEMA);
-            }
-            try (QueryResult result = session.execute(command.getQuery())) {
-                return new SchemaResult(result.schema());
-            }
+            // planned, not run: a query's columns are known without reading a row
+            return new SchemaResult(sessions.session(context).prepare(command.getQuery()).resultSchema());
         });
     }
 
@@ -324,28 +319,22 @@ public final class OntulFlightSqlProducer
     {
         try {
             Session session = sessions.session(context);
-            String sql = request.getQuery();
-            Schema parameterSchema = session.parameterSchema(sql);
-            boolean hasParameters = !parameterSchema.getFields().isEmpty();
+            io.ontul.engine.api.PreparedStatement prepared = session.prepare(request.getQuery());
+            Schema parameterSchema = prepared.parameterSchema();
             ByteString handle;
             Schema schema = EMPTY_SCHEMA;
-            if (StatementKinds.returnsRows(sql, session.engine().queries().limits().statementLimits())) {
-                QueryResult started;
-                if (hasParameters) {
-                    // the schema does not depend on the values; the run with NULLs only tells it
-                    try (QueryResult probe = session.execute(sql, Arrays.asList(new Object[parameterSchema.getFields().size()]))) {
-                        schema = probe.schema();
-                    }
-                    started = null;
-                }
-                else {
-                    started = session.execute(sql);
-                    schema = started.schema();
-                }
-                handle = preparedStatements.add(session, sql, schema, parameterSchema, started);
+            if (prepared.returnsRows() && parameterSchema.getFields().isEmpty()) {
+                // JDBC drivers prepare, execute once and close: the query started now is that execution
+                QueryResult started = prepared.execute(List.of());
+                schema = started.schema();
+                handle = preparedStatements.add(prepared, schema, started);
+            }
+            else if (prepared.returnsRows()) {
+                schema = prepared.resultSchema();
+                handle = preparedStatements.add(prepared, schema, null);
             }
             else {
-                handle = preparedStatements.add(session, sql, null, parameterSchema, null);
+                handle = preparedStatements.add(prepared, null, null);
             }
             ActionCreatePreparedStatementResult response = ActionCreatePreparedStatementResult.newBuilder()
                     .setPreparedStatementHandle(handle)

@@ -14,11 +14,13 @@ import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
 
 /**
- * The prepared statements of all connections, by handle. A prepared query without parameters
- * keeps the result that was started to learn its schema, so the usual create, execute once,
- * close sequence of JDBC drivers plans and runs the query only once; later executions start it
- * again. Statements with {@code ?} markers run with the values the client bound last; a query
- * bound to several parameter rows returns the concatenated results of one execution per row.
+ * The prepared statements of all connections, by handle: the engine's {@link
+ * io.ontul.engine.api.PreparedStatement}, parsed once, with what the client bound. A prepared
+ * query without parameters keeps the result that was started to learn its schema, so the usual
+ * create, execute once, close sequence of JDBC drivers plans and runs the query only once; later
+ * executions start it again. Statements with {@code ?} markers run with the values the client
+ * bound last; a query bound to several parameter rows returns the concatenated results of one
+ * execution per row.
  */
 public final class PreparedStatements
         implements AutoCloseable
@@ -27,26 +29,22 @@ public final class PreparedStatements
 
     public static final class PreparedStatement
     {
-        private final Session session;
-        private final String sql;
+        private final io.ontul.engine.api.PreparedStatement statement;
         private final Schema schema;
-        private final Schema parameterSchema;
         private final AtomicReference<QueryResult> started;
         private volatile List<List<Object>> parameterRows = List.of();
 
-        PreparedStatement(Session session, String sql, Schema schema, Schema parameterSchema, QueryResult started)
+        PreparedStatement(io.ontul.engine.api.PreparedStatement statement, Schema schema, QueryResult started)
         {
-            this.session = session;
-            this.sql = sql;
+            this.statement = statement;
             this.schema = schema;
-            this.parameterSchema = parameterSchema;
             this.started = new AtomicReference<>(started);
         }
 
         /** The types of the {@code ?} markers; an empty schema when there are none. */
         public Schema parameterSchema()
         {
-            return parameterSchema;
+            return statement.parameterSchema();
         }
 
         /**
@@ -67,12 +65,12 @@ public final class PreparedStatements
 
         public Session session()
         {
-            return session;
+            return statement.session();
         }
 
         public String sql()
         {
-            return sql;
+            return statement.sql();
         }
 
         /** The result schema of a query; null for statements that change data. */
@@ -112,7 +110,7 @@ public final class PreparedStatements
         /** Runs the statement with one row of values, telling {@code queryId} its id first (to cancel it). */
         public QueryResult execute(List<Object> parameters, java.util.function.Consumer<String> queryId)
         {
-            return session.execute(sql, parameters.isEmpty() && parameterSchema.getFields().isEmpty() ? null : parameters, queryId);
+            return statement.execute(parameters, queryId);
         }
 
         void close()
@@ -124,10 +122,11 @@ public final class PreparedStatements
         }
     }
 
-    public ByteString add(Session session, String sql, Schema schema, Schema parameterSchema, QueryResult started)
+    /** @param schema the result's columns, null for statements that change data; @param started the result started to learn them, or null */
+    public ByteString add(io.ontul.engine.api.PreparedStatement statement, Schema schema, QueryResult started)
     {
         ByteString handle = PendingResults.newHandle();
-        statements.put(handle, new PreparedStatement(session, sql, schema, parameterSchema, started));
+        statements.put(handle, new PreparedStatement(statement, schema, started));
         return handle;
     }
 
