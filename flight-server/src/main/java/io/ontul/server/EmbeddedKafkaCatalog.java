@@ -53,7 +53,7 @@ public final class EmbeddedKafkaCatalog
     public void register(Engine engine, String adminUser, PrintStream console)
     {
         Session session = engine.createSession(adminUser);
-        boolean exists = engine.catalogs().get(CATALOG).isPresent();
+        boolean exists = session.catalogs().catalogExists(CATALOG);
         if (exists) {
             console.println("Kafka broker on " + bootstrapServers() + "; catalog '" + CATALOG + "' already exists and is left as it is");
             return;

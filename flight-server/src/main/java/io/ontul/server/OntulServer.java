@@ -21,7 +21,6 @@ import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
 import io.ontul.server.auth.PasswordHasher;
@@ -87,7 +86,7 @@ public final class OntulServer
         ownerOnly(dataDirectory);
         // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms,
         // the metadata store (users, runtime catalogs) to <data-dir>/metadata
-        EngineConfig engineConfig = config.withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString());
+        EngineConfig engineConfig = config.withProperty(EngineConfig.DATA_DIRECTORY, dataDirectory.toString());
         MetadataStore metadata = MetadataStore.open(engineConfig);
         UserStore users;
         Engine engine;
@@ -163,9 +162,9 @@ public final class OntulServer
     private static void ensureAdmin(UserStore users, Optional<String> adminPassword, MetadataStore metadata, PrintStream console)
     {
         if (adminPassword.isPresent()) {
-            if (adminPassword.get().length() < io.ontul.engine.security.UserStatements.MINIMUM_PASSWORD_LENGTH) {
+            if (adminPassword.get().length() < io.ontul.engine.api.UserManagement.MINIMUM_PASSWORD_LENGTH) {
                 throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.INVALID_ARGUMENT, ADMIN_PASSWORD_VARIABLE + " must have at least "
-                        + io.ontul.engine.security.UserStatements.MINIMUM_PASSWORD_LENGTH + " characters, as every password");
+                        + io.ontul.engine.api.UserManagement.MINIMUM_PASSWORD_LENGTH + " characters, as every password");
             }
             if (!users.verify(ADMIN_USER, adminPassword.get())) {
                 users.setPassword(ADMIN_USER, adminPassword.get());

@@ -26,7 +26,7 @@ public final class Engine
         implements AutoCloseable
 {
     private final EngineConfig config;
-    private final java.util.Optional<io.ontul.engine.security.UserManagement> userManagement;
+    private final java.util.Optional<io.ontul.engine.api.UserManagement> userManagement;
     private final BufferAllocator rootAllocator;
     private final CatalogManager catalogs;
     private final ExecutorService workers;
@@ -39,7 +39,7 @@ public final class Engine
     private final boolean ownsMetadata;
     private final io.ontul.engine.streaming.StreamingJobManager streamingJobs;
 
-    private Engine(EngineConfig config, java.util.Optional<MetadataStore> metadata, java.util.Optional<io.ontul.engine.security.UserManagement> userManagement)
+    private Engine(EngineConfig config, java.util.Optional<MetadataStore> metadata, java.util.Optional<io.ontul.engine.api.UserManagement> userManagement)
     {
         this.config = requireNonNull(config, "config is null");
         this.userManagement = requireNonNull(userManagement, "userManagement is null");
@@ -107,7 +107,7 @@ public final class Engine
     }
 
     /** An engine whose CREATE/ALTER/DROP USER and SHOW USERS work on {@code userManagement}. */
-    public static Engine create(EngineConfig config, io.ontul.engine.security.UserManagement userManagement)
+    public static Engine create(EngineConfig config, io.ontul.engine.api.UserManagement userManagement)
     {
         return new Engine(config, java.util.Optional.empty(), java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
     }
@@ -116,7 +116,7 @@ public final class Engine
      * An engine over a metadata store its caller opened (and closes after the engine), with user
      * management: the server's shape, where users live in the same store.
      */
-    public static Engine create(EngineConfig config, MetadataStore metadata, io.ontul.engine.security.UserManagement userManagement)
+    public static Engine create(EngineConfig config, MetadataStore metadata, io.ontul.engine.api.UserManagement userManagement)
     {
         return new Engine(config, java.util.Optional.of(requireNonNull(metadata, "metadata is null")),
                 java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
@@ -139,7 +139,7 @@ public final class Engine
     }
 
     /** The users behind CREATE USER and friends; empty outside the server. */
-    public java.util.Optional<io.ontul.engine.security.UserManagement> userManagement()
+    public java.util.Optional<io.ontul.engine.api.UserManagement> userManagement()
     {
         return userManagement;
     }
@@ -184,6 +184,22 @@ public final class Engine
     public io.ontul.engine.streaming.StreamingJobManager streamingJobs()
     {
         return streamingJobs;
+    }
+
+    /**
+     * Stops a statement of this engine whose client went away or gave up (a cancelled or dropped
+     * call): it ends CANCELLED, and whatever still runs it fails with QUERY_CANCELLED. Nothing
+     * happens for an unknown or finished statement.
+     */
+    public void cancel(String queryId)
+    {
+        queries.cancelByClient(queryId);
+    }
+
+    /** The longest statement text accepted, in characters ({@code ontul.query.max-sql-length}). */
+    public int maxStatementLength()
+    {
+        return queries.limits().maxSqlLength();
     }
 
     /** How many statements the engine parsed and planned. */

@@ -25,6 +25,10 @@ public final class EngineConfig
     public static final String QUERY_MAX_MEMORY = "ontul.query.max-memory";
     public static final String MEMORY_MAX = "ontul.memory.max";
     public static final String TASK_CONCURRENCY = "ontul.task.concurrency";
+    /** Set by the server: the directory of its users, keys and exchange files. */
+    public static final String DATA_DIRECTORY = "ontul.data-dir";
+    /** The environment variable with the passphrase that opens the exchange's key file. */
+    public static final String MASTER_KEY_VARIABLE = "ONTUL_MASTER_KEY";
 
     private final Map<String, String> properties;
     private final Map<String, Map<String, String>> catalogs;

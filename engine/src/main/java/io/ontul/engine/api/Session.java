@@ -73,6 +73,36 @@ public final class Session
         return new PreparedStatement(this, sql, new io.ontul.engine.execution.StatementExecutor(this, engine.nextQueryId(), sql).prepare());
     }
 
+    /** The catalogs, schemas and tables this session sees, for listings. */
+    public CatalogBrowser catalogs()
+    {
+        return new CatalogBrowser(engine.catalogs());
+    }
+
+    /**
+     * Sets a session property, as SET SESSION does: checks its name and value, and that a user
+     * who is not an administrator does not raise a server limit.
+     *
+     * @throws io.ontul.spi.OntulException INVALID_ARGUMENT naming the property or value, PERMISSION_DENIED for a raise
+     */
+    public void setProperty(String name, String value)
+    {
+        requireNonNull(value, "value is null");
+        properties.put(io.ontul.engine.execution.SessionProperties.validate(name, value, this), value);
+    }
+
+    /** Unsets a session property, as RESET SESSION does: its server default applies again. */
+    public void resetProperty(String name)
+    {
+        properties.remove(io.ontul.engine.execution.SessionProperties.validate(name, null));
+    }
+
+    /** Whether the engine has a session property of this name (in any case). */
+    public static boolean isProperty(String name)
+    {
+        return io.ontul.engine.execution.SessionProperties.isKnown(name);
+    }
+
     public Engine engine()
     {
         return engine;

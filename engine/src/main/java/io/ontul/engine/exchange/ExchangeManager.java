@@ -35,8 +35,7 @@ public final class ExchangeManager
         implements AutoCloseable
 {
     public static final String BASE_DIRECTORY = "ontul.exchange.base.dir";
-    /** Set by the server: the directory of its users, keys and exchange files. */
-    public static final String DATA_DIRECTORY = "ontul.data-dir";
+    public static final String DATA_DIRECTORY = io.ontul.engine.api.EngineConfig.DATA_DIRECTORY;
     public static final String SPILL_MAX_BYTES = SpillStore.MAX_BYTES;
     public static final String DEFAULT_SPILL_MAX_BYTES = "100GB";
     /** Spill files' codec; default: that of {@link EncryptionConfig#COMPRESSION}, which checkpoints use. */
@@ -44,7 +43,7 @@ public final class ExchangeManager
     /** A spilled hash join's partitions' codec; default none ({@link SpillStore#JOIN_COMPRESSION}). */
     public static final String SPILL_JOIN_COMPRESSION = SpillStore.JOIN_COMPRESSION;
     public static final String DEFAULT_SPILL_JOIN_COMPRESSION = "none";
-    public static final String MASTER_KEY_VARIABLE = "ONTUL_MASTER_KEY";
+    public static final String MASTER_KEY_VARIABLE = io.ontul.engine.api.EngineConfig.MASTER_KEY_VARIABLE;
 
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeManager.class);
 

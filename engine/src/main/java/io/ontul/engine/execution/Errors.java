@@ -7,6 +7,7 @@ import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 
+import io.ontul.engine.api.ErrorMessages;
 import io.ontul.exchange.ExchangeStorageException;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -28,12 +29,6 @@ public final class Errors
     static final int MAX_QUOTED_MESSAGE = 1000;
 
     private Errors() {}
-
-    /** The first {@code max} characters of {@code text}, saying how long it was when cut. */
-    public static String abbreviate(String text, int max)
-    {
-        return text.length() <= max ? text : text.substring(0, max) + "... (" + text.length() + " characters in all)";
-    }
 
     public static RuntimeException translate(Throwable error, QueryContext context)
     {
@@ -64,7 +59,7 @@ public final class Errors
             return new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Numeric overflow: " + arithmetic.getMessage());
         }
         String queryId = context == null ? "" : " (query " + context.queryId() + ")";
-        return OntulException.internal(abbreviate(error.toString(), MAX_QUOTED_MESSAGE) + queryId, error);
+        return OntulException.internal(ErrorMessages.abbreviate(error.toString(), MAX_QUOTED_MESSAGE) + queryId, error);
     }
 
     /**
@@ -73,7 +68,7 @@ public final class Errors
      */
     public static OntulException storageError(ExchangeStorageException storage)
     {
-        return new OntulException(ErrorCode.EXTERNAL_ERROR, "Exchange storage failed: " + abbreviate(storage.getMessage(), MAX_QUOTED_MESSAGE)
+        return new OntulException(ErrorCode.EXTERNAL_ERROR, "Exchange storage failed: " + ErrorMessages.abbreviate(storage.getMessage(), MAX_QUOTED_MESSAGE)
                 + " (check free space and permissions there: ontul.exchange.base.dir)", storage);
     }
 
@@ -95,7 +90,7 @@ public final class Errors
     {
         String prefix = "line " + error.getPosLine() + ":" + error.getPosColumn() + ": ";
         Throwable cause = error.getCause();
-        String message = abbreviate(String.valueOf(cause instanceof SqlValidatorException ? cause.getMessage() : error.getMessage()), MAX_QUOTED_MESSAGE);
+        String message = ErrorMessages.abbreviate(String.valueOf(cause instanceof SqlValidatorException ? cause.getMessage() : error.getMessage()), MAX_QUOTED_MESSAGE);
         Matcher matcher = OBJECT_NOT_FOUND_WITHIN.matcher(message);
         if (matcher.find()) {
             String within = matcher.group(2);

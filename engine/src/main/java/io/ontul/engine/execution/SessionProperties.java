@@ -22,11 +22,17 @@ public final class SessionProperties
 
     private SessionProperties() {}
 
+    /** Whether a property of this name (in any case) exists. */
+    public static boolean isKnown(String name)
+    {
+        return KNOWN.contains(name.toLowerCase(Locale.ROOT));
+    }
+
     /** Checks the name and, unless {@code value} is null (RESET SESSION), the value; returns the name in lower case. */
     public static String validate(String name, String value)
     {
         String key = name.toLowerCase(Locale.ROOT);
-        if (!KNOWN.contains(key)) {
+        if (!isKnown(key)) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Unknown session property '" + name + "'");
         }
         if (value == null) {

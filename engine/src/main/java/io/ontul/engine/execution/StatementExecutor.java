@@ -243,23 +243,24 @@ public final class StatementExecutor
             return new io.ontul.engine.security.UserStatements(session, queryId).execute(statement);
         }
         if (statement instanceof SqlShowCatalogs show) {
-            return listing("catalog", filter(engine.catalogs().names(), show.likePattern()));
+            return listing("catalog", filter(session.catalogs().catalogs(), show.likePattern()));
         }
         if (statement instanceof SqlShowSchemas show) {
             String catalog = show.catalog().map(id -> id.names.get(0)).orElseGet(this::defaultCatalog);
             SqlParserPos pos = show.catalog().map(SqlNode::getParserPosition).orElse(show.getParserPosition());
-            return listing("schema", filter(connector(catalog, pos).metadata().listSchemas(), show.likePattern()));
+            requireCatalog(catalog, pos);
+            return listing("schema", filter(session.catalogs().schemas(catalog), show.likePattern()));
         }
         if (statement instanceof SqlShowTables show) {
             List<String> names = show.schema().<List<String>>map(id -> id.names).orElse(List.of());
             String catalog = names.size() >= 2 ? names.get(0) : defaultCatalog();
             String schema = names.isEmpty() ? defaultSchema() : names.get(names.size() - 1);
             SqlParserPos pos = show.schema().map(SqlNode::getParserPosition).orElse(show.getParserPosition());
-            Connector connector = connector(catalog, pos);
-            if (!connector.metadata().listSchemas().contains(schema) && connector.metadata().listTables(schema).isEmpty()) {
+            requireCatalog(catalog, pos);
+            if (!session.catalogs().schemaExists(catalog, schema)) {
                 throw new OntulException(ErrorCode.NOT_FOUND, position(pos) + "Schema '" + catalog + "." + schema + "' does not exist");
             }
-            return listing("table", filter(connector.metadata().listTables(schema), show.likePattern()));
+            return listing("table", filter(session.catalogs().tables(catalog, schema), show.likePattern()));
         }
         if (statement instanceof SqlShowColumns show) {
             return describe(show.table());
@@ -268,13 +269,11 @@ public final class StatementExecutor
             return describe(describe.getTable());
         }
         if (statement instanceof SqlSetSession set) {
-            String name = SessionProperties.validate(String.join(".", set.name().names), set.valueText(), session);
-            session.properties().put(name, set.valueText());
+            session.setProperty(String.join(".", set.name().names), set.valueText());
             return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }
         if (statement instanceof SqlResetSession reset) {
-            String name = SessionProperties.validate(String.join(".", reset.name().names), null);
-            session.properties().remove(name);
+            session.resetProperty(String.join(".", reset.name().names));
             return StaticResult.updateCount(queryId, engine.rootAllocator(), 0);
         }
         if (statement instanceof SqlUse use) {
@@ -396,6 +395,11 @@ public final class StatementExecutor
         return session.schema();
     }
 
+    private void requireCatalog(String catalog, SqlParserPos pos)
+    {
+        connector(catalog, pos);
+    }
+
     private Connector connector(String catalog, SqlParserPos pos)
     {
         return engine.catalogs().get(catalog)
@@ -407,16 +411,14 @@ public final class StatementExecutor
         return pos == null || pos.getLineNum() == 0 ? "" : "line " + pos.getLineNum() + ":" + pos.getColumnNum() + ": ";
     }
 
+    /** The names a SHOW's LIKE pattern matches (no escape character), in the browser's order. */
     private static List<String> filter(List<String> names, Optional<String> likePattern)
     {
-        List<String> result = new ArrayList<>();
-        for (String name : names) {
-            if (likePattern.isEmpty() || io.ontul.engine.expression.LikeMatcher.compile(likePattern.get(), null).matches(name)) {
-                result.add(name);
-            }
+        if (likePattern.isEmpty()) {
+            return names;
         }
-        result.sort(null);
-        return result;
+        java.util.function.Predicate<String> matches = io.ontul.engine.api.CatalogBrowser.like(likePattern.get(), null);
+        return names.stream().filter(matches).toList();
     }
 
     private QueryResult listing(String column, List<String> values)

@@ -10,6 +10,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
+import io.ontul.engine.api.UserManagement;
 import io.ontul.engine.execution.StaticResult;
 import io.ontul.engine.expression.LikeMatcher;
 import io.ontul.engine.sql.tree.SqlAlterUser;
@@ -22,13 +23,11 @@ import io.ontul.spi.OntulException;
 /**
  * Runs CREATE USER, ALTER USER, DROP USER and SHOW USERS for one session against the engine's
  * {@link UserManagement}. Administrators may run all four; any user may change their own
- * password. Passwords must have at least {@value #MINIMUM_PASSWORD_LENGTH} characters. No message
+ * password. Passwords must have at least {@value UserManagement#MINIMUM_PASSWORD_LENGTH} characters. No message
  * raised here contains a password.
  */
 public final class UserStatements
 {
-    public static final int MINIMUM_PASSWORD_LENGTH = 8;
-
     private final Session session;
     private final String queryId;
 
@@ -146,9 +145,9 @@ public final class UserStatements
 
     private static void checkPassword(String password, SqlParserPos pos)
     {
-        if (password.codePointCount(0, password.length()) < MINIMUM_PASSWORD_LENGTH) {
+        if (password.codePointCount(0, password.length()) < UserManagement.MINIMUM_PASSWORD_LENGTH) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(pos)
-                    + "Password must have at least " + MINIMUM_PASSWORD_LENGTH + " characters");
+                    + "Password must have at least " + UserManagement.MINIMUM_PASSWORD_LENGTH + " characters");
         }
     }
 

@@ -19,6 +19,7 @@ import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
+import io.ontul.engine.api.UserManagement;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-import io.ontul.engine.security.UserManagement;
+import io.ontul.engine.api.UserManagement;
 
 /**
  * The engine's CREATE/ALTER/DROP USER and SHOW USERS over the server's {@link UserStore}: the

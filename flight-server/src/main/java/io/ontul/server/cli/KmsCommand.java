@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Optional;
 
 import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.exchange.crypto.EncryptionConfig;
 import io.ontul.exchange.kms.KeyRotationCommand;
 import io.ontul.spi.OntulException;
@@ -20,7 +19,7 @@ import io.ontul.spi.OntulException;
  * that encrypts the server's spill files and checkpoints. The key directory is the one the
  * server uses: {@value EncryptionConfig#KEY_DIRECTORY} from the configuration when set, else
  * {@code kms} in the data directory. The passphrase, when keys are protected by one, comes from
- * {@value ExchangeManager#MASTER_KEY_VARIABLE}.
+ * {@value io.ontul.engine.api.EngineConfig#MASTER_KEY_VARIABLE}.
  */
 public final class KmsCommand
 {
@@ -114,7 +113,7 @@ public final class KmsCommand
             return SqlCommand.FAILURE;
         }
         // as the engine reads it (Engine#create), so both open the keys the same way
-        Optional<String> passphrase = Optional.ofNullable(environment.variables().get(ExchangeManager.MASTER_KEY_VARIABLE));
+        Optional<String> passphrase = Optional.ofNullable(environment.variables().get(EngineConfig.MASTER_KEY_VARIABLE));
         int exitCode = KeyRotationCommand.rotate(keyDirectory, passphrase, output, environment.error());
         output.flush();
         return exitCode == 0 ? SqlCommand.SUCCESS : SqlCommand.FAILURE;

@@ -58,8 +58,7 @@ public final class BulkIngest
         if (catalog == null) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Bulk ingest into '" + command.getTable() + "' names no catalog, and the session has none: set catalog in the command or the session");
         }
-        Connector connector = engine.catalogs().get(catalog)
-                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Catalog '" + catalog + "' does not exist"));
+        Connector connector = session.catalogs().connector(catalog);
         String schema = schema(command, session, catalog, connector);
         String table = command.getTable();
         String name = catalog + "." + schema + "." + table;

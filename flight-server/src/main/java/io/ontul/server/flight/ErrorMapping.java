@@ -5,6 +5,7 @@ import org.apache.arrow.flight.FlightRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ontul.engine.api.ErrorMessages;
 import io.ontul.spi.OntulException;
 
 /**
@@ -44,7 +45,7 @@ public final class ErrorMapping
             // internal errors name their query already
             query = "";
         }
-        return io.ontul.engine.execution.Errors.abbreviate(message, MAX_DESCRIPTION - query.length()) + query;
+        return ErrorMessages.abbreviate(message, MAX_DESCRIPTION - query.length()) + query;
     }
 
     static CallStatus status(OntulException error)
@@ -75,7 +76,7 @@ public final class ErrorMapping
     {
         LOG.error("Internal error in the Flight SQL server", error);
         return CallStatus.INTERNAL
-                .withDescription(io.ontul.engine.execution.Errors.abbreviate("Internal error (this is a bug in Ontul): " + error, MAX_DESCRIPTION))
+                .withDescription(ErrorMessages.abbreviate("Internal error (this is a bug in Ontul): " + error, MAX_DESCRIPTION))
                 .toRuntimeException();
     }
 }

@@ -71,11 +71,10 @@ import com.google.protobuf.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ontul.engine.api.CatalogBrowser;
 import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
-import io.ontul.engine.expression.LikeMatcher;
-import io.ontul.engine.type.TypeInfo;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCategory;
 import io.ontul.spi.ErrorCode;
@@ -124,8 +123,8 @@ public final class OntulFlightSqlProducer
         this.sessions = new ConnectionSessions(engine, sessionIdleTimeout, Clock.systemUTC());
         this.pendingResults = new PendingResults(unfetchedResultTimeout, Clock.systemUTC());
         this.streamer = new ResultStreamer(allocator);
-        this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"), io.ontul.engine.query.QueryLimits.fromConfig(engine.config()).maxSqlLength());
-        this.sessionOptions = new SessionOptions(engine);
+        this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"), engine.maxStatementLength());
+        this.sessionOptions = new SessionOptions();
         this.bulkIngest = new BulkIngest(engine, allocator);
         transports.onTerminated(pendingResults::closeAll);
     }
@@ -267,13 +266,13 @@ public final class OntulFlightSqlProducer
         return () -> {
             io.grpc.Context call = io.grpc.Context.current();
             java.util.Set<String> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
-            io.grpc.Context.CancellationListener stop = cancelled -> started.forEach(id -> engine.queries().cancelByClient(id));
+            io.grpc.Context.CancellationListener stop = cancelled -> started.forEach(id -> engine.cancel(id));
             call.addListener(stop, Runnable::run);
             try {
                 return execution.applyAsLong(id -> {
                     started.add(id);
                     if (call.isCancelled()) {
-                        engine.queries().cancelByClient(id);
+                        engine.cancel(id);
                     }
                 });
             }
@@ -476,14 +475,14 @@ public final class OntulFlightSqlProducer
     @Override
     public void getStreamTypeInfo(CommandGetXdbcTypeInfo command, CallContext context, ServerStreamListener listener)
     {
-        MetadataBatches.send(allocator, Schemas.GET_TYPE_INFO_SCHEMA, TypeInfo.rows(command.hasDataType() ? command.getDataType() : null), listener);
+        MetadataBatches.send(allocator, Schemas.GET_TYPE_INFO_SCHEMA, sessions.session(context).catalogs().typeInfo(command.hasDataType() ? command.getDataType() : null), listener);
     }
 
     @Override
     public void getStreamCatalogs(CallContext context, ServerStreamListener listener)
     {
         rows(listener, Schemas.GET_CATALOGS_SCHEMA, rows -> {
-            for (String catalog : sorted(engine.catalogs().names())) {
+            for (String catalog : sessions.session(context).catalogs().catalogs()) {
                 rows.accept(List.of(catalog));
             }
         });
@@ -493,10 +492,11 @@ public final class OntulFlightSqlProducer
     public void getStreamSchemas(CommandGetDbSchemas command, CallContext context, ServerStreamListener listener)
     {
         rows(listener, Schemas.GET_SCHEMAS_SCHEMA, rows -> {
+            CatalogBrowser browser = sessions.session(context).catalogs();
             String requested = command.hasCatalog() ? command.getCatalog() : null;
-            for (String catalog : catalogs(requested)) {
+            for (String catalog : catalogs(browser, requested)) {
                 listCatalog(requested, catalog, rows, catalogRows -> {
-                    for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
+                    for (String schema : matching(command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null, browser.schemas(catalog))) {
                         catalogRows.accept(List.of(catalog, schema));
                     }
                 });
@@ -514,15 +514,15 @@ public final class OntulFlightSqlProducer
                 return;
             }
             String tablePattern = command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null;
+            CatalogBrowser browser = sessions.session(context).catalogs();
             String requested = command.hasCatalog() ? command.getCatalog() : null;
-            for (String catalog : catalogs(requested)) {
-                Connector connector = connector(catalog);
+            for (String catalog : catalogs(browser, requested)) {
                 listCatalog(requested, catalog, rows, catalogRows -> {
-                    for (String schema : schemas(catalog, command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null)) {
-                        for (String table : matching(tablePattern, sorted(connector.metadata().listTables(schema)))) {
+                    for (String schema : matching(command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null, browser.schemas(catalog))) {
+                        for (String table : matching(tablePattern, browser.tables(catalog, schema))) {
                             List<Object> row = new ArrayList<>(List.of(catalog, schema, table, TABLE_TYPE));
                             if (includeSchema) {
-                                TableHandle handle = connector.metadata().getTable(schema, table)
+                                TableHandle handle = browser.table(catalog, schema, table)
                                         .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Table '" + catalog + "." + schema + "." + table + "' does not exist"));
                                 row.add(serialize(ColumnTypes.describe(catalog, schema, table, handle.columns())).toByteArray());
                             }
@@ -548,19 +548,19 @@ public final class OntulFlightSqlProducer
     public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context, ServerStreamListener listener)
     {
         rows(listener, Schemas.GET_PRIMARY_KEYS_SCHEMA, rows -> {
-            for (String catalog : catalogs(command.hasCatalog() ? command.getCatalog() : null)) {
-                Connector connector = connector(catalog);
-                List<String> schemas = sorted(connector.metadata().listSchemas());
+            CatalogBrowser browser = sessions.session(context).catalogs();
+            for (String catalog : catalogs(browser, command.hasCatalog() ? command.getCatalog() : null)) {
+                List<String> schemas = browser.schemas(catalog);
                 if (command.hasDbSchema()) {
                     schemas = named(command.getDbSchema(), schemas);
                 }
                 for (String schema : schemas) {
-                    List<String> tables = named(command.getTable(), connector.metadata().listTables(schema));
+                    List<String> tables = named(command.getTable(), browser.tables(catalog, schema));
                     if (tables.isEmpty()) {
                         continue;
                     }
                     String table = tables.get(0);
-                    connector.metadata().getTable(schema, table)
+                    browser.table(catalog, schema, table)
                             .flatMap(OntulFlightSqlProducer::primaryKey)
                             .ifPresent(key -> {
                                 for (int column = 0; column < key.size(); column++) {
@@ -638,15 +638,10 @@ public final class OntulFlightSqlProducer
         catalogRows.forEach(rows);
     }
 
-    private List<String> catalogs(String catalog)
+    private static List<String> catalogs(CatalogBrowser browser, String catalog)
     {
-        List<String> names = sorted(engine.catalogs().names());
+        List<String> names = browser.catalogs();
         return catalog == null ? names : named(catalog, names);
-    }
-
-    private List<String> schemas(String catalog, String pattern)
-    {
-        return matching(pattern, sorted(connector(catalog).metadata().listSchemas()));
     }
 
     /**
@@ -678,20 +673,9 @@ public final class OntulFlightSqlProducer
         return names.contains(folded) ? List.of(folded) : List.of();
     }
 
-    private Connector connector(String catalog)
-    {
-        return engine.catalogs().get(catalog)
-                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Catalog '" + catalog + "' does not exist"));
-    }
-
     private static boolean matches(String pattern, String name)
     {
-        return pattern == null || LikeMatcher.compile(pattern, SEARCH_ESCAPE).matches(name);
-    }
-
-    private static List<String> sorted(List<String> names)
-    {
-        return names.stream().sorted().toList();
+        return pattern == null || CatalogBrowser.like(pattern, SEARCH_ESCAPE).test(name);
     }
 
     static ByteString serialize(Schema schema)

@@ -1,10 +1,7 @@
 package io.ontul.server.flight;
 
-import static java.util.Objects.requireNonNull;
-
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 import org.apache.arrow.flight.GetSessionOptionsResult;
@@ -14,17 +11,15 @@ import org.apache.arrow.flight.SessionOptionValueFactory;
 import org.apache.arrow.flight.SetSessionOptionsResult;
 import org.apache.arrow.flight.SetSessionOptionsResult.ErrorValue;
 
-import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.Session;
-import io.ontul.engine.execution.SessionProperties;
-import io.ontul.spi.Connector;
 import io.ontul.spi.OntulException;
 
 /**
  * Flight's SetSessionOptions and GetSessionOptions on a connection's engine session: the same
  * state USE and SET SESSION change. Options are {@value #CATALOG}, {@value #SCHEMA} (the
- * defaults for unqualified names) and every engine session property, validated by
- * {@link SessionProperties}. Values may be strings or numbers; a valueless option unsets it.
+ * defaults for unqualified names) and every engine session property, validated as SET SESSION
+ * validates it ({@link Session#setProperty}). Values may be strings or numbers; a valueless
+ * option unsets it.
  * Each option succeeds or fails on its own: an unknown name is INVALID_NAME, a value the
  * option does not accept (an unknown catalog, a bad memory size) is INVALID_VALUE.
  */
@@ -32,15 +27,6 @@ public final class SessionOptions
 {
     public static final String CATALOG = "catalog";
     public static final String SCHEMA = "schema";
-    /** The prefix of {@link SessionProperties#validate}'s message for a name it does not know. */
-    private static final String UNKNOWN_PROPERTY = "Unknown session property";
-
-    private final Engine engine;
-
-    public SessionOptions(Engine engine)
-    {
-        this.engine = requireNonNull(engine, "engine is null");
-    }
 
     public SetSessionOptionsResult set(Session session, Map<String, SessionOptionValue> options)
     {
@@ -78,65 +64,40 @@ public final class SessionOptions
     private ErrorValue set(Session session, String name, OptionText value)
     {
         if (value.invalid()) {
-            return isProperty(name) || name.equals(CATALOG) || name.equals(SCHEMA) ? ErrorValue.INVALID_VALUE : ErrorValue.INVALID_NAME;
+            return Session.isProperty(name) || name.equals(CATALOG) || name.equals(SCHEMA) ? ErrorValue.INVALID_VALUE : ErrorValue.INVALID_NAME;
         }
         String text = value.text();
         if (name.equals(CATALOG)) {
-            if (text != null && engine.catalogs().get(text).isEmpty()) {
+            if (text != null && !session.catalogs().catalogExists(text)) {
                 return ErrorValue.INVALID_VALUE;
             }
             session.setCatalog(text);
             return null;
         }
         if (name.equals(SCHEMA)) {
-            if (text != null && session.catalog() != null && !schemaExists(session.catalog(), text)) {
+            if (text != null && session.catalog() != null && !session.catalogs().schemaExists(session.catalog(), text)) {
                 return ErrorValue.INVALID_VALUE;
             }
             session.setSchema(text);
             return null;
         }
+        if (!Session.isProperty(name)) {
+            return ErrorValue.INVALID_NAME;
+        }
         if (text == null) {
-            if (!isProperty(name)) {
-                return ErrorValue.INVALID_NAME;
-            }
-            // property keys are lower case, as SessionProperties.validate returns them
-            session.properties().remove(name.toLowerCase(Locale.ROOT));
+            session.resetProperty(name);
             return null;
         }
         try {
-            session.properties().put(SessionProperties.validate(name, text, session), text);
+            session.setProperty(name, text);
             return null;
         }
         catch (OntulException e) {
             if (e.code() == io.ontul.spi.ErrorCode.PERMISSION_DENIED) {
                 throw e;
             }
-            return isUnknownName(e) ? ErrorValue.INVALID_NAME : ErrorValue.INVALID_VALUE;
+            return ErrorValue.INVALID_VALUE;
         }
-    }
-
-    private boolean schemaExists(String catalog, String schema)
-    {
-        Connector connector = engine.catalogs().get(catalog).orElse(null);
-        return connector != null
-                && (connector.metadata().listSchemas().contains(schema) || !connector.metadata().listTables(schema).isEmpty());
-    }
-
-    /** Whether the engine knows a session property of this name, whatever value it takes. */
-    private static boolean isProperty(String name)
-    {
-        try {
-            SessionProperties.validate(name, "0");
-            return true;
-        }
-        catch (OntulException e) {
-            return !isUnknownName(e);
-        }
-    }
-
-    private static boolean isUnknownName(OntulException error)
-    {
-        return error.getMessage() != null && error.getMessage().startsWith(UNKNOWN_PROPERTY);
     }
 
     /** An option's value as SQL text: null to unset, invalid for a list of strings. */

@@ -1,4 +1,4 @@
-package io.ontul.engine.security;
+package io.ontul.engine.api;
 
 import java.util.List;
 
@@ -22,6 +22,9 @@ import java.util.List;
  */
 public interface UserManagement
 {
+    /** The fewest characters (code points) a password may have; the engine refuses shorter ones. */
+    int MINIMUM_PASSWORD_LENGTH = 8;
+
     /**
      * Whether {@code user} may create, alter, drop and list users. For now exactly one user is
      * an administrator: {@code admin}, the user the server creates at its first start. The engine

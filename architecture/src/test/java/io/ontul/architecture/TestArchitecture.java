@@ -1,0 +1,119 @@
+package io.ontul.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.freeze.FreezingArchRule.freeze;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+
+import io.ontul.architecture.fixture.ServerReachingIntoTheEngine;
+
+/**
+ * The layers of Ontul, checked over the main classes of every module (README, "Modules"):
+ * <pre>
+ *   flight-server, bench, jdbc-driver      fronts: the engine only through engine.api
+ *   engine (api, execution, plan, ...)     knows the SPI and the exchange, no catalog or front
+ *   catalogs (builtin, iceberg, jdbc, kafka)  the SPI only
+ *   exchange                               the SPI only
+ *   spi                                    nothing of Ontul
+ * </pre>
+ * Rules that the code does not keep everywhere yet are frozen: the violations recorded in
+ * {@code src/test/resources/frozen} are tolerated, a new one fails the build, and a fixed one
+ * leaves the record (commit the smaller file).
+ */
+class TestArchitecture
+{
+    private static final String[] FRONTS = {"io.ontul.server..", "io.ontul.bench..", "io.ontul.jdbc.."};
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses()
+    {
+        classes = new ClassFileImporter()
+                .withImportOption(new ImportOption.DoNotIncludeTests())
+                // test jars on the class path (the engine's test utilities the benchmarks use)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("io.ontul");
+        // a rule over nothing passes whatever it says
+        assertThat(classes.containPackage("io.ontul.engine.operator")).isTrue();
+        assertThat(classes.containPackage("io.ontul.server.flight")).isTrue();
+        assertThat(classes.containPackage("io.ontul.catalog.iceberg")).isTrue();
+        assertThat(classes.containPackage("io.ontul.bench")).isTrue();
+    }
+
+    @Test
+    void spiKnowsNothingOfOntul()
+    {
+        noClasses().that().resideInAPackage("io.ontul.spi..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.engine..", "io.ontul.exchange..", "io.ontul.catalog..", "io.ontul.server..", "io.ontul.bench..", "io.ontul.jdbc..")
+                .check(classes);
+    }
+
+    @Test
+    void exchangeKnowsOnlyTheSpi()
+    {
+        noClasses().that().resideInAPackage("io.ontul.exchange..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.engine..", "io.ontul.catalog..", "io.ontul.server..", "io.ontul.bench..", "io.ontul.jdbc..")
+                .check(classes);
+    }
+
+    @Test
+    void catalogsKnowOnlyTheSpi()
+    {
+        noClasses().that().resideInAPackage("io.ontul.catalog..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.engine..", "io.ontul.exchange..", "io.ontul.server..", "io.ontul.bench..", "io.ontul.jdbc..")
+                .check(classes);
+    }
+
+    @Test
+    void engineKnowsNoCatalogAndNoFront()
+    {
+        noClasses().that().resideInAPackage("io.ontul.engine..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.catalog..", "io.ontul.server..", "io.ontul.bench..", "io.ontul.jdbc..")
+                .check(classes);
+    }
+
+    @Test
+    void frontsUseTheEngineThroughItsApi()
+    {
+        freeze(onlyThroughEngineApi(FRONTS)).check(classes);
+    }
+
+    @Test
+    void operatorsKnowNeitherExecutionNorPlanning()
+    {
+        freeze(noClasses().that().resideInAPackage("io.ontul.engine.operator..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.engine.execution..", "io.ontul.engine.plan..")
+                .as("operators see their context, never the statement that runs them or the planner that made them"))
+                .check(classes);
+    }
+
+    /** The rules can fail: a class that calls an engine internal from a front breaks the fronts' rule. */
+    @Test
+    void aFrontReachingIntoTheEngineFailsTheRule()
+    {
+        JavaClasses offender = new ClassFileImporter().importClasses(ServerReachingIntoTheEngine.class);
+        assertThatThrownBy(() -> onlyThroughEngineApi("io.ontul.architecture.fixture..").check(offender))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("io.ontul.engine.execution.StatementKinds");
+    }
+
+    /** The engine's test utilities (engine.testing) count as its API for the benchmarks that use them. */
+    private static ArchRule onlyThroughEngineApi(String... packages)
+    {
+        return noClasses().that().resideInAnyPackage(packages)
+                .should().dependOnClassesThat(resideInAPackage("io.ontul.engine..").and(not(resideInAnyPackage("io.ontul.engine.api..", "io.ontul.engine.testing.."))))
+                .as("fronts (flight-server, bench, jdbc-driver) use the engine through io.ontul.engine.api only");
+    }
+}

@@ -1,0 +1,102 @@
+package io.ontul.engine.api;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+import io.ontul.engine.catalog.CatalogManager;
+import io.ontul.engine.expression.LikeMatcher;
+import io.ontul.engine.type.TypeInfo;
+import io.ontul.spi.Connector;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.TableHandle;
+
+/**
+ * What a session sees of the catalogs ({@link Session#catalogs}): the names SHOW CATALOGS, SHOW
+ * SCHEMAS and SHOW TABLES list and Flight SQL's GetCatalogs, GetDbSchemas and GetTables return,
+ * sorted, and the tables they describe. Both listings go through here, so they agree.
+ * <p>
+ * A schema exists when its catalog lists it or lists tables in it (some connectors know tables
+ * only). A catalog that does not exist is a NOT_FOUND error naming it.
+ */
+public final class CatalogBrowser
+{
+    private final CatalogManager catalogs;
+
+    CatalogBrowser(CatalogManager catalogs)
+    {
+        this.catalogs = requireNonNull(catalogs, "catalogs is null");
+    }
+
+    /** The catalogs, sorted. */
+    public List<String> catalogs()
+    {
+        return sorted(catalogs.names());
+    }
+
+    public boolean catalogExists(String catalog)
+    {
+        return catalogs.get(catalog).isPresent();
+    }
+
+    /** The schemas of a catalog, sorted. */
+    public List<String> schemas(String catalog)
+    {
+        return sorted(connector(catalog).metadata().listSchemas());
+    }
+
+    public boolean schemaExists(String catalog, String schema)
+    {
+        Optional<Connector> connector = catalogs.get(catalog);
+        return connector.isPresent()
+                && (connector.get().metadata().listSchemas().contains(schema) || !connector.get().metadata().listTables(schema).isEmpty());
+    }
+
+    /** The tables of a schema, sorted; none for a schema that does not exist. */
+    public List<String> tables(String catalog, String schema)
+    {
+        return sorted(connector(catalog).metadata().listTables(schema));
+    }
+
+    public Optional<TableHandle> table(String catalog, String schema, String table)
+    {
+        return connector(catalog).metadata().getTable(schema, table);
+    }
+
+    /**
+     * The connector behind a catalog, for what reaches a catalog without SQL: Flight SQL's bulk
+     * ingest writes through its sinks.
+     */
+    public Connector connector(String catalog)
+    {
+        return catalogs.get(catalog)
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Catalog '" + catalog + "' does not exist"));
+    }
+
+    /**
+     * The SQL types a column can have, as rows of Flight SQL's GetXdbcTypeInfo (and the table
+     * {@code system.jdbc.types}); only those of one JDBC type code when {@code dataType} is given.
+     */
+    public List<List<Object>> typeInfo(Integer dataType)
+    {
+        return TypeInfo.rows(dataType);
+    }
+
+    /**
+     * SQL LIKE over names: {@code %} any run, {@code _} one character, {@code escape} (null for
+     * none) before either to match it as written.
+     */
+    public static Predicate<String> like(String pattern, String escape)
+    {
+        LikeMatcher matcher = LikeMatcher.compile(pattern, escape);
+        return matcher::matches;
+    }
+
+    private static List<String> sorted(List<String> names)
+    {
+        return names.stream().sorted().toList();
+    }
+}
