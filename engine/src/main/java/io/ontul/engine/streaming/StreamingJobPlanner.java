@@ -30,7 +30,6 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.ontul.engine.catalog.CatalogManager;
-import io.ontul.engine.execution.StatementExecutor;
 import io.ontul.engine.plan.AggregateNode;
 import io.ontul.engine.plan.FilterProjectNode;
 import io.ontul.engine.plan.GatherNode;
@@ -41,6 +40,7 @@ import io.ontul.engine.plan.ScanNode;
 import io.ontul.engine.plan.SessionWindowNode;
 import io.ontul.engine.plan.WindowTableFunctionNode;
 import io.ontul.engine.sql.CatalogSchemas;
+import io.ontul.engine.statement.InsertStatements;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -125,7 +125,7 @@ final class StreamingJobPlanner
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, position(target.getParserPosition())
                         + "Streaming jobs cannot write to table '" + sinkTable.qualifiedName() + "': catalog '" + sinkName.get(0) + "' has no exactly-once streaming sink (Iceberg, PostgreSQL and Kafka catalogs have)"));
 
-        SqlInsert visible = StatementExecutor.withoutHiddenColumns(insert, sinkTable);
+        SqlInsert visible = InsertStatements.withoutHiddenColumns(insert, sinkTable);
         List<String> path = catalog.isEmpty() ? List.of() : schema.isEmpty() ? List.of(catalog.get()) : List.of(catalog.get(), schema.get());
         LogicalPlanner planner = new LogicalPlanner(CatalogSchemas.rootSchema(catalogs), path);
         SqlNode validated = planner.validate(visible);

@@ -1,6 +1,6 @@
-package io.ontul.engine.security;
+package io.ontul.engine.statement;
 
-import static java.util.Objects.requireNonNull;
+import static io.ontul.engine.statement.StatementContext.position;
 
 import java.util.List;
 
@@ -8,11 +8,10 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
+import io.ontul.engine.api.CatalogBrowser;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
 import io.ontul.engine.api.UserManagement;
-import io.ontul.engine.execution.StaticResult;
-import io.ontul.engine.expression.LikeMatcher;
 import io.ontul.engine.sql.tree.SqlAlterUser;
 import io.ontul.engine.sql.tree.SqlCreateUser;
 import io.ontul.engine.sql.tree.SqlDropUser;
@@ -26,48 +25,12 @@ import io.ontul.spi.OntulException;
  * password. Passwords must have at least {@value UserManagement#MINIMUM_PASSWORD_LENGTH} characters. No message
  * raised here contains a password.
  */
-public final class UserStatements
+final class UserStatements
 {
-    private final Session session;
-    private final String queryId;
-
-    public UserStatements(Session session, String queryId)
+    QueryResult create(SqlCreateUser create, StatementContext context)
     {
-        this.session = requireNonNull(session, "session is null");
-        this.queryId = requireNonNull(queryId, "queryId is null");
-    }
-
-    public static boolean isUserStatement(SqlNode statement)
-    {
-        return statement instanceof SqlCreateUser
-                || statement instanceof SqlAlterUser
-                || statement instanceof SqlDropUser
-                || statement instanceof SqlShowUsers;
-    }
-
-    public QueryResult execute(SqlNode statement)
-    {
-        UserManagement users = session.engine().userManagement()
-                .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED,
-                        position(statement.getParserPosition()) + "User management needs the Ontul server (bin/ontul start)"));
-        if (statement instanceof SqlCreateUser create) {
-            return create(users, create);
-        }
-        if (statement instanceof SqlAlterUser alter) {
-            return alter(users, alter);
-        }
-        if (statement instanceof SqlDropUser drop) {
-            return drop(users, drop);
-        }
-        if (statement instanceof SqlShowUsers show) {
-            return show(users, show);
-        }
-        throw new IllegalArgumentException("Not a user statement: " + statement.getKind());
-    }
-
-    private QueryResult create(UserManagement users, SqlCreateUser create)
-    {
-        requireAdmin(users, "CREATE USER", create.getParserPosition());
+        UserManagement users = users(context, create);
+        requireAdmin(users, context, "CREATE USER", create.getParserPosition());
         if (create.getReplace()) {
             throw new OntulException(ErrorCode.NOT_SUPPORTED, position(create.getParserPosition())
                     + "CREATE OR REPLACE USER is not supported: use ALTER USER name PASSWORD '...' to change a password");
@@ -77,12 +40,14 @@ public final class UserStatements
         if (!users.createUser(user, create.password()) && !create.isIfNotExists()) {
             throw new OntulException(ErrorCode.ALREADY_EXISTS, position(create.name().getParserPosition()) + "User '" + user + "' already exists");
         }
-        return done();
+        return context.updateCount(0);
     }
 
-    private QueryResult alter(UserManagement users, SqlAlterUser alter)
+    QueryResult alter(SqlAlterUser alter, StatementContext context)
     {
+        UserManagement users = users(context, alter);
         String user = userName(alter.name());
+        Session session = context.session();
         if (!user.equals(session.user()) && !users.isAdmin(session.user())) {
             throw new OntulException(ErrorCode.PERMISSION_DENIED, position(alter.getParserPosition())
                     + "Permission denied: changing the password of user '" + user + "' needs an administrator; user '"
@@ -92,12 +57,13 @@ public final class UserStatements
         if (!users.setPassword(user, alter.password())) {
             throw notFound(user, alter.name().getParserPosition());
         }
-        return done();
+        return context.updateCount(0);
     }
 
-    private QueryResult drop(UserManagement users, SqlDropUser drop)
+    QueryResult drop(SqlDropUser drop, StatementContext context)
     {
-        requireAdmin(users, "DROP USER", drop.getParserPosition());
+        UserManagement users = users(context, drop);
+        requireAdmin(users, context, "DROP USER", drop.getParserPosition());
         String user = userName(drop.name());
         if (users.isAdmin(user)) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(drop.name().getParserPosition())
@@ -106,22 +72,32 @@ public final class UserStatements
         if (!users.dropUser(user) && !drop.isIfExists()) {
             throw notFound(user, drop.name().getParserPosition());
         }
-        return done();
+        return context.updateCount(0);
     }
 
-    private QueryResult show(UserManagement users, SqlShowUsers show)
+    QueryResult show(SqlShowUsers show, StatementContext context)
     {
-        requireAdmin(users, "SHOW USERS", show.getParserPosition());
+        UserManagement users = users(context, show);
+        requireAdmin(users, context, "SHOW USERS", show.getParserPosition());
         List<List<String>> rows = users.listUsers().stream()
-                .filter(user -> show.likePattern().isEmpty() || LikeMatcher.compile(show.likePattern().get(), null).matches(user))
+                .filter(user -> show.likePattern().isEmpty() || CatalogBrowser.like(show.likePattern().get(), null).test(user))
                 .sorted()
                 .map(List::of)
                 .toList();
-        return StaticResult.text(queryId, session.engine().rootAllocator(), List.of("user"), rows);
+        return context.text(List.of("user"), rows);
     }
 
-    private void requireAdmin(UserManagement users, String statement, SqlParserPos pos)
+    /** The engine's users: the server's; an embedded engine has none. */
+    private static UserManagement users(StatementContext context, SqlNode statement)
     {
+        return context.engine().userManagement()
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED,
+                        position(statement.getParserPosition()) + "User management needs the Ontul server (bin/ontul start)"));
+    }
+
+    private static void requireAdmin(UserManagement users, StatementContext context, String statement, SqlParserPos pos)
+    {
+        Session session = context.session();
         if (!users.isAdmin(session.user())) {
             throw new OntulException(ErrorCode.PERMISSION_DENIED, position(pos)
                     + "Permission denied: " + statement + " needs an administrator; user '" + session.user() + "' is not one");
@@ -156,13 +132,4 @@ public final class UserStatements
         return new OntulException(ErrorCode.NOT_FOUND, position(pos) + "User '" + user + "' does not exist");
     }
 
-    private QueryResult done()
-    {
-        return StaticResult.updateCount(queryId, session.engine().rootAllocator(), 0);
-    }
-
-    private static String position(SqlParserPos pos)
-    {
-        return pos == null || pos.getLineNum() == 0 ? "" : "line " + pos.getLineNum() + ":" + pos.getColumnNum() + ": ";
-    }
 }

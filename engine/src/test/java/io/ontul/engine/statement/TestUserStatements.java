@@ -1,4 +1,4 @@
-package io.ontul.engine.security;
+package io.ontul.engine.statement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

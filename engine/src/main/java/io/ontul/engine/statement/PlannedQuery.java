@@ -1,0 +1,12 @@
+package io.ontul.engine.statement;
+
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.engine.plan.PlanNode;
+
+/**
+ * A query planned for one execution: its operator tree and the columns it returns.
+ *
+ * @param readsOnlySystemTables whether it reads system tables only: such queries need no slot, so they can watch a busy engine
+ */
+public record PlannedQuery(PlanNode root, Schema schema, boolean readsOnlySystemTables) {}
