@@ -4,6 +4,7 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static com.tngtech.archunit.library.freeze.FreezingArchRule.freeze;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,12 +18,16 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 
 import io.ontul.architecture.fixture.ServerReachingIntoTheEngine;
+import io.ontul.architecture.fixture.cycle.left.Left;
+import io.ontul.architecture.fixture.cycle.right.Right;
 
 /**
  * The layers of Ontul, checked over the main classes of every module (README, "Modules"):
  * <pre>
  *   flight-server, bench, jdbc-driver      fronts: the engine only through engine.api
- *   engine (api, execution, plan, ...)     knows the SPI and the exchange, no catalog or front
+ *   engine (api, execution, plan, ...)     knows the SPI and the exchange, no catalog or front;
+ *                                          its packages form no cycle; operators see only their
+ *                                          OperatorContext, never execution, planning or queries
  *   catalogs (builtin, iceberg, jdbc, kafka)  the SPI only
  *   exchange                               the SPI only
  *   spi                                    nothing of Ontul
@@ -93,10 +98,42 @@ class TestArchitecture
     @Test
     void operatorsKnowNeitherExecutionNorPlanning()
     {
-        freeze(noClasses().that().resideInAPackage("io.ontul.engine.operator..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.engine.execution..", "io.ontul.engine.plan..")
-                .as("operators see their context, never the statement that runs them or the planner that made them"))
+        noClasses().that().resideInAPackage("io.ontul.engine.operator..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.engine.execution..", "io.ontul.engine.plan..", "io.ontul.engine.query..",
+                        "io.ontul.engine.statement..", "io.ontul.engine.streaming..", "io.ontul.engine.api..")
+                .as("operators see their context, never the statement that runs them or the planner that made them")
                 .check(classes);
+    }
+
+    /**
+     * The engine's packages ({@code io.ontul.engine.X..}, one slice each) depend on each other
+     * without a cycle. {@code engine.api} is the front door that wires them all; what the packages
+     * inside still use of it is the frozen rule below, and left out here.
+     */
+    @Test
+    void enginePackagesFormNoCycle()
+    {
+        enginePackagesFreeOfCycles("io.ontul.engine.(*)..").check(classes);
+    }
+
+    @Test
+    void theEngineInsideDoesNotUseItsApi()
+    {
+        freeze(noClasses().that().resideInAPackage("io.ontul.engine..").and().resideOutsideOfPackage("io.ontul.engine.api..")
+                .should().dependOnClassesThat().resideInAPackage("io.ontul.engine.api..")
+                .as("the engine's packages do not use engine.api, the front door that wires them"))
+                .check(classes);
+    }
+
+    /** The cycle rule can fail: two packages that use each other break it. */
+    @Test
+    void aPackageCycleFailsTheRule()
+    {
+        JavaClasses cycle = new ClassFileImporter().importClasses(Left.class, Right.class);
+        assertThatThrownBy(() -> enginePackagesFreeOfCycles("io.ontul.architecture.fixture.cycle.(*)..").check(cycle))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("Cycle detected: Slice left")
+                .hasMessageContaining("Dependencies of Slice right");
     }
 
     /** The rules can fail: a class that calls an engine internal from a front breaks the fronts' rule. */
@@ -107,6 +144,13 @@ class TestArchitecture
         assertThatThrownBy(() -> onlyThroughEngineApi("io.ontul.architecture.fixture..").check(offender))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("io.ontul.engine.execution.StatementKinds");
+    }
+
+    private static ArchRule enginePackagesFreeOfCycles(String slicePattern)
+    {
+        return slices().matching(slicePattern).should().beFreeOfCycles()
+                .ignoreDependency(com.tngtech.archunit.base.DescribedPredicate.alwaysTrue(), resideInAPackage("io.ontul.engine.api.."))
+                .as("engine packages form no cycle (engine.api aside)");
     }
 
     /** The engine's test utilities (engine.testing) count as its API for the benchmarks that use them. */

@@ -8,6 +8,7 @@ import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 
 import io.ontul.engine.api.ErrorMessages;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.exchange.ExchangeStorageException;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

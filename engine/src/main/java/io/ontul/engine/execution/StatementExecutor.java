@@ -25,12 +25,15 @@ import io.ontul.engine.operator.Operator;
 import io.ontul.engine.plan.LogicalPlanner;
 import io.ontul.engine.plan.PhysicalPlanner;
 import io.ontul.engine.plan.PlanNode;
-import io.ontul.engine.plan.PlanningDeadline;
+import io.ontul.engine.query.PlanningDeadline;
 import io.ontul.engine.plan.TaskContext;
+import io.ontul.engine.query.QueryContext;
+import io.ontul.engine.query.QueryLimits;
 import io.ontul.engine.query.TrackedQuery;
 import io.ontul.engine.query.TrackedQueryResult;
 import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.engine.sql.parser.OntulParser;
+import io.ontul.engine.sql.parser.StatementLimits;
 import io.ontul.engine.statement.PlannedQuery;
 import io.ontul.engine.statement.StatementContext;
 import io.ontul.engine.statement.StatementHandlers;
@@ -155,7 +158,7 @@ public final class StatementExecutor
     private SqlNode parse()
     {
         counters().parsed();
-        return OntulParser.parse(sql, engine.queries().limits().statementLimits());
+        return OntulParser.parse(sql, statementLimits(engine.queries().limits()));
     }
 
     private StatementCounters counters()
@@ -434,5 +437,11 @@ public final class StatementExecutor
                 sink.abort();
             }
         }
+    }
+
+    /** What a statement may be under the engine's limits: its length, nesting and grouping sets. */
+    static StatementLimits statementLimits(QueryLimits limits)
+    {
+        return new StatementLimits(limits.maxSqlLength(), limits.maxExpressionDepth(), limits.maxGroupingSets());
     }
 }

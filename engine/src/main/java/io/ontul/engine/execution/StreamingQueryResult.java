@@ -8,6 +8,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.operator.Operator;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.spi.OntulException;
 
 /**

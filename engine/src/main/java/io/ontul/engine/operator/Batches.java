@@ -22,7 +22,6 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.VectorAppender;
 
-import io.ontul.engine.execution.QueryContext;
 
 /** Creating and assembling batches. */
 public final class Batches
@@ -239,7 +238,7 @@ public final class Batches
      * once appended, and sets the row count of {@code whole}. Checks for cancellation between
      * batches.
      */
-    public static void appendAll(VectorSchemaRoot whole, VectorSchemaRoot first, Operator rest, QueryContext context)
+    public static void appendAll(VectorSchemaRoot whole, VectorSchemaRoot first, Operator rest, OperatorContext context)
     {
         VectorAppender[] appenders = new VectorAppender[whole.getFieldVectors().size()];
         for (int c = 0; c < appenders.length; c++) {

@@ -7,18 +7,17 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
-import io.ontul.engine.execution.QueryContext;
 
 /** UNION ALL: the batches of each input in turn, relabelled with the output schema. */
 public final class ConcatOperator
         implements Operator
 {
-    private final QueryContext context;
+    private final OperatorContext context;
     private final List<Operator> inputs;
     private final Schema schema;
     private int current;
 
-    public ConcatOperator(QueryContext context, List<Operator> inputs, Schema schema)
+    public ConcatOperator(OperatorContext context, List<Operator> inputs, Schema schema)
     {
         this.context = context;
         this.inputs = List.copyOf(inputs);

@@ -7,7 +7,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.TransferPair;
 
-import io.ontul.engine.execution.QueryContext;
 import io.ontul.engine.expression.ProjectionKernel;
 
 /**
@@ -18,7 +17,7 @@ import io.ontul.engine.expression.ProjectionKernel;
 public final class FilterProjectOperator
         implements Operator
 {
-    private final QueryContext context;
+    private final OperatorContext context;
     private final Operator child;
     private final ProjectionKernel kernel;
     private final Schema outputSchema;
@@ -28,7 +27,7 @@ public final class FilterProjectOperator
      * @param passThroughColumns if non-null, the input column of each output (no filter, no
      * computation): the kernel is not used
      */
-    public FilterProjectOperator(QueryContext context, Operator child, ProjectionKernel kernel, Schema outputSchema, int[] passThroughColumns)
+    public FilterProjectOperator(OperatorContext context, Operator child, ProjectionKernel kernel, Schema outputSchema, int[] passThroughColumns)
     {
         this.context = context;
         this.child = child;

@@ -2,6 +2,8 @@ package io.ontul.engine.operator;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.ontul.engine.operator.join.SharedPartition;
+
 /** Counters of one plan node, summed over its parallel instances, for EXPLAIN ANALYZE. */
 public final class OperatorStats
 {

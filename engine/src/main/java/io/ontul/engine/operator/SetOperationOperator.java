@@ -9,7 +9,9 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.memory.MemoryReservation;
+import io.ontul.engine.operator.aggregate.GroupByHash;
+
 
 /**
  * INTERSECT and EXCEPT: counts the occurrences of each distinct row (NULLs equal) per input,
@@ -25,21 +27,22 @@ public final class SetOperationOperator
         INTERSECT, EXCEPT
     }
 
-    private final QueryContext context;
+    private final OperatorContext context;
     private final List<Operator> inputs;
     private final Schema schema;
     private final Kind kind;
     private final boolean all;
     private GroupByHash hash;
     private long[] counts;
-    private long reserved;
+    private final MemoryReservation memory;
     private boolean computed;
     private int group;
     private long emittedOfGroup;
 
-    public SetOperationOperator(QueryContext context, List<Operator> inputs, Schema schema, Kind kind, boolean all)
+    public SetOperationOperator(OperatorContext context, List<Operator> inputs, Schema schema, Kind kind, boolean all)
     {
         this.context = requireNonNull(context, "context is null");
+        this.memory = context.memoryReservation(kind.name().charAt(0) + kind.name().substring(1).toLowerCase(java.util.Locale.ROOT), false);
         this.inputs = List.copyOf(inputs);
         this.schema = requireNonNull(schema, "schema is null");
         this.kind = requireNonNull(kind, "kind is null");
@@ -78,7 +81,7 @@ public final class SetOperationOperator
 
     private void compute()
     {
-        hash = new GroupByHash(context, schema.getFields());
+        hash = new GroupByHash(context, memory, schema.getFields());
         boolean[] nulled = new boolean[schema.getFields().size()];
         counts = new long[0];
         long[] current = new long[0];
@@ -123,8 +126,7 @@ public final class SetOperationOperator
 
     private void reserve(long bytes)
     {
-        context.reserve(bytes);
-        reserved += bytes;
+        memory.grow(bytes);
     }
 
     @Override
@@ -134,8 +136,7 @@ public final class SetOperationOperator
             hash.close();
             hash = null;
         }
-        context.release(reserved);
-        reserved = 0;
+        memory.close();
         Batches.closeAll(inputs);
     }
 }

@@ -6,7 +6,6 @@ import java.util.List;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.ontul.engine.execution.QueryContext;
 import io.ontul.exchange.spill.SpillRun;
 import io.ontul.exchange.spill.SpillRunReader;
 
@@ -14,15 +13,15 @@ import io.ontul.exchange.spill.SpillRunReader;
  * Reads spill runs back one after the other, batch by batch: one run open at a time. The batches
  * belong to the caller; {@link #close} closes the run being read. The runs stay on disk.
  */
-final class SpillRunsReader
+public final class SpillRunsReader
         implements Operator
 {
-    private final QueryContext context;
+    private final OperatorContext context;
     private final List<SpillRun> runs;
     private int next;
     private SpillRunReader current;
 
-    SpillRunsReader(QueryContext context, List<SpillRun> runs)
+    public SpillRunsReader(OperatorContext context, List<SpillRun> runs)
     {
         this.context = requireNonNull(context, "context is null");
         this.runs = List.copyOf(runs);

@@ -3,8 +3,11 @@ package io.ontul.engine.operator;
 import java.util.List;
 import java.util.concurrent.Future;
 
+import io.ontul.engine.operator.exchange.GatherOperator;
+import io.ontul.engine.operator.exchange.LocalHashExchange;
+
 /** What operators that run pipelines on worker threads ({@link GatherOperator}, {@link LocalHashExchange}) share. */
-final class Workers
+public final class Workers
 {
     private Workers() {}
 
@@ -14,7 +17,7 @@ final class Workers
      * memory in use; its interrupt flag is set again afterwards. Failures are not reported here:
      * each task records its own.
      */
-    static void awaitAll(List<Future<?>> tasks)
+    public static void awaitAll(List<Future<?>> tasks)
     {
         boolean interrupted = false;
         for (Future<?> task : tasks) {
@@ -38,7 +41,7 @@ final class Workers
     }
 
     /** A worker's failure, to rethrow on the consuming thread: unchecked as it was, else wrapped. */
-    static RuntimeException propagate(Throwable error)
+    public static RuntimeException propagate(Throwable error)
     {
         if (error instanceof RuntimeException runtime) {
             return runtime;

@@ -9,13 +9,13 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.util.ImmutableBitSet;
 
-import io.ontul.engine.execution.QueryContext;
-import io.ontul.engine.operator.AggregationStep;
-import io.ontul.engine.operator.EventTimeWindowAggregation;
-import io.ontul.engine.operator.HashAggregateOperator;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.aggregate.Accumulator;
 import io.ontul.engine.operator.aggregate.Accumulators;
+import io.ontul.engine.operator.aggregate.AggregationStep;
+import io.ontul.engine.operator.aggregate.HashAggregateOperator;
+import io.ontul.engine.operator.window.EventTimeWindowAggregation;
 
 /**
  * Hash aggregation (GROUP BY, grouping sets, global aggregates). Runs either whole, or as the

@@ -2,8 +2,8 @@ package io.ontul.engine.plan;
 
 import java.util.List;
 
-import io.ontul.engine.operator.GatherOperator;
 import io.ontul.engine.operator.Operator;
+import io.ontul.engine.operator.exchange.GatherOperator;
 
 /** Runs its splittable child as parallel instances on worker threads and merges the output. */
 public final class GatherNode

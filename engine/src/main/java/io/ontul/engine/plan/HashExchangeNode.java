@@ -3,8 +3,8 @@ package io.ontul.engine.plan;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.ontul.engine.operator.LocalHashExchange;
 import io.ontul.engine.operator.Operator;
+import io.ontul.engine.operator.exchange.LocalHashExchange;
 
 /**
  * Runs its splittable child as parallel instances and hands each of its own instances the rows

@@ -9,10 +9,10 @@ import org.apache.calcite.rex.RexNode;
 
 import io.ontul.engine.expression.KernelCompiler;
 import io.ontul.engine.expression.ProjectionKernel;
-import io.ontul.engine.operator.HashJoinOperator;
-import io.ontul.engine.operator.JoinBuild;
-import io.ontul.engine.operator.JoinType;
 import io.ontul.engine.operator.Operator;
+import io.ontul.engine.operator.join.HashJoinOperator;
+import io.ontul.engine.operator.join.JoinBuild;
+import io.ontul.engine.operator.join.JoinType;
 import io.ontul.engine.type.ArrowTypes;
 
 /**

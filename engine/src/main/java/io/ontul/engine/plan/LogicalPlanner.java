@@ -34,6 +34,7 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
 
+import io.ontul.engine.query.PlanningDeadline;
 import io.ontul.engine.sql.HiddenColumnValidator;
 import io.ontul.engine.type.OntulTypeSystem;
 

@@ -12,6 +12,8 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import io.ontul.engine.query.PlanningDeadline;
+
 /**
  * Keeps casts of literals whose folding in Calcite differs from the SQL users expect (Calcite
  * truncates {@code CAST(2.7 AS INTEGER)} to 2, renders {@code CAST(true AS VARCHAR)} as

@@ -34,9 +34,10 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
 
-import io.ontul.engine.operator.JoinType;
-import io.ontul.engine.operator.SortKey;
 import io.ontul.engine.operator.aggregate.Accumulators;
+import io.ontul.engine.operator.join.JoinType;
+import io.ontul.engine.operator.sort.SortKey;
+import io.ontul.engine.query.PlanningDeadline;
 import io.ontul.engine.sql.ConnectorTable;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -182,16 +183,16 @@ public final class PhysicalPlanner
         }
         boolean[][] allKeys = new boolean[1][keys.length];
         java.util.Arrays.fill(allKeys[0], true);
-        AggregateNode partial = new AggregateNode(partialType.build(), input, keys, allKeys, partialSpecs, io.ontul.engine.operator.AggregationStep.PARTIAL, true);
+        AggregateNode partial = new AggregateNode(partialType.build(), input, keys, allKeys, partialSpecs, io.ontul.engine.operator.aggregate.AggregationStep.PARTIAL, true);
         int[] finalKeys = new int[keys.length];
         for (int k = 0; k < keys.length; k++) {
             finalKeys[k] = k;
         }
         if (keys.length == 0) {
-            return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.AggregationStep.FINAL, false);
+            return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.aggregate.AggregationStep.FINAL, false);
         }
         // grouped: the final step runs in parallel too, each instance on its share of the keys
-        return new AggregateNode(aggregate.getRowType(), new HashExchangeNode(partial, finalKeys), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.AggregationStep.FINAL, true);
+        return new AggregateNode(aggregate.getRowType(), new HashExchangeNode(partial, finalKeys), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.aggregate.AggregationStep.FINAL, true);
     }
 
     PlanNode planGathered(RelNode rel)

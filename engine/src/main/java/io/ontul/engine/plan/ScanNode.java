@@ -5,9 +5,9 @@ import java.util.List;
 
 import org.apache.calcite.rel.type.RelDataType;
 
-import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.operator.Operator;
-import io.ontul.engine.operator.ScanOperator;
+import io.ontul.engine.operator.scan.ScanOperator;
 import io.ontul.engine.system.QueryAwareConnector;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ScanSpec;

@@ -8,8 +8,8 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 
 import io.ontul.engine.operator.Operator;
-import io.ontul.engine.operator.SessionWindowFunction;
-import io.ontul.engine.operator.SessionWindowOperator;
+import io.ontul.engine.operator.window.SessionWindowFunction;
+import io.ontul.engine.operator.window.SessionWindowOperator;
 
 /**
  * A SESSION window table function ({@code FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts),

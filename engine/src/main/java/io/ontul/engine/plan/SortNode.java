@@ -3,8 +3,8 @@ package io.ontul.engine.plan;
 import java.util.List;
 
 import io.ontul.engine.operator.Operator;
-import io.ontul.engine.operator.SortKey;
-import io.ontul.engine.operator.SortOperator;
+import io.ontul.engine.operator.sort.SortKey;
+import io.ontul.engine.operator.sort.SortOperator;
 
 /** ORDER BY, with OFFSET/LIMIT applied after sorting (top-N). */
 public final class SortNode

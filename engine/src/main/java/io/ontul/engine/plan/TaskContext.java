@@ -1,6 +1,6 @@
 package io.ontul.engine.plan;
 
-import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.query.QueryContext;
 
 /**
  * Which instance of a parallel pipeline is being opened: instance {@code instance} of

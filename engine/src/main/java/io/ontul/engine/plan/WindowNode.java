@@ -5,8 +5,8 @@ import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 
 import io.ontul.engine.operator.Operator;
-import io.ontul.engine.operator.WindowGroup;
-import io.ontul.engine.operator.WindowOperator;
+import io.ontul.engine.operator.window.WindowGroup;
+import io.ontul.engine.operator.window.WindowOperator;
 
 /** Window functions: the input columns followed by one column per window function. */
 public final class WindowNode

@@ -11,12 +11,12 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexWindowBound;
 import org.apache.calcite.rex.RexWindowExclusion;
 
-import io.ontul.engine.operator.SortKey;
-import io.ontul.engine.operator.WindowGroup.Argument;
-import io.ontul.engine.operator.WindowGroup.Bound;
-import io.ontul.engine.operator.WindowGroup.BoundType;
-import io.ontul.engine.operator.WindowGroup.Function;
-import io.ontul.engine.operator.WindowGroup;
+import io.ontul.engine.operator.sort.SortKey;
+import io.ontul.engine.operator.window.WindowGroup.Argument;
+import io.ontul.engine.operator.window.WindowGroup.Bound;
+import io.ontul.engine.operator.window.WindowGroup.BoundType;
+import io.ontul.engine.operator.window.WindowGroup.Function;
+import io.ontul.engine.operator.window.WindowGroup;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

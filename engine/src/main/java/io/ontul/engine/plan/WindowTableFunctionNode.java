@@ -19,9 +19,9 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 
 import io.ontul.engine.operator.Operator;
-import io.ontul.engine.operator.SessionWindowFunction;
-import io.ontul.engine.operator.TimeWindowFunction;
-import io.ontul.engine.operator.TimeWindowOperator;
+import io.ontul.engine.operator.window.SessionWindowFunction;
+import io.ontul.engine.operator.window.TimeWindowFunction;
+import io.ontul.engine.operator.window.TimeWindowOperator;
 import io.ontul.engine.type.ArrowTypes;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

@@ -42,12 +42,6 @@ public record QueryLimits(int maxConcurrent, int maxQueued, Optional<Duration> m
         requireNonNull(maxPlanningTime, "maxPlanningTime is null");
     }
 
-    /** What a statement may be: its length, nesting and grouping sets. */
-    public io.ontul.engine.sql.parser.StatementLimits statementLimits()
-    {
-        return new io.ontul.engine.sql.parser.StatementLimits(maxSqlLength, maxExpressionDepth, maxGroupingSets);
-    }
-
     public static QueryLimits fromConfig(EngineConfig config)
     {
         String maxRunTime = config.property(MAX_RUN_TIME, "").trim();

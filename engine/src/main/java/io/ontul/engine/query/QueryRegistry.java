@@ -19,8 +19,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
-import io.ontul.engine.execution.QueryContext;
-import io.ontul.engine.execution.SpillStatistics;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

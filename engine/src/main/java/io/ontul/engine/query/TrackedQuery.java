@@ -7,8 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.ontul.engine.execution.QueryContext;
-import io.ontul.engine.execution.SpillStatistics;
 import io.ontul.spi.OntulException;
 
 /**

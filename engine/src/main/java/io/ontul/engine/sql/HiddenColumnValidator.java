@@ -58,11 +58,11 @@ public final class HiddenColumnValidator
         return EXPANDING_SELECT_LIST.get();
     }
 
-    /** Every expression typed is a {@linkplain io.ontul.engine.plan.PlanningDeadline#check planning checkpoint}. */
+    /** Every expression typed is a {@linkplain io.ontul.engine.query.PlanningDeadline#check planning checkpoint}. */
     @Override
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expression)
     {
-        io.ontul.engine.plan.PlanningDeadline.check();
+        io.ontul.engine.query.PlanningDeadline.check();
         return super.deriveType(scope, expression);
     }
 

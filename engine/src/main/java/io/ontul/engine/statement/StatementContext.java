@@ -14,6 +14,7 @@ import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
 import io.ontul.engine.plan.LogicalPlanner;
+import io.ontul.engine.sql.parser.SqlPositions;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
@@ -97,7 +98,7 @@ public interface StatementContext
     /** The {@code line L:C: } prefix of an error at {@code pos}; empty without a position. */
     static String position(SqlParserPos pos)
     {
-        return pos == null || pos.getLineNum() == 0 ? "" : "line " + pos.getLineNum() + ":" + pos.getColumnNum() + ": ";
+        return SqlPositions.prefix(pos);
     }
 
     // ---- planning and running

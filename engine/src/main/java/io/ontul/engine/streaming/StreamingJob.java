@@ -20,7 +20,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.metadata.StoredStreamingJob;
 import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 import org.apache.arrow.vector.types.pojo.Schema;
 
-import io.ontul.engine.operator.SessionWindowFunction;
+import io.ontul.engine.operator.window.SessionWindowFunction;
 import io.ontul.engine.plan.AggregateNode;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
@@ -75,7 +75,7 @@ record StreamingJobPlan(
 
     /**
      * The SESSION window of a job: the rows {@code input} emits wait in the job's
-     * {@link io.ontul.engine.operator.EventTimeSessions} until their session ends, then enter at
+     * {@link io.ontul.engine.operator.window.EventTimeSessions} until their session ends, then enter at
      * {@code feed} with window_start and window_end and come out of {@code output} (the nodes
      * between the window and the aggregation, or the feed itself) into the aggregation.
      *

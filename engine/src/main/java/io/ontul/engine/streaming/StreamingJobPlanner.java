@@ -40,7 +40,8 @@ import io.ontul.engine.plan.ScanNode;
 import io.ontul.engine.plan.SessionWindowNode;
 import io.ontul.engine.plan.WindowTableFunctionNode;
 import io.ontul.engine.sql.CatalogSchemas;
-import io.ontul.engine.statement.InsertStatements;
+import io.ontul.engine.sql.HiddenColumns;
+import io.ontul.engine.sql.parser.SqlPositions;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -125,7 +126,7 @@ final class StreamingJobPlanner
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, position(target.getParserPosition())
                         + "Streaming jobs cannot write to table '" + sinkTable.qualifiedName() + "': catalog '" + sinkName.get(0) + "' has no exactly-once streaming sink (Iceberg, PostgreSQL and Kafka catalogs have)"));
 
-        SqlInsert visible = InsertStatements.withoutHiddenColumns(insert, sinkTable);
+        SqlInsert visible = HiddenColumns.withoutHiddenColumns(insert, sinkTable);
         List<String> path = catalog.isEmpty() ? List.of() : schema.isEmpty() ? List.of(catalog.get()) : List.of(catalog.get(), schema.get());
         LogicalPlanner planner = new LogicalPlanner(CatalogSchemas.rootSchema(catalogs), path);
         SqlNode validated = planner.validate(visible);
@@ -422,6 +423,6 @@ final class StreamingJobPlanner
 
     static String position(SqlParserPos pos)
     {
-        return pos == null || pos.getLineNum() == 0 ? "" : "line " + pos.getLineNum() + ":" + pos.getColumnNum() + ": ";
+        return SqlPositions.prefix(pos);
     }
 }

@@ -12,11 +12,11 @@ import java.util.function.LongSupplier;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.operator.Batches;
-import io.ontul.engine.operator.EventTimeSessions;
-import io.ontul.engine.operator.EventTimeWindowAggregation;
 import io.ontul.engine.operator.Operator;
+import io.ontul.engine.operator.window.EventTimeSessions;
+import io.ontul.engine.operator.window.EventTimeWindowAggregation;
 import io.ontul.engine.plan.TaskContext;
 import io.ontul.exchange.checkpoint.StateStreamReader;
 import io.ontul.exchange.checkpoint.StateStreamWriter;

@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
-import io.ontul.engine.operator.EventTimeWindowAggregation;
+import io.ontul.engine.operator.window.EventTimeWindowAggregation;
 import io.ontul.spi.stream.WatermarkDeclaration;
 
 /**

@@ -2,7 +2,7 @@ package io.ontul.engine.system;
 
 import java.util.List;
 
-import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;

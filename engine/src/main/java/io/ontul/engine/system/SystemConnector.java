@@ -8,7 +8,7 @@ import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.ontul.engine.execution.QueryContext;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.query.QueryInfo;
 import io.ontul.engine.query.QueryRegistry;
 import io.ontul.spi.BatchSource;

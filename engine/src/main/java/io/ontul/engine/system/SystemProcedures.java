@@ -14,6 +14,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import io.ontul.engine.query.QueryRegistry;
+import io.ontul.engine.sql.parser.SqlPositions;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -89,6 +90,6 @@ public final class SystemProcedures
 
     private static String position(SqlParserPos pos)
     {
-        return pos == null || pos.getLineNum() == 0 ? "" : "line " + pos.getLineNum() + ":" + pos.getColumnNum() + ": ";
+        return SqlPositions.prefix(pos);
     }
 }

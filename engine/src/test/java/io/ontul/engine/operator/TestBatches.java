@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.ontul.engine.operator.scan.ScanOperator;
+
 /** Concatenating batches and appending them to a batch allocated for all their rows. */
 class TestBatches
 {

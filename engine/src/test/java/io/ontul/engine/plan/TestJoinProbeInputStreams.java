@@ -9,7 +9,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.junit.jupiter.api.Test;
 
-import io.ontul.engine.operator.JoinType;
+import io.ontul.engine.operator.join.JoinType;
 
 /**
  * A spilled join buffers more of its probe rows only over a probe input that streams

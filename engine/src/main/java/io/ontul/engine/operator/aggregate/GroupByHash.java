@@ -1,0 +1,398 @@
+package io.ontul.engine.operator.aggregate;
+
+import java.util.Arrays;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.types.pojo.Field;
+
+import io.ontul.engine.operator.Batches;
+import io.ontul.engine.operator.Columns;
+import io.ontul.engine.memory.MemoryReservation;
+import io.ontul.engine.operator.OperatorContext;
+
+
+/**
+ * Assigns a dense group id to each distinct key, for hash aggregation. Keys are rows of one or
+ * more columns plus a grouping-set index; NULL is a key value like any other (NULLs form one
+ * group). Distinct keys are copied into Arrow vectors owned by this object, in group id order.
+ * Open addressing over an int table; the table and per-group arrays are reserved against the
+ * query's memory budget.
+ */
+public final class GroupByHash
+        implements AutoCloseable
+{
+    private static final int BYTES_PER_GROUP = 8 + 4 + 4 + 8;
+
+    private final MemoryReservation memory;
+    private final FieldVector[] keys;
+    private int[] table;
+    private int mask;
+    private long[] groupHashes;
+    private int[] groupSets;
+    private int groupCount;
+    private long reserved;
+    // integer-like keys also kept as longs by group, so probing compares primitives
+    private final long[][] keyLongs;
+    private long[][] inputLongs;
+    private boolean[] keyIsNull;
+
+    /** @param memory the reservation of the operator that owns the table: its arrays are reserved there */
+    public GroupByHash(OperatorContext context, MemoryReservation memory, java.util.List<Field> keyFields)
+    {
+        this.memory = memory;
+        // slots, doubled as groups come (kept at most half full); groups have room for half
+        int capacity = 1024;
+        this.keys = new FieldVector[keyFields.size()];
+        this.keyLongs = new long[keys.length][];
+        long longKeys = 0;
+        for (int i = 0; i < keys.length; i++) {
+            // empty until allocated below
+            keys[i] = keyFields.get(i).createVector(context.allocator());
+            longKeys += Columns.isLongLike(keys[i]) ? 1 : 0;
+        }
+        try {
+            // reserve before allocating: a refused reservation leaves no buffer behind
+            reserve(capacity * 4L + capacity * (8L + 4L) + longKeys * (capacity / 2) * 8L);
+            for (int i = 0; i < keys.length; i++) {
+                Batches.allocate(keys[i], capacity / 2);
+                if (Columns.isLongLike(keys[i])) {
+                    keyLongs[i] = new long[capacity / 2];
+                }
+            }
+        }
+        catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        keyIsNull = new boolean[capacity / 2];
+        table = new int[capacity];
+        mask = capacity - 1;
+        groupHashes = new long[capacity];
+        groupSets = new int[capacity];
+    }
+
+    private void reserve(long bytes)
+    {
+        memory.grow(bytes);
+        reserved += bytes;
+    }
+
+    public int groupCount()
+    {
+        return groupCount;
+    }
+
+    public FieldVector[] keys()
+    {
+        return keys;
+    }
+
+    public int groupSet(int group)
+    {
+        return groupSets[group];
+    }
+
+    /** The hash of a group's key and grouping set; the same key always hashes the same, in any table. */
+    public long groupHash(int group)
+    {
+        return groupHashes[group];
+    }
+
+    /**
+     * Computes group ids for rows that carry their own grouping set, such as spilled groups read
+     * back: a key the row's grouping set leaves out is NULL in {@code inputs}. A row gets the
+     * same hash and group as the row it was made from.
+     */
+    public void groupIds(FieldVector[] inputs, int[] rowGroupSets, int rowCount, int[] groupIds)
+    {
+        boolean[] noneNulled = new boolean[inputs.length];
+        boolean oneSet = true;
+        for (int row = 1; row < rowCount && oneSet; row++) {
+            oneSet = rowGroupSets[row] == rowGroupSets[0];
+        }
+        if (oneSet) {
+            groupIds(inputs, noneNulled, rowCount == 0 ? 0 : rowGroupSets[0], rowCount, groupIds);
+            return;
+        }
+        long[] hashes = new long[rowCount];
+        for (int row = 0; row < rowCount; row++) {
+            hashes[row] = rowGroupSets[row] * 0x9E3779B97F4A7C15L;
+        }
+        for (FieldVector input : inputs) {
+            Columns.hashInto(input, rowCount, hashes);
+        }
+        for (int row = 0; row < rowCount; row++) {
+            groupIds[row] = findOrInsert(inputs, noneNulled, rowGroupSets[row], row, Columns.mix(hashes[row]));
+        }
+    }
+
+    /**
+     * Computes group ids for {@code rowCount} rows.
+     *
+     * @param inputs the key columns of the batch, one per key
+     * @param nulled for each key, whether this grouping set leaves it out (treated as NULL)
+     * @param groupSet index of the grouping set
+     */
+    public void groupIds(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds)
+    {
+        long[] hashes = keyHashes(inputs, nulled, groupSet, rowCount);
+        inputLongs = new long[inputs.length][];
+        for (int k = 0; k < inputs.length; k++) {
+            if (!nulled[k] && keyLongs[k] != null && Columns.isLongLike(inputs[k])) {
+                inputLongs[k] = Columns.longs(inputs[k], rowCount);
+            }
+        }
+        if (inputs.length == 1 && inputLongs[0] != null) {
+            singleLongKey(inputs, nulled, groupSet, rowCount, groupIds, hashes);
+        }
+        else if (inputs.length > 1 && allLongKeysWithoutNulls(inputs)) {
+            longKeys(inputs, nulled, groupSet, rowCount, groupIds, hashes);
+        }
+        else {
+            for (int row = 0; row < rowCount; row++) {
+                groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, Columns.mix(hashes[row]));
+            }
+        }
+        inputLongs = null;
+    }
+
+    /**
+     * The hashes of the rows' keys in a grouping set, before {@link Columns#mix}: mixed, each is
+     * the {@link #groupHash} the row's group gets in any table.
+     */
+    static long[] keyHashes(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount)
+    {
+        long[] hashes = new long[rowCount];
+        Arrays.fill(hashes, groupSet * 0x9E3779B97F4A7C15L);
+        for (int k = 0; k < inputs.length; k++) {
+            if (nulled[k]) {
+                for (int row = 0; row < rowCount; row++) {
+                    hashes[row] = hashes[row] * 31 + 0x5bd1e995L;
+                }
+            }
+            else {
+                Columns.hashInto(inputs[k], rowCount, hashes);
+            }
+        }
+        return hashes;
+    }
+
+    private boolean allLongKeysWithoutNulls(FieldVector[] inputs)
+    {
+        for (int k = 0; k < inputs.length; k++) {
+            if (inputLongs[k] == null || inputs[k].getNullCount() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Group ids for several integer-like keys of a batch without NULLs: primitive compares only. */
+    private void longKeys(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
+    {
+        int keyCount = inputs.length;
+        rows:
+        for (int row = 0; row < rowCount; row++) {
+            long hash = Columns.mix(hashes[row]);
+            int slot = (int) hash & mask;
+            while (true) {
+                int entry = table[slot];
+                if (entry == 0) {
+                    groupIds[row] = insert(inputs, nulled, groupSet, row, hash, slot);
+                    continue rows;
+                }
+                int group = entry - 1;
+                if (groupHashes[group] == hash && groupSets[group] == groupSet && !keyIsNull[group]) {
+                    boolean equal = true;
+                    for (int k = 0; k < keyCount && equal; k++) {
+                        equal = keyLongs[k][group] == inputLongs[k][row];
+                    }
+                    if (equal) {
+                        groupIds[row] = group;
+                        continue rows;
+                    }
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
+
+    /** Group ids for one integer-like key: compares primitives, reads no Arrow cell on a hit. */
+    private void singleLongKey(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
+    {
+        long[] values = inputLongs[0];
+        long[] stored = keyLongs[0];
+        FieldVector input = inputs[0];
+        boolean nulls = input.getNullCount() > 0;
+        rows:
+        for (int row = 0; row < rowCount; row++) {
+            long hash = Columns.mix(hashes[row]);
+            if (nulls && input.isNull(row)) {
+                groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, hash);
+                continue;
+            }
+            long value = values[row];
+            int slot = (int) hash & mask;
+            while (true) {
+                int entry = table[slot];
+                if (entry == 0) {
+                    groupIds[row] = insert(inputs, nulled, groupSet, row, hash, slot);
+                    stored = keyLongs[0];
+                    continue rows;
+                }
+                int group = entry - 1;
+                if (groupHashes[group] == hash && stored[group] == value && groupSets[group] == groupSet && !keyIsNull[group]) {
+                    groupIds[row] = group;
+                    continue rows;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
+
+    /** The group of the empty key (for a grouping set without columns), created if absent. */
+    public int emptyKeyGroup(int groupSet, boolean[] nulled)
+    {
+        long hash = groupSet * 0x9E3779B97F4A7C15L;
+        for (int k = 0; k < keys.length; k++) {
+            hash = hash * 31 + 0x5bd1e995L;
+        }
+        return findOrInsert(keys, nulled, groupSet, -1, Columns.mix(hash));
+    }
+
+    private int findOrInsert(FieldVector[] inputs, boolean[] nulled, int groupSet, int row, long hash)
+    {
+        int slot = (int) hash & mask;
+        while (true) {
+            int entry = table[slot];
+            if (entry == 0) {
+                return insert(inputs, nulled, groupSet, row, hash, slot);
+            }
+            int group = entry - 1;
+            if (groupHashes[group] == hash && groupSets[group] == groupSet && keysEqual(inputs, nulled, row, group)) {
+                return group;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    private boolean keysEqual(FieldVector[] inputs, boolean[] nulled, int row, int group)
+    {
+        for (int k = 0; k < keys.length; k++) {
+            if (nulled[k] || row < 0) {
+                if (!keys[k].isNull(group)) {
+                    return false;
+                }
+            }
+            else if (inputLongs != null && inputLongs[k] != null) {
+                boolean inputNull = inputs[k].isNull(row);
+                boolean keyNull = keys[k].isNull(group);
+                if (inputNull != keyNull || (!inputNull && inputLongs[k][row] != keyLongs[k][group])) {
+                    return false;
+                }
+            }
+            else if (!Columns.equal(inputs[k], row, keys[k], group)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int insert(FieldVector[] inputs, boolean[] nulled, int groupSet, int row, long hash, int slot)
+    {
+        int group = groupCount++;
+        if (group >= groupHashes.length) {
+            int newLength = groupHashes.length * 2;
+            reserve((long) (newLength - groupHashes.length) * BYTES_PER_GROUP);
+            groupHashes = Arrays.copyOf(groupHashes, newLength);
+            groupSets = Arrays.copyOf(groupSets, newLength);
+        }
+        groupHashes[group] = hash;
+        groupSets[group] = groupSet;
+        if (group >= keyIsNull.length) {
+            keyIsNull = Arrays.copyOf(keyIsNull, Math.max(group + 1, keyIsNull.length * 2));
+        }
+        boolean anyNull = false;
+        for (int k = 0; k < keys.length && !anyNull; k++) {
+            anyNull = nulled[k] || row < 0 || inputs[k].isNull(row);
+        }
+        // true when any key of the group is NULL: the primitive fast paths never match such a group
+        keyIsNull[group] = anyNull;
+        for (int k = 0; k < keys.length; k++) {
+            if (nulled[k] || row < 0) {
+                while (keys[k].getValueCapacity() <= group) {
+                    keys[k].reAlloc();
+                }
+                keys[k].setNull(group);
+            }
+            else {
+                keys[k].copyFromSafe(row, group, inputs[k]);
+            }
+            if (keyLongs[k] != null) {
+                if (group >= keyLongs[k].length) {
+                    reserve(keyLongs[k].length * 8L);
+                    keyLongs[k] = Arrays.copyOf(keyLongs[k], keyLongs[k].length * 2);
+                }
+                keyLongs[k][group] = nulled[k] || row < 0 || keys[k].isNull(group) ? 0 : Columns.getLong(keys[k], group);
+            }
+        }
+        table[slot] = group + 1;
+        if (groupCount * 2 > table.length) {
+            rehash();
+        }
+        return group;
+    }
+
+    private void rehash()
+    {
+        int capacity = table.length * 2;
+        reserve((long) (capacity - table.length) * 4);
+        int[] newTable = new int[capacity];
+        int newMask = capacity - 1;
+        for (int group = 0; group < groupCount; group++) {
+            int slot = (int) groupHashes[group] & newMask;
+            while (newTable[slot] != 0) {
+                slot = (slot + 1) & newMask;
+            }
+            newTable[slot] = group + 1;
+        }
+        table = newTable;
+        mask = newMask;
+    }
+
+    /** Bytes held: reserved arrays plus the key vectors' buffers (as allocated, being filled). */
+    public long memoryBytes()
+    {
+        return reserved + keyBytes();
+    }
+
+    /** The key vectors' buffers, as allocated (the query's allocator counts them). */
+    public long keyBytes()
+    {
+        long bytes = 0;
+        for (FieldVector key : keys) {
+            bytes += Batches.allocatedBytes(key);
+        }
+        return bytes;
+    }
+
+    /** Sets the value count of the key vectors; call before reading them. */
+    public void seal()
+    {
+        for (FieldVector key : keys) {
+            key.setValueCount(groupCount);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        for (FieldVector key : keys) {
+            key.close();
+        }
+        memory.shrink(reserved);
+        reserved = 0;
+        table = null;
+        groupHashes = null;
+    }
+}

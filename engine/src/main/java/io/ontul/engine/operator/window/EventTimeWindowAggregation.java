@@ -1,0 +1,430 @@
+package io.ontul.engine.operator.window;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ontul.engine.memory.MemoryReservation;
+import io.ontul.engine.operator.Batches;
+import io.ontul.engine.operator.OperatorContext;
+import io.ontul.engine.operator.VectorGather;
+import io.ontul.engine.operator.aggregate.Accumulator;
+import io.ontul.engine.operator.aggregate.AggregationTable;
+import io.ontul.exchange.spill.SpillRun;
+import io.ontul.exchange.spill.SpillRunReader;
+import io.ontul.exchange.spill.SpillRunWriter;
+
+/**
+ * The state of a streaming job's window aggregation ({@code GROUP BY window_start, window_end,
+ * ...} over TUMBLE or HOP): the hash aggregation's {@link AggregationTable} and accumulators,
+ * keyed by window and group, fed batch by batch and emptied window by window as the watermark
+ * passes window ends.
+ * <p>
+ * Protocol, on the job's task thread: {@link #add} each windowed batch with the watermark before
+ * it (rows of windows that already closed are late: dropped and counted); {@link #fire} with the
+ * watermark after it, which returns the result rows (keys then aggregates, as the batch
+ * aggregation's) of every window whose end is at or before the watermark and forgets them; on a
+ * checkpoint barrier {@link #snapshot} returns the open groups as state rows
+ * ({@link #stateSchema}), which {@link #restore} takes back after a crash.
+ * <p>
+ * Emptying a window rebuilds the table from state rows of the windows still open (the table
+ * cannot forget single groups); that costs one pass over the open state per fired window end.
+ * <p>
+ * Memory: the table reserves what it holds against the job's budget. When the job's memory runs
+ * short ({@link OperatorContext#shouldSpill}) while the table holds an eighth of the budget, its
+ * groups go to a spill run of the Exchange Manager (encrypted, deleted with the job's attempt)
+ * and the table starts over; a group may then have state rows in several runs and the table,
+ * which are merged ({@link AggregationTable#addState}) when its window fires. Firing reads every
+ * run once, keeping the rows of windows still open in a new run.
+ */
+public final class EventTimeWindowAggregation
+        implements AutoCloseable
+{
+    /** The watermark before any: no window has closed. */
+    public static final long NO_WATERMARK = Long.MIN_VALUE;
+
+    private final OperatorContext context;
+    private final Schema outputSchema;
+    private final int[] keyColumns;
+    private final boolean[][] nulled;
+    private final List<Accumulator> accumulators;
+    private final int[] filterColumns;
+    private final int windowEndKey;
+    private final long microsPerUnit;
+    private final List<Field> keyFields;
+    private final Schema stateSchema;
+    private final TreeSet<Long> openWindowEnds = new TreeSet<>();
+    /** Groups written out when memory ran short: state rows, merged back when their windows fire. */
+    private final List<SpillRun> spilled = new ArrayList<>();
+    private final MemoryReservation memory;
+    private AggregationTable table;
+    private long lateRows;
+
+    /**
+     * @param keyColumns input columns of the GROUP BY keys; the key at {@code windowEndKey} is window_end
+     * @param groupSetMembership for each grouping set, which keys it has; window_end is in every one
+     * @param microsPerUnit microseconds per unit of the window_end values (1000 for TIMESTAMP(3)); watermarks are in microseconds
+     */
+    public EventTimeWindowAggregation(OperatorContext context, Schema outputSchema, int[] keyColumns, boolean[][] groupSetMembership, List<Accumulator> accumulators, int[] filterColumns,
+            int windowEndKey, long microsPerUnit)
+    {
+        this.context = requireNonNull(context, "context is null");
+        this.outputSchema = requireNonNull(outputSchema, "outputSchema is null");
+        this.keyColumns = keyColumns.clone();
+        this.nulled = new boolean[groupSetMembership.length][keyColumns.length];
+        for (int set = 0; set < groupSetMembership.length; set++) {
+            if (!groupSetMembership[set][windowEndKey]) {
+                throw new IllegalArgumentException("grouping set " + set + " leaves out window_end");
+            }
+            for (int k = 0; k < keyColumns.length; k++) {
+                nulled[set][k] = !groupSetMembership[set][k];
+            }
+        }
+        this.accumulators = List.copyOf(accumulators);
+        this.filterColumns = filterColumns.clone();
+        this.windowEndKey = windowEndKey;
+        this.microsPerUnit = microsPerUnit;
+        this.keyFields = List.copyOf(outputSchema.getFields().subList(0, keyColumns.length));
+        this.stateSchema = AggregationTable.stateSchema(keyFields, accumulators);
+        this.memory = context.memoryReservation("Window aggregation", true);
+        this.table = new AggregationTable(context, memory, keyFields, accumulators);
+    }
+
+    /** The columns of state rows, for checkpoints. */
+    public Schema stateSchema()
+    {
+        return stateSchema;
+    }
+
+    /** Rows left out so far because their window had already closed (for HOP, once per window missed). */
+    public long lateRows()
+    {
+        return lateRows;
+    }
+
+    public int groupCount()
+    {
+        return table.groupCount();
+    }
+
+    /** Adds a windowed batch none of whose rows can be late, such as the fired windows of another aggregation; the caller keeps owning it. */
+    public void addOnTime(VectorSchemaRoot batch)
+    {
+        add(batch, NO_WATERMARK);
+    }
+
+    /** Adds a windowed batch, which the caller keeps owning; rows of windows ending at or before {@code watermark} are late. */
+    public void add(VectorSchemaRoot batch, long watermark)
+    {
+        int rowCount = batch.getRowCount();
+        TimeStampVector windowEnds = (TimeStampVector) batch.getVector(keyColumns[windowEndKey]);
+        int[] kept = new int[rowCount];
+        int keptCount = 0;
+        long previous = Long.MIN_VALUE;
+        for (int row = 0; row < rowCount; row++) {
+            long end = windowEnds.get(row);
+            if (closed(end, watermark)) {
+                continue;
+            }
+            kept[keptCount++] = row;
+            if (end != previous) {
+                openWindowEnds.add(end);
+                previous = end;
+            }
+        }
+        lateRows += rowCount - keptCount;
+        if (keptCount == rowCount) {
+            addInput(batch);
+            return;
+        }
+        if (keptCount == 0) {
+            return;
+        }
+        List<FieldVector> vectors = batch.getFieldVectors();
+        FieldVector[] gathered = new FieldVector[vectors.size()];
+        try {
+            for (int c = 0; c < gathered.length; c++) {
+                gathered[c] = vectors.get(c).getField().createVector(context.allocator());
+                Batches.allocate(gathered[c], keptCount);
+                VectorGather.gather(vectors.get(c), kept, keptCount, gathered[c]);
+            }
+        }
+        catch (RuntimeException e) {
+            closeAll(gathered);
+            throw e;
+        }
+        try (VectorSchemaRoot onTime = Batches.root(batch.getSchema(), gathered, keptCount)) {
+            addInput(onTime);
+        }
+    }
+
+    private void addInput(VectorSchemaRoot batch)
+    {
+        context.checkCancelled();
+        FieldVector[] columns = batch.getFieldVectors().toArray(new FieldVector[0]);
+        table.addInput(columns, keyColumns, nulled, filterColumns, batch.getRowCount());
+        spillIfShort();
+    }
+
+    /** Spills the table's groups when the job's memory runs short, as the hash aggregation does. */
+    private void spillIfShort()
+    {
+        memory.setHeld(table.keyBytes());
+        if (table.groupCount() == 0 || table.heldBytes() <= context.memoryLimit() / 8 || !memory.shouldSpill()) {
+            return;
+        }
+        int groups = table.groupCount();
+        int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
+        try (SpillRunWriter writer = context.spillSpace().newRun(stateSchema)) {
+            for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
+                int count = Math.min(Batches.TARGET_ROWS, groups - from);
+                for (int i = 0; i < count; i++) {
+                    ids[i] = from + i;
+                }
+                try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
+                    writer.write(state);
+                }
+            }
+            spilled.add(writer.finish());
+        }
+        table.close();
+        table = new AggregationTable(context, memory, keyFields, accumulators);
+    }
+
+    /** Groups spilled so far and not yet fired, in runs. */
+    public int spilledRuns()
+    {
+        return spilled.size();
+    }
+
+    /** The result rows of the windows that end at or before {@code watermark}, which are forgotten; the caller owns the batches. */
+    public List<VectorSchemaRoot> fire(long watermark)
+    {
+        if (openWindowEnds.isEmpty() || !closed(openWindowEnds.first(), watermark)) {
+            return List.of();
+        }
+        List<VectorSchemaRoot> closing = new ArrayList<>();
+        List<VectorSchemaRoot> open = new ArrayList<>();
+        List<VectorSchemaRoot> results = new ArrayList<>();
+        try {
+            splitState(watermark, closing, open);
+            table.close();
+            table = new AggregationTable(context, memory, keyFields, accumulators);
+            for (VectorSchemaRoot state : closing) {
+                table.addState(state);
+            }
+            mergeSpilled(watermark);
+            for (int from = 0; from < table.groupCount(); from += Batches.TARGET_ROWS) {
+                results.add(table.output(outputSchema, from, Math.min(Batches.TARGET_ROWS, table.groupCount() - from)));
+            }
+            table.close();
+            table = new AggregationTable(context, memory, keyFields, accumulators);
+            for (VectorSchemaRoot state : open) {
+                table.addState(state);
+            }
+        }
+        catch (RuntimeException e) {
+            Batches.closeAll(results);
+            throw e;
+        }
+        finally {
+            Batches.closeAll(closing);
+            Batches.closeAll(open);
+        }
+        while (!openWindowEnds.isEmpty() && closed(openWindowEnds.first(), watermark)) {
+            openWindowEnds.pollFirst();
+        }
+        return results;
+    }
+
+    /**
+     * Adds the spilled state rows of windows closed by {@code watermark} to the table and writes
+     * those of windows still open to a new run, which replaces the old ones.
+     */
+    private void mergeSpilled(long watermark)
+    {
+        if (spilled.isEmpty()) {
+            return;
+        }
+        List<SpillRun> runs = List.copyOf(spilled);
+        spilled.clear();
+        try (SpillRunWriter stillOpen = context.spillSpace().newRun(stateSchema)) {
+            for (SpillRun run : runs) {
+                try (SpillRunReader reader = run.open(context.allocator())) {
+                    for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                        try (VectorSchemaRoot state = batch) {
+                            context.checkCancelled();
+                            List<VectorSchemaRoot> closing = new ArrayList<>();
+                            List<VectorSchemaRoot> open = new ArrayList<>();
+                            try {
+                                split(state, watermark, closing, open);
+                                for (VectorSchemaRoot rows : closing) {
+                                    table.addState(rows);
+                                }
+                                for (VectorSchemaRoot rows : open) {
+                                    stillOpen.write(rows);
+                                }
+                            }
+                            finally {
+                                Batches.closeAll(closing);
+                                Batches.closeAll(open);
+                            }
+                        }
+                    }
+                }
+                run.delete();
+            }
+            SpillRun rest = stillOpen.finish();
+            if (rest.rows() > 0) {
+                spilled.add(rest);
+            }
+            else {
+                rest.delete();
+            }
+        }
+    }
+
+    /** Every open group's state rows, spilled ones included, for a checkpoint, batch by batch to {@code consumer}, which must not keep them. */
+    public void snapshot(java.util.function.Consumer<VectorSchemaRoot> consumer)
+    {
+        List<VectorSchemaRoot> inMemory = snapshot();
+        try {
+            inMemory.forEach(consumer);
+        }
+        finally {
+            Batches.closeAll(inMemory);
+        }
+        for (SpillRun run : spilled) {
+            try (SpillRunReader reader = run.open(context.allocator())) {
+                for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                    try (VectorSchemaRoot state = batch) {
+                        consumer.accept(state);
+                    }
+                }
+            }
+        }
+    }
+
+    /** State rows of every open group held in memory (not the spilled ones); the caller owns the batches. The state stays. */
+    List<VectorSchemaRoot> snapshot()
+    {
+        List<VectorSchemaRoot> state = new ArrayList<>();
+        List<VectorSchemaRoot> none = new ArrayList<>();
+        splitState(NO_WATERMARK, none, state);
+        try {
+            table.close();
+            table = new AggregationTable(context, memory, keyFields, accumulators);
+            for (VectorSchemaRoot batch : state) {
+                table.addState(batch);
+            }
+        }
+        catch (RuntimeException e) {
+            Batches.closeAll(state);
+            throw e;
+        }
+        return state;
+    }
+
+    /** Takes back state rows of a checkpoint ({@link #stateSchema}); the caller keeps owning the batch. */
+    public void restore(VectorSchemaRoot state)
+    {
+        table.addState(state);
+        spillIfShort();
+        TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
+        for (int row = 0; row < state.getRowCount(); row++) {
+            openWindowEnds.add(windowEnds.get(row));
+        }
+    }
+
+    /** Writes the table's groups as state rows into {@code closing} (window closed by {@code watermark}) and {@code open}; seals the table. */
+    private void splitState(long watermark, List<VectorSchemaRoot> closing, List<VectorSchemaRoot> open)
+    {
+        int groups = table.groupCount();
+        int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
+        for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
+            int count = Math.min(Batches.TARGET_ROWS, groups - from);
+            for (int i = 0; i < count; i++) {
+                ids[i] = from + i;
+            }
+            try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
+                split(state, watermark, closing, open);
+            }
+        }
+    }
+
+    /** Copies the state rows of windows closed by {@code watermark} into {@code closing}, the others into {@code open}. */
+    private void split(VectorSchemaRoot state, long watermark, List<VectorSchemaRoot> closing, List<VectorSchemaRoot> open)
+    {
+        int count = state.getRowCount();
+        TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
+        int[] closed = new int[count];
+        int[] kept = new int[count];
+        int closedCount = 0;
+        int keptCount = 0;
+        for (int row = 0; row < count; row++) {
+            if (closed(windowEnds.get(row), watermark)) {
+                closed[closedCount++] = row;
+            }
+            else {
+                kept[keptCount++] = row;
+            }
+        }
+        if (closedCount > 0) {
+            closing.add(select(state, closed, closedCount));
+        }
+        if (keptCount > 0) {
+            open.add(select(state, kept, keptCount));
+        }
+    }
+
+    private VectorSchemaRoot select(VectorSchemaRoot state, int[] rows, int count)
+    {
+        FieldVector[] vectors = Batches.allocate(stateSchema, context.allocator(), count);
+        try {
+            for (int c = 0; c < vectors.length; c++) {
+                VectorGather.gather(state.getVector(c), rows, count, vectors[c]);
+            }
+        }
+        catch (RuntimeException e) {
+            closeAll(vectors);
+            throw e;
+        }
+        return Batches.root(stateSchema, vectors, count);
+    }
+
+    private boolean closed(long windowEnd, long watermark)
+    {
+        return watermark != NO_WATERMARK && windowEnd <= Math.floorDiv(watermark, microsPerUnit);
+    }
+
+    private static void closeAll(FieldVector[] vectors)
+    {
+        for (FieldVector vector : vectors) {
+            if (vector != null) {
+                vector.close();
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            table.close();
+        }
+        finally {
+            spilled.forEach(SpillRun::delete);
+            spilled.clear();
+            openWindowEnds.clear();
+            memory.close();
+        }
+    }
+}
