@@ -29,8 +29,8 @@ import io.ontul.spi.OntulException;
  * reading spilled data back), {@link MemoryReservation#shouldSpill} is true for the largest
  * spillable consumers, largest first, as many as together hold the excess over the threshold: a
  * query with one big hash join build and a small sort spills the build, not both. A consumer
- * that declines (its state is too small to be worth a spill file, say) leaves the excess growing,
- * and the next largest is asked too. A grow that would take the query past its limit is refused:
+ * holding less than its {@linkplain MemoryReservation#setMinimumSpill minimum} (too little to be
+ * worth a spill file) is not a candidate, so it never shields a larger one's turn from others. A grow that would take the query past its limit is refused:
  * {@link MemoryReservation#tryGrow} answers false, and the consumer spills what it holds;
  * {@link MemoryReservation#grow} fails with the memory-limit error naming the consumer. Without a
  * spill store ({@code canSpill} false) no consumer is asked to spill and every refusal fails.
@@ -101,7 +101,7 @@ public final class MemoryPool
         return reserved.get();
     }
 
-    /** The most the query held, or asked to hold, at a reservation's grow. */
+    /** The most the query held at a reservation's grow that was granted. */
     public long peak()
     {
         return peak.get();
@@ -139,7 +139,6 @@ public final class MemoryPool
         }
         long total = reserved.addAndGet(bytes);
         long used = total + arrowBytes.getAsLong();
-        peak.accumulateAndGet(used, Math::max);
         if (used > limit) {
             reserved.addAndGet(-bytes);
             if (orFail) {
@@ -148,6 +147,7 @@ public final class MemoryPool
             }
             return false;
         }
+        peak.accumulateAndGet(used, Math::max);
         return true;
     }
 
@@ -163,7 +163,7 @@ public final class MemoryPool
 
     boolean shouldSpill(MemoryReservation reservation)
     {
-        if (!reservation.spillable() || reservation.footprint() == 0 || !canSpill.getAsBoolean()) {
+        if (!reservation.isCandidate() || !canSpill.getAsBoolean()) {
             return false;
         }
         long excess = used() - spillThreshold;
@@ -173,7 +173,7 @@ public final class MemoryPool
         // the spillable consumers ranked before this one: asked first, they may cover the excess alone
         long before = 0;
         for (MemoryReservation other : reservations) {
-            if (other != reservation && other.spillable() && larger(other, reservation) < 0) {
+            if (other != reservation && other.isCandidate() && larger(other, reservation) < 0) {
                 before += other.footprint();
                 if (before >= excess) {
                     return false;

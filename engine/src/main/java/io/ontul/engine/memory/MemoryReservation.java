@@ -23,6 +23,7 @@ public final class MemoryReservation
     private final long registration;
     private final AtomicLong size = new AtomicLong();
     private volatile long held;
+    private volatile long minimumSpill;
     private volatile boolean spillable;
     private volatile boolean closed;
 
@@ -69,6 +70,22 @@ public final class MemoryReservation
     public void setSpillable(boolean spillable)
     {
         this.spillable = spillable;
+    }
+
+    /**
+     * The least footprint at which the consumer spills when asked (smaller state is not worth a
+     * spill file); below it the pool does not count it among the consumers to ask.
+     */
+    public void setMinimumSpill(long bytes)
+    {
+        this.minimumSpill = Math.max(0, bytes);
+    }
+
+    /** Whether the pool may ask this consumer to spill now: spillable and holding more than its minimum. */
+    boolean isCandidate()
+    {
+        long footprint = footprint();
+        return spillable && footprint > 0 && footprint > minimumSpill;
     }
 
     /** Reports the Arrow bytes the consumer keeps now (batches held, key vectors). */

@@ -132,11 +132,15 @@ public final class SetOperationOperator
     @Override
     public void close()
     {
-        if (hash != null) {
-            hash.close();
-            hash = null;
+        try {
+            if (hash != null) {
+                hash.close();
+                hash = null;
+            }
         }
-        memory.close();
-        Batches.closeAll(inputs);
+        finally {
+            memory.close();
+            Batches.closeAll(inputs);
+        }
     }
 }

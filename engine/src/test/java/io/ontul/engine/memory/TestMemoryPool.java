@@ -171,4 +171,31 @@ class TestMemoryPool
         assertThat(window.exceeded("a partition of 9 million rows")).hasMessage("Query exceeded per-query memory limit of 8MB in Window: a partition of 9 million rows");
         assertThat(pool.exceeded(null)).hasMessage("Query exceeded per-query memory limit of 8MB (raise it with SET SESSION query_max_memory = '...')");
     }
+
+    @Test
+    void aConsumerBelowItsMinimumDoesNotShieldTheNext()
+    {
+        MemoryReservation window = pool.register("Window", true);
+        MemoryReservation aggregate = pool.register("HashAggregate", true);
+        // the window would spill only from 1MB on; it holds 900kB, the aggregate 600kB
+        window.setMinimumSpill(MB);
+        window.setHeld(900 << 10);
+        aggregate.setHeld(600 << 10);
+        arrowBytes.set(4 * MB + (512 << 10));
+        assertThat(window.shouldSpill()).isFalse();
+        assertThat(aggregate.shouldSpill()).isTrue();
+        window.setHeld(2 * MB);
+        assertThat(window.shouldSpill()).isTrue();
+        assertThat(aggregate.shouldSpill()).isFalse();
+    }
+
+    @Test
+    void aRefusedGrowLeavesThePeakAlone()
+    {
+        MemoryReservation sort = pool.register("Sort", true);
+        sort.grow(3 * MB);
+        assertThat(sort.tryGrow(6 * MB)).isFalse();
+        assertThatThrownBy(() -> sort.grow(6 * MB)).isInstanceOf(OntulException.class);
+        assertThat(pool.peak()).isEqualTo(3 * MB);
+    }
 }

@@ -104,6 +104,7 @@ public final class HashAggregateOperator
         this.stateSchema = AggregationTable.stateSchema(keyFields, accumulators);
         // a partial step never spills: it emits what it holds and starts over
         this.memory = context.memoryReservation(step == AggregationStep.PARTIAL ? "HashAggregate (partial)" : "HashAggregate", step != AggregationStep.PARTIAL);
+        memory.setMinimumSpill(tableBudget);
     }
 
     @Override
@@ -336,9 +337,9 @@ public final class HashAggregateOperator
             }
             pending.forEach(AggregationPartitions.Partition::delete);
             pending.clear();
-            memory.close();
         }
         finally {
+            memory.close();
             child.close();
         }
     }

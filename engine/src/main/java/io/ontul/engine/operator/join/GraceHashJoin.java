@@ -115,7 +115,7 @@ final class GraceHashJoin
      * What one instance may spend on one in-memory build ({@link #wholeBuildBytes},
      * {@link JoinBuild#buildBytes}): all instances may be joining a partition at once, and
      * together they are budgeted half the query's memory (at least 1 MB each), the half below
-     * {@link OperatorContext#shouldSpill}; the other half holds probe and output batches and what
+     * the point where the query's memory pool starts asking consumers to spill ({@link io.ontul.engine.memory.MemoryPool}); the other half holds probe and output batches and what
      * the rest of the query keeps (operators there spill when it runs short). A larger share
      * means fewer chunks: at 12 MB and two instances, a partition of TPC-H SF1 lineitem ⋈ orders
      * is loaded whole in 3 MB rather than in three chunks of 2 MB.

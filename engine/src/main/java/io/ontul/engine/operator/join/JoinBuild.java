@@ -83,6 +83,7 @@ public final class JoinBuild
         this.nullSafe = nullSafe;
         this.partitionable = partitionable;
         this.memory = context.memoryReservation("HashJoin build", partitionable);
+        memory.setMinimumSpill(context.memoryLimit() / 8);
     }
 
     /**

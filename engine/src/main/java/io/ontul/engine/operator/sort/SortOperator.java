@@ -67,6 +67,7 @@ public final class SortOperator
         this.offset = offset;
         this.limit = limit;
         this.memory = context.memoryReservation("Sort", true);
+        memory.setMinimumSpill(context.memoryLimit() / 8);
     }
 
     @Override
@@ -312,15 +313,19 @@ public final class SortOperator
     @Override
     public void close()
     {
-        batches.forEach(VectorSchemaRoot::close);
-        batches.clear();
-        if (merger != null) {
-            merger.close();
+        try {
+            batches.forEach(VectorSchemaRoot::close);
+            batches.clear();
+            if (merger != null) {
+                merger.close();
+            }
+            runs.forEach(SpillRun::delete);
+            runs.clear();
         }
-        runs.forEach(SpillRun::delete);
-        runs.clear();
-        memory.close();
-        reserved = 0;
-        child.close();
+        finally {
+            memory.close();
+            reserved = 0;
+            child.close();
+        }
     }
 }

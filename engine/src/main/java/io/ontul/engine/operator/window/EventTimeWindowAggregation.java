@@ -39,7 +39,7 @@ import io.ontul.exchange.spill.SpillRunWriter;
  * cannot forget single groups); that costs one pass over the open state per fired window end.
  * <p>
  * Memory: the table reserves what it holds against the job's budget. When the job's memory runs
- * short ({@link OperatorContext#shouldSpill}) while the table holds an eighth of the budget, its
+ * short (its memory pool asks it to spill, {@link MemoryReservation#shouldSpill}) while the table holds an eighth of the budget, its
  * groups go to a spill run of the Exchange Manager (encrypted, deleted with the job's attempt)
  * and the table starts over; a group may then have state rows in several runs and the table,
  * which are merged ({@link AggregationTable#addState}) when its window fires. Firing reads every
@@ -95,6 +95,7 @@ public final class EventTimeWindowAggregation
         this.keyFields = List.copyOf(outputSchema.getFields().subList(0, keyColumns.length));
         this.stateSchema = AggregationTable.stateSchema(keyFields, accumulators);
         this.memory = context.memoryReservation("Window aggregation", true);
+        memory.setMinimumSpill(context.memoryLimit() / 8);
         this.table = new AggregationTable(context, memory, keyFields, accumulators);
     }
 
@@ -197,6 +198,7 @@ public final class EventTimeWindowAggregation
         }
         table.close();
         table = new AggregationTable(context, memory, keyFields, accumulators);
+        memory.setHeld(0);
     }
 
     /** Groups spilled so far and not yet fired, in runs. */
@@ -218,6 +220,7 @@ public final class EventTimeWindowAggregation
             splitState(watermark, closing, open);
             table.close();
             table = new AggregationTable(context, memory, keyFields, accumulators);
+            memory.setHeld(0);
             for (VectorSchemaRoot state : closing) {
                 table.addState(state);
             }
@@ -227,6 +230,7 @@ public final class EventTimeWindowAggregation
             }
             table.close();
             table = new AggregationTable(context, memory, keyFields, accumulators);
+            memory.setHeld(0);
             for (VectorSchemaRoot state : open) {
                 table.addState(state);
             }
@@ -322,6 +326,7 @@ public final class EventTimeWindowAggregation
         try {
             table.close();
             table = new AggregationTable(context, memory, keyFields, accumulators);
+            memory.setHeld(0);
             for (VectorSchemaRoot batch : state) {
                 table.addState(batch);
             }

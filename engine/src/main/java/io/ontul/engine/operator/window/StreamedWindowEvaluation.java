@@ -50,7 +50,7 @@ import io.ontul.spi.OntulException;
  * whatever is held. A batch is held only until its values are final: until the peer group or
  * partition it ends in is complete (frames to the current peer or the partition's end), the rows
  * LEAD takes values from have arrived, and no later row reads it (LAG). When the query's memory
- * runs short ({@link OperatorContext#shouldSpill}), the held batches that only wait for a peer
+ * runs short (its memory pool asks it to spill, {@link MemoryReservation#shouldSpill}), the held batches that only wait for a peer
  * group or partition to end are written to a spill run ({@link SpilledRows}) as they are; once
  * the group ends, every such row gets the group's one value as it is read back. Rows within a
  * LAG or LEAD offset stay in memory: an offset too large for memory fails with an error that
@@ -127,6 +127,7 @@ final class StreamedWindowEvaluation
         }
         this.context = requireNonNull(context, "context is null");
         this.memory = context.memoryReservation("Window (streamed)", true);
+        memory.setMinimumSpill(context.memoryLimit() / 8);
         this.schema = requireNonNull(schema, "schema is null");
         this.inputColumns = inputColumns;
         this.input = requireNonNull(sortedInput, "sortedInput is null");

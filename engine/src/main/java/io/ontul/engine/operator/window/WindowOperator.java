@@ -27,7 +27,7 @@ import io.ontul.spi.OntulException;
  * ({@link WindowPartitionEvaluation}). Emits the input columns followed by one column per
  * function, in the sort order of the last group.
  *
- * <p>When the query's memory runs short ({@link OperatorContext#shouldSpill}) and the window groups
+ * <p>When its memory pool asks it to spill ({@link io.ontul.engine.memory.MemoryReservation#shouldSpill}) and the window groups
  * share a PARTITION BY column, the rows held so far and all rows still to come are written to
  * spill runs in hash partitions of the shared columns ({@link SpillingWindowPartitions}); at the
  * end each hash partition is read back and evaluated on its own. A window partition never spans
@@ -82,7 +82,6 @@ public final class WindowOperator
     public WindowOperator(OperatorContext context, Operator child, Schema schema, int inputColumns, List<WindowGroup> groups, OperatorStats stats)
     {
         this.context = requireNonNull(context, "context is null");
-        this.memory = context.memoryReservation("Window", true);
         this.child = requireNonNull(child, "child is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.inputSchema = new Schema(schema.getFields().subList(0, inputColumns));
@@ -91,6 +90,9 @@ public final class WindowOperator
         this.stats = requireNonNull(stats, "stats is null");
         this.sharedPartitionColumns = sharedPartitionColumns(this.groups);
         this.streamable = StreamedWindowEvaluation.canEvaluate(this.groups);
+        // rows sharing no PARTITION BY column that cannot stream either can only be evaluated in memory
+        this.memory = context.memoryReservation("Window", sharedPartitionColumns.length > 0 || streamable);
+        memory.setMinimumSpill(context.memoryLimit() / 8);
         long functions = this.groups.stream().mapToLong(group -> group.functions().size()).sum();
         this.overheadPerRow = WindowPartitionEvaluation.BYTES_PER_ROW
                 + this.groups.size() * WindowPartitionEvaluation.BYTES_PER_ROW_PER_GROUP
@@ -233,6 +235,9 @@ public final class WindowOperator
     /** Sorts the rows held and the rest of the input, spilling as needed, and streams them through the functions. */
     private void sortAndStream()
     {
+        // the rows held go to the sort, which reserves for itself from here on
+        memory.setSpillable(false);
+        memory.setHeld(0);
         stats.recordMemory(heldBytes);
         Operator input = new Operator()
         {
