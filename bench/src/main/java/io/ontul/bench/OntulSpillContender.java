@@ -11,10 +11,10 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.api.QueryStatus;
 import io.ontul.engine.api.Session;
-import io.ontul.engine.memory.DataSize;
-import io.ontul.engine.query.QueryInfo;
 import io.ontul.exchange.spill.SpillStore;
+import io.ontul.spi.DataSize;
 
 /**
  * Ontul embedded in this JVM with its own session on {@code memory.default}. Spilled bytes are
@@ -90,7 +90,7 @@ public final class OntulSpillContender
                 }
             }
         }
-        long peak = engine.queries().query(queryId).map(QueryInfo::peakMemoryBytes).orElse(-1L);
+        long peak = engine.queryStatus(queryId).map(QueryStatus::peakMemoryBytes).orElse(-1L);
         long operators = 0;
         Matcher matcher = OPERATOR_MEMORY.matcher(text);
         while (matcher.find()) {
@@ -105,7 +105,7 @@ public final class OntulSpillContender
     @Override
     public SpillRunResult run(String sql)
     {
-        SpillStore spill = engine.exchange().spillStore();
+        SpillStore spill = engine.spillStore();
         long spilledBefore = spill.writtenBytes();
         long start = System.nanoTime();
         long rows = 0;
@@ -122,7 +122,7 @@ public final class OntulSpillContender
             running.set(null);
         }
         long nanos = System.nanoTime() - start;
-        long peak = engine.queries().query(queryId).map(QueryInfo::peakMemoryBytes).orElse(-1L);
+        long peak = engine.queryStatus(queryId).map(QueryStatus::peakMemoryBytes).orElse(-1L);
         return new SpillRunResult(nanos, rows, spill.writtenBytes() - spilledBefore, peak);
     }
 

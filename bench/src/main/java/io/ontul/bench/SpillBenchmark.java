@@ -31,9 +31,9 @@ import org.duckdb.DuckDBConnection;
 
 import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.exchange.ExchangeManager;
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.exchange.crypto.EncryptionConfig;
+import io.ontul.exchange.spill.SpillStore;
 
 /**
  * Operators that spill, measured: a hash aggregation, hash joins with a large build side, a
@@ -126,8 +126,8 @@ public final class SpillBenchmark
             OntulSpillContender unlimited = new OntulSpillContender("Ontul", encrypted);
             OntulSpillContender limitedEncrypted = new OntulSpillContender("Ontul", encrypted);
             OntulSpillContender limitedClear = new OntulSpillContender("Ontul", clear);
-            facts.add("Ontul: spill through the Exchange Manager, compression " + encrypted.exchange().spillStore().compression()
-                    + " (a hash join's partitions: " + encrypted.exchange().spillStore().joinCompression() + ")"
+            facts.add("Ontul: spill through the Exchange Manager, compression " + encrypted.spillStore().compression()
+                    + " (a hash join's partitions: " + encrypted.spillStore().joinCompression() + ")"
                     + "; encrypted engine (AES-GCM, local key management) and a second engine with " + EncryptionConfig.ENABLED + "=false; root memory "
                     + TpchBenchmark.gibibytes(encrypted.rootAllocator().getLimit()) + " per engine");
             facts.add("Ontul load: " + load(unlimited, "encrypted engine") + "; " + load(limitedClear, "clear engine"));
@@ -193,12 +193,12 @@ public final class SpillBenchmark
 
     private EngineConfig engineConfig(Path dataDirectory)
     {
-        EngineConfig config = EngineConfig.embeddedDefaults().withProperty(ExchangeManager.DATA_DIRECTORY, dataDirectory.toString());
+        EngineConfig config = EngineConfig.embeddedDefaults().withProperty(EngineConfig.DATA_DIRECTORY, dataDirectory.toString());
         if (options.compression().isPresent()) {
             config = config.withProperty(EncryptionConfig.COMPRESSION, options.compression().get());
         }
         if (options.joinCompression().isPresent()) {
-            config = config.withProperty(ExchangeManager.SPILL_JOIN_COMPRESSION, options.joinCompression().get());
+            config = config.withProperty(SpillStore.JOIN_COMPRESSION, options.joinCompression().get());
         }
         return config;
     }

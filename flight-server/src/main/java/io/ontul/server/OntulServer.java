@@ -21,10 +21,8 @@ import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.metadata.MetadataStore;
+import io.ontul.engine.api.UserAccounts;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
-import io.ontul.server.auth.PasswordHasher;
-import io.ontul.server.auth.UserStore;
 import io.ontul.server.flight.ConnectionMiddleware;
 import io.ontul.server.flight.OntulFlightSqlProducer;
 import io.ontul.server.tls.ServerCertificate;
@@ -87,16 +85,14 @@ public final class OntulServer
         // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms,
         // the metadata store (users, runtime catalogs) to <data-dir>/metadata
         EngineConfig engineConfig = config.withProperty(EngineConfig.DATA_DIRECTORY, dataDirectory.toString());
-        MetadataStore metadata = MetadataStore.open(engineConfig);
-        UserStore users;
-        Engine engine;
+        checkAdminPassword(adminPassword);
+        Engine engine = Engine.createWithAccounts(engineConfig, ADMIN_USER);
+        UserAccounts users = engine.accounts().orElseThrow();
         try {
-            users = UserStore.open(metadata, dataDirectory, new PasswordHasher());
-            ensureAdmin(users, adminPassword, metadata, console);
-            engine = Engine.create(engineConfig, metadata, new io.ontul.server.auth.StoreUserManagement(users, ADMIN_USER));
+            ensureAdmin(users, adminPassword, engine.metadataLocation(), console);
         }
         catch (RuntimeException e) {
-            metadata.close();
+            engine.close();
             throw e;
         }
         BufferAllocator allocator = null;
@@ -138,7 +134,6 @@ public final class OntulServer
                 allocator.close();
             }
             engine.close();
-            metadata.close();
             throw e;
         }
     }
@@ -159,23 +154,27 @@ public final class OntulServer
         }
     }
 
-    private static void ensureAdmin(UserStore users, Optional<String> adminPassword, MetadataStore metadata, PrintStream console)
+    private static void checkAdminPassword(Optional<String> adminPassword)
+    {
+        if (adminPassword.isPresent() && adminPassword.get().length() < io.ontul.engine.api.UserManagement.MINIMUM_PASSWORD_LENGTH) {
+            throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.INVALID_ARGUMENT, ADMIN_PASSWORD_VARIABLE + " must have at least "
+                    + io.ontul.engine.api.UserManagement.MINIMUM_PASSWORD_LENGTH + " characters, as every password");
+        }
+    }
+
+    private static void ensureAdmin(UserAccounts users, Optional<String> adminPassword, String metadataLocation, PrintStream console)
     {
         if (adminPassword.isPresent()) {
-            if (adminPassword.get().length() < io.ontul.engine.api.UserManagement.MINIMUM_PASSWORD_LENGTH) {
-                throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.INVALID_ARGUMENT, ADMIN_PASSWORD_VARIABLE + " must have at least "
-                        + io.ontul.engine.api.UserManagement.MINIMUM_PASSWORD_LENGTH + " characters, as every password");
-            }
             if (!users.verify(ADMIN_USER, adminPassword.get())) {
                 users.setPassword(ADMIN_USER, adminPassword.get());
             }
             return;
         }
         if (!users.exists(ADMIN_USER)) {
-            String generated = new PasswordHasher().generatePassword();
+            String generated = UserAccounts.generatePassword();
             users.setPassword(ADMIN_USER, generated);
             console.println("Generated password for user " + ADMIN_USER + ": " + generated);
-            console.println("(shown only this once; the metadata store " + metadata.location() + " keeps only its hash; set "
+            console.println("(shown only this once; the metadata store " + metadataLocation + " keeps only its hash; set "
                     + ADMIN_PASSWORD_VARIABLE + " to choose the password)");
             console.flush();
         }
@@ -252,6 +251,5 @@ public final class OntulServer
         catch (RuntimeException e) {
             LOG.warn("Engine did not close cleanly: {}", e.getMessage());
         }
-        engine.metadata().close();
     }
 }

@@ -11,7 +11,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 import io.ontul.engine.catalog.CatalogManager;
-import io.ontul.engine.memory.DataSize;
+import io.ontul.spi.DataSize;
 import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.engine.query.QueryIds;
 import io.ontul.engine.query.QueryLimits;
@@ -27,6 +27,7 @@ public final class Engine
 {
     private final EngineConfig config;
     private final java.util.Optional<io.ontul.engine.api.UserManagement> userManagement;
+    private final java.util.Optional<UserAccounts> accounts;
     private final BufferAllocator rootAllocator;
     private final CatalogManager catalogs;
     private final ExecutorService workers;
@@ -36,15 +37,16 @@ public final class Engine
     private final QueryRegistry queries;
     private final io.ontul.engine.exchange.ExchangeManager exchange;
     private final MetadataStore metadata;
-    private final boolean ownsMetadata;
     private final io.ontul.engine.streaming.StreamingJobManager streamingJobs;
 
-    private Engine(EngineConfig config, java.util.Optional<MetadataStore> metadata, java.util.Optional<io.ontul.engine.api.UserManagement> userManagement)
+    /**
+     * @param userManagement the users CREATE USER changes, when someone else keeps them
+     * @param administrator when present, the users live in the metadata store ({@link #accounts()})
+     *        and this one administers them
+     */
+    private Engine(EngineConfig config, java.util.Optional<io.ontul.engine.api.UserManagement> userManagement, java.util.Optional<String> administrator)
     {
         this.config = requireNonNull(config, "config is null");
-        this.userManagement = requireNonNull(userManagement, "userManagement is null");
-        this.ownsMetadata = metadata.isEmpty();
-        this.metadata = metadata.orElseGet(() -> MetadataStore.open(config));
         QueryLimits limits = QueryLimits.fromConfig(config);
         long maxMemory = DataSize.parse(config.property(EngineConfig.MEMORY_MAX, defaultMaxMemory()), EngineConfig.MEMORY_MAX);
         this.rootAllocator = new RootAllocator(maxMemory);
@@ -58,13 +60,31 @@ public final class Engine
         this.queries = new QueryRegistry(limits, this::isAdministrator);
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
+        // the metadata store, and the users in it, once the configuration is known to be good
+        this.metadata = MetadataStore.open(config);
+        try {
+            if (administrator.isPresent()) {
+                io.ontul.engine.security.UserStore users = io.ontul.engine.security.UserStore.open(metadata.users(), dataDirectory(config),
+                        new io.ontul.engine.security.PasswordHasher());
+                this.accounts = java.util.Optional.of(UserAccounts.over(users));
+                this.userManagement = java.util.Optional.of(new StoredUserManagement(users, administrator.get()));
+            }
+            else {
+                this.accounts = java.util.Optional.empty();
+                this.userManagement = requireNonNull(userManagement, "userManagement is null");
+            }
+        }
+        catch (RuntimeException e) {
+            closeAfterFailedStart(e);
+            throw e;
+        }
         CatalogManager catalogManager;
         try {
             catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)),
-                    this.metadata, java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
+                    this.metadata, dataDirectory(config),
                     io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                             config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
-                            java.util.Optional.ofNullable(config.property(MetadataStore.DATA_DIR, null)).map(java.nio.file.Path::of),
+                            dataDirectory(config),
                             config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_CLIENT_PROPERTIES, null)),
                     io.ontul.engine.metadata.CatalogSecrets.sealedWith(exchange.streams()));
         }
@@ -81,10 +101,7 @@ public final class Engine
 
     private void closeAfterFailedStart(RuntimeException failure)
     {
-        List<AutoCloseable> opened = new java.util.ArrayList<>(List.of(exchange, workers::shutdownNow, rootAllocator));
-        if (ownsMetadata) {
-            opened.add(metadata);
-        }
+        List<AutoCloseable> opened = List.of(exchange, workers::shutdownNow, rootAllocator, metadata);
         for (AutoCloseable closeable : opened) {
             try {
                 closeable.close();
@@ -93,6 +110,11 @@ public final class Engine
                 failure.addSuppressed(e);
             }
         }
+    }
+
+    private static java.util.Optional<java.nio.file.Path> dataDirectory(EngineConfig config)
+    {
+        return java.util.Optional.ofNullable(config.property(EngineConfig.DATA_DIRECTORY, null)).map(java.nio.file.Path::of);
     }
 
     private static String defaultMaxMemory()
@@ -106,20 +128,21 @@ public final class Engine
         return new Engine(config, java.util.Optional.empty(), java.util.Optional.empty());
     }
 
+    /**
+     * An engine that keeps its users in its metadata store: fronts log them in through
+     * {@link #accounts()}, and CREATE/ALTER/DROP USER and SHOW USERS change and list them, run by
+     * {@code administrator}. Users of a {@code users.properties} file in the data directory (kept
+     * there by earlier versions) are imported once. The server's shape.
+     */
+    public static Engine createWithAccounts(EngineConfig config, String administrator)
+    {
+        return new Engine(config, java.util.Optional.empty(), java.util.Optional.of(requireNonNull(administrator, "administrator is null")));
+    }
+
     /** An engine whose CREATE/ALTER/DROP USER and SHOW USERS work on {@code userManagement}. */
     public static Engine create(EngineConfig config, io.ontul.engine.api.UserManagement userManagement)
     {
-        return new Engine(config, java.util.Optional.empty(), java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
-    }
-
-    /**
-     * An engine over a metadata store its caller opened (and closes after the engine), with user
-     * management: the server's shape, where users live in the same store.
-     */
-    public static Engine create(EngineConfig config, MetadataStore metadata, io.ontul.engine.api.UserManagement userManagement)
-    {
-        return new Engine(config, java.util.Optional.of(requireNonNull(metadata, "metadata is null")),
-                java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")));
+        return new Engine(config, java.util.Optional.of(requireNonNull(userManagement, "userManagement is null")), java.util.Optional.empty());
     }
 
     public static Engine createEmbedded()
@@ -136,6 +159,18 @@ public final class Engine
     public Session createSession(String user)
     {
         return new Session(this, user);
+    }
+
+    /** The users that log in: present for an engine {@linkplain #createWithAccounts created with accounts}. */
+    public java.util.Optional<UserAccounts> accounts()
+    {
+        return accounts;
+    }
+
+    /** Where the metadata store lives (a JDBC URL without its password), for messages. */
+    public String metadataLocation()
+    {
+        return metadata.location();
     }
 
     /** The users behind CREATE USER and friends; empty outside the server. */
@@ -208,6 +243,18 @@ public final class Engine
         return statementCounters;
     }
 
+    /** Statement {@code queryId}, while it runs and for a while after; empty when unknown or forgotten. */
+    public java.util.Optional<QueryStatus> queryStatus(String queryId)
+    {
+        return queries.query(queryId).map(QueryStatus::of);
+    }
+
+    /** Spill files: where they go, how they are compressed, how much was written. */
+    public io.ontul.exchange.spill.SpillStore spillStore()
+    {
+        return exchange.spillStore();
+    }
+
     /** Every statement being run and the recent ones, with the engine's concurrency and run-time limits. */
     public QueryRegistry queries()
     {
@@ -234,8 +281,6 @@ public final class Engine
         catalogs.close();
         exchange.close();
         rootAllocator.close();
-        if (ownsMetadata) {
-            metadata.close();
-        }
+        metadata.close();
     }
 }

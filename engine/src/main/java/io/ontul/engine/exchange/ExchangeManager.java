@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.memory.DataSize;
+import io.ontul.spi.DataSize;
 import io.ontul.exchange.checkpoint.CheckpointConfig;
 import io.ontul.exchange.checkpoint.CheckpointStore;
 import io.ontul.exchange.compression.CompressionCodec;

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.memory.DataSize;
+import io.ontul.spi.DataSize;
 import io.ontul.engine.query.Durations;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;

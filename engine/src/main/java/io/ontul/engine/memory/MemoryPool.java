@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
+import io.ontul.spi.DataSize;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

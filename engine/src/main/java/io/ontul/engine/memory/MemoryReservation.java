@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.ontul.spi.DataSize;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

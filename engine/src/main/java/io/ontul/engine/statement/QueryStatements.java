@@ -9,7 +9,7 @@ import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
 
 import io.ontul.engine.api.QueryResult;
-import io.ontul.engine.memory.DataSize;
+import io.ontul.spi.DataSize;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.sql.tree.SqlExplainStatement;
 

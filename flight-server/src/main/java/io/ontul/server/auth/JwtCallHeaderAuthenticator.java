@@ -14,6 +14,7 @@ import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
 import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
 
 import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.UserAccounts;
 
 /**
  * Authenticates every Flight call from its {@code Authorization} header.
@@ -32,9 +33,9 @@ public final class JwtCallHeaderAuthenticator
 {
     private final CallHeaderAuthenticator passwordAuthenticator;
     private final JwtTokens tokens;
-    private final UserStore users;
+    private final UserAccounts users;
 
-    public JwtCallHeaderAuthenticator(CallHeaderAuthenticator passwordAuthenticator, JwtTokens tokens, UserStore users)
+    public JwtCallHeaderAuthenticator(CallHeaderAuthenticator passwordAuthenticator, JwtTokens tokens, UserAccounts users)
     {
         this.passwordAuthenticator = requireNonNull(passwordAuthenticator, "passwordAuthenticator is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
@@ -46,7 +47,7 @@ public final class JwtCallHeaderAuthenticator
      * {@code dataDirectory} (created on first start), valid as long as
      * {@value AuthenticationConfig#TOKEN_TTL} says.
      */
-    public static JwtCallHeaderAuthenticator create(EngineConfig config, Path dataDirectory, UserStore users)
+    public static JwtCallHeaderAuthenticator create(EngineConfig config, Path dataDirectory, UserAccounts users)
             throws IOException
     {
         AuthenticationConfig authentication = AuthenticationConfig.from(config);

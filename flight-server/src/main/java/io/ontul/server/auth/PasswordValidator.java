@@ -8,8 +8,10 @@ import org.apache.arrow.flight.auth2.CallHeaderAuthenticator.AuthResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ontul.engine.api.UserAccounts;
+
 /**
- * Checks basic-auth credentials against the {@link UserStore}; failures are UNAUTHENTICATED.
+ * Checks basic-auth credentials against the engine's {@link UserAccounts}; failures are UNAUTHENTICATED.
  * Failed logins in a row are counted per user name and per client address
  * ({@link LoginFailures}, the address from {@link ClientAddress}) and logged; past a few of them
  * the name, or past more of them the address (a client trying many names), must wait before a
@@ -21,16 +23,16 @@ public final class PasswordValidator
     private static final Logger LOG = LoggerFactory.getLogger(PasswordValidator.class);
     private static final int TRACKED_NAMES = 100_000;
 
-    private final UserStore users;
+    private final UserAccounts users;
     private final LoginFailures failures;
     private final LoginFailures addressFailures;
 
-    public PasswordValidator(UserStore users)
+    public PasswordValidator(UserAccounts users)
     {
         this(users, System::nanoTime);
     }
 
-    PasswordValidator(UserStore users, java.util.function.LongSupplier nanoTime)
+    PasswordValidator(UserAccounts users, java.util.function.LongSupplier nanoTime)
     {
         this.users = requireNonNull(users, "users is null");
         this.failures = new LoginFailures(LoginFailures.FREE_FAILURES, TRACKED_NAMES, nanoTime);

@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.api.UserAccounts;
 import io.ontul.engine.metadata.MetadataStore;
+import io.ontul.engine.security.PasswordHasher;
+import io.ontul.engine.security.UserStore;
 import io.ontul.server.OntulServer;
 
 /**
@@ -47,51 +50,12 @@ class TestLoginHardening
     }
 
     @Test
-    void unknownAndKnownUsersCostOneDerivationEachAndVerifiedPasswordsNone()
-    {
-        try (MetadataStore metadata = openMetadata()) {
-            PasswordHasher hasher = new PasswordHasher();
-            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
-            users.setPassword("bob", "bob-password-1");
-            hasher.unknownUserHash();
-
-            long before = hasher.derivations();
-            assertThat(users.verify("nobody", "some-password")).isFalse();
-            assertThat(hasher.derivations() - before).isEqualTo(1);
-
-            before = hasher.derivations();
-            assertThat(users.verify("bob", "wrong-password")).isFalse();
-            assertThat(hasher.derivations() - before).isEqualTo(1);
-
-            before = hasher.derivations();
-            assertThat(users.verify("bob", "bob-password-1")).isTrue();
-            assertThat(hasher.derivations() - before).isEqualTo(1);
-            // the same password again: from the cache
-            before = hasher.derivations();
-            assertThat(users.verify("bob", "bob-password-1")).isTrue();
-            assertThat(hasher.derivations() - before).isZero();
-            // a wrong password is never answered from the cache
-            assertThat(users.verify("bob", "bob-password-2")).isFalse();
-            assertThat(hasher.derivations() - before).isEqualTo(1);
-
-            // a changed password ends the cached check
-            users.replacePassword("bob", "bob-password-2");
-            before = hasher.derivations();
-            assertThat(users.verify("bob", "bob-password-1")).isFalse();
-            assertThat(users.verify("bob", "bob-password-2")).isTrue();
-            assertThat(hasher.derivations() - before).isEqualTo(2);
-            users.drop("bob");
-            assertThat(users.verify("bob", "bob-password-2")).isFalse();
-        }
-    }
-
-    @Test
     void aHundredReturningClientsAtOnceAreServedFromTheCache()
             throws Exception
     {
         try (MetadataStore metadata = openMetadata()) {
             PasswordHasher hasher = new PasswordHasher();
-            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher));
             users.setPassword("tableau", "dashboard-password");
             PasswordValidator validator = new PasswordValidator(users);
             validator.validate("tableau", "dashboard-password");
@@ -123,7 +87,7 @@ class TestLoginHardening
     {
         try (MetadataStore metadata = openMetadata()) {
             PasswordHasher hasher = new PasswordHasher();
-            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher));
             users.setPassword("bob", "bob-password-1");
             AtomicLong now = new AtomicLong();
             PasswordValidator validator = new PasswordValidator(users, now::get);
@@ -157,7 +121,7 @@ class TestLoginHardening
     {
         try (MetadataStore metadata = openMetadata()) {
             PasswordHasher hasher = new PasswordHasher();
-            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher));
             users.setPassword("bob", "bob-password-1");
             AtomicLong now = new AtomicLong();
             PasswordValidator validator = new PasswordValidator(users, now::get);

@@ -17,7 +17,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.memory.MemoryReservation;
-import io.ontul.engine.memory.DataSize;
+import io.ontul.spi.DataSize;
 import io.ontul.engine.operator.Batches;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.OperatorContext;

@@ -1,23 +1,24 @@
-package io.ontul.server.auth;
+package io.ontul.engine.api;
 
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
-import io.ontul.engine.api.UserManagement;
+import io.ontul.engine.security.UserStore;
+
 
 /**
- * The engine's CREATE/ALTER/DROP USER and SHOW USERS over the server's {@link UserStore}: the
- * users that log in over Flight SQL are the users these statements change. One user is the
- * administrator (the server passes {@code OntulServer.ADMIN_USER}).
+ * CREATE/ALTER/DROP USER and SHOW USERS over the engine's {@link UserStore}: the users that log
+ * in ({@link UserAccounts}) are the users these statements change. One user is the administrator
+ * (the server passes {@code OntulServer.ADMIN_USER}).
  */
-public final class StoreUserManagement
+final class StoredUserManagement
         implements UserManagement
 {
     private final UserStore users;
     private final String administrator;
 
-    public StoreUserManagement(UserStore users, String administrator)
+    StoredUserManagement(UserStore users, String administrator)
     {
         this.users = requireNonNull(users, "users is null");
         this.administrator = requireNonNull(administrator, "administrator is null");

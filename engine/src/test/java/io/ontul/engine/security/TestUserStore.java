@@ -1,4 +1,4 @@
-package io.ontul.server.auth;
+package io.ontul.engine.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,12 +28,12 @@ class TestUserStore
     void storesOnlyASaltedSlowHashThatSurvivesARestart()
     {
         try (MetadataStore metadata = openMetadata()) {
-            UserStore users = UserStore.open(metadata, dataDirectory, new PasswordHasher());
+            UserStore users = UserStore.open(metadata.users(), Optional.of(dataDirectory), new PasswordHasher());
             users.setPassword("admin", "secret-1");
             assertThat(metadata.users().hashes().get("admin")).doesNotContain("secret-1").startsWith("pbkdf2-sha256$" + PasswordHasher.ITERATIONS + "$");
         }
         try (MetadataStore metadata = openMetadata()) {
-            UserStore reopened = UserStore.open(metadata, dataDirectory, new PasswordHasher());
+            UserStore reopened = UserStore.open(metadata.users(), Optional.of(dataDirectory), new PasswordHasher());
             assertThat(reopened.verify("admin", "secret-1")).isTrue();
             assertThat(reopened.verify("admin", "secret-2")).isFalse();
             assertThat(reopened.verify("nobody", "secret-1")).isFalse();
@@ -47,7 +48,7 @@ class TestUserStore
         Path legacy = dataDirectory.resolve(UserStore.LEGACY_FILE_NAME);
         Files.writeString(legacy, "admin=" + hasher.hash("old-admin-secret").replace("$", "\\$") + "\nbob=" + hasher.hash("bob-secret") + "\n");
         try (MetadataStore metadata = openMetadata()) {
-            UserStore users = UserStore.open(metadata, dataDirectory, hasher);
+            UserStore users = UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher);
             assertThat(users.users()).containsExactly("admin", "bob");
             assertThat(users.verify("admin", "old-admin-secret")).isTrue();
             assertThat(users.verify("bob", "bob-secret")).isTrue();
@@ -56,7 +57,47 @@ class TestUserStore
         assertThat(legacy).doesNotExist();
         assertThat(dataDirectory.resolve(UserStore.LEGACY_FILE_NAME + ".imported")).exists();
         try (MetadataStore metadata = openMetadata()) {
-            assertThat(UserStore.open(metadata, dataDirectory, hasher).verify("bob", "bob-secret-2")).isTrue();
+            assertThat(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher).verify("bob", "bob-secret-2")).isTrue();
+        }
+    }
+
+    /** From the server's login tests: user names cannot be told apart by the work a wrong password costs. */
+    @Test
+    void unknownAndKnownUsersCostOneDerivationEachAndVerifiedPasswordsNone()
+    {
+        try (MetadataStore metadata = openMetadata()) {
+            PasswordHasher hasher = new PasswordHasher();
+            UserStore users = UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher);
+            users.setPassword("bob", "bob-password-1");
+            hasher.unknownUserHash();
+
+            long before = hasher.derivations();
+            assertThat(users.verify("nobody", "some-password")).isFalse();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "wrong-password")).isFalse();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "bob-password-1")).isTrue();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+            // the same password again: from the cache
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "bob-password-1")).isTrue();
+            assertThat(hasher.derivations() - before).isZero();
+            // a wrong password is never answered from the cache
+            assertThat(users.verify("bob", "bob-password-2")).isFalse();
+            assertThat(hasher.derivations() - before).isEqualTo(1);
+
+            // a changed password ends the cached check
+            users.replacePassword("bob", "bob-password-2");
+            before = hasher.derivations();
+            assertThat(users.verify("bob", "bob-password-1")).isFalse();
+            assertThat(users.verify("bob", "bob-password-2")).isTrue();
+            assertThat(hasher.derivations() - before).isEqualTo(2);
+            users.drop("bob");
+            assertThat(users.verify("bob", "bob-password-2")).isFalse();
         }
     }
 

@@ -1,4 +1,4 @@
-package io.ontul.server.auth;
+package io.ontul.engine.security;
 
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;

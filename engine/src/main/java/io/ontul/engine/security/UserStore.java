@@ -1,4 +1,4 @@
-package io.ontul.server.auth;
+package io.ontul.engine.security;
 
 import static java.util.Objects.requireNonNull;
 
@@ -15,7 +15,6 @@ import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ontul.engine.metadata.MetadataStore;
 import io.ontul.engine.metadata.StoredUsers;
 
 /**
@@ -47,11 +46,14 @@ public final class UserStore
         this.hasher = requireNonNull(hasher, "hasher is null");
     }
 
-    /** The users of {@code metadata}, after importing a legacy file of {@code dataDirectory}. */
-    public static UserStore open(MetadataStore metadata, Path dataDirectory, PasswordHasher hasher)
+    /**
+     * The users of the metadata store ({@code MetadataStore.users()}), after importing a legacy file
+     * of {@code dataDirectory}, if there is one.
+     */
+    public static UserStore open(StoredUsers users, Optional<Path> dataDirectory, PasswordHasher hasher)
     {
-        UserStore store = new UserStore(metadata.users(), hasher);
-        store.importLegacyFile(dataDirectory.resolve(LEGACY_FILE_NAME));
+        UserStore store = new UserStore(users, hasher);
+        dataDirectory.ifPresent(directory -> store.importLegacyFile(directory.resolve(LEGACY_FILE_NAME)));
         return store;
     }
 

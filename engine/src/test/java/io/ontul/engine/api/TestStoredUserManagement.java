@@ -1,15 +1,18 @@
-package io.ontul.server.auth;
+package io.ontul.engine.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.engine.metadata.MetadataStore;
+import io.ontul.engine.security.PasswordHasher;
+import io.ontul.engine.security.UserStore;
 
-class TestStoreUserManagement
+class TestStoredUserManagement
 {
     @TempDir
     Path dataDirectory;
@@ -18,9 +21,9 @@ class TestStoreUserManagement
     void changesReachTheUserStoreAndItsDatabase()
     {
         MetadataStore metadata = MetadataStore.inMemory();
-        UserStore store = UserStore.open(metadata, dataDirectory, new PasswordHasher());
+        UserStore store = UserStore.open(metadata.users(), Optional.of(dataDirectory), new PasswordHasher());
         store.setPassword("admin", "admin-password");
-        StoreUserManagement users = new StoreUserManagement(store, "admin");
+        StoredUserManagement users = new StoredUserManagement(store, "admin");
 
         assertThat(users.isAdmin("admin")).isTrue();
         assertThat(users.isAdmin("bob")).isFalse();
@@ -44,7 +47,7 @@ class TestStoreUserManagement
         assertThat(metadata.users().hashes()).containsOnlyKeys("admin", "bob")
                 .allSatisfy((user, hash) -> assertThat(hash).startsWith("pbkdf2-sha256$").doesNotContain("password-"));
 
-        UserStore reopened = UserStore.open(metadata, dataDirectory, new PasswordHasher());
+        UserStore reopened = UserStore.open(metadata.users(), Optional.of(dataDirectory), new PasswordHasher());
         assertThat(reopened.users()).containsExactly("admin", "bob");
         assertThat(reopened.verify("bob", "bob-password-3")).isTrue();
         assertThat(reopened.verify("admin", "admin-password")).isTrue();

@@ -1,11 +1,8 @@
-package io.ontul.engine.memory;
+package io.ontul.spi;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import io.ontul.spi.ErrorCode;
-import io.ontul.spi.OntulException;
 
 /** Parses sizes such as {@code 512MB}, {@code 2GB}, {@code 1048576B} or a plain byte count. */
 public final class DataSize
