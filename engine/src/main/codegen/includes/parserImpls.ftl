@@ -548,3 +548,207 @@ SqlNode SqlStartStreamingJob() :
         return new SqlStreamingJobCommand(s.end(this), SqlStreamingJobCommand.Action.START, name);
     }
 }
+
+/**
+ * CREATE ROLE [IF NOT EXISTS] name
+ */
+SqlCreate SqlCreateRole(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+}
+{
+    <ROLE> ifNotExists = IfNotExistsOpt() name = SimpleIdentifier()
+    {
+        return new SqlCreateRole(s.end(this), replace, ifNotExists, name);
+    }
+}
+
+/**
+ * DROP ROLE [IF EXISTS] name
+ */
+SqlDrop SqlDropRole(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <ROLE> ifExists = IfExistsOpt() name = SimpleIdentifier()
+    {
+        return new SqlDropRole(s.end(this), ifExists, name);
+    }
+}
+
+/**
+ * GRANT privilege [, ...] | ALL PRIVILEGES ON CATALOG c | SCHEMA c.s | TABLE c.s.t
+ *     TO USER u | ROLE r [WITH GRANT OPTION]
+ * GRANT role [, ...] TO USER u
+ */
+SqlNode SqlGrant() :
+{
+    final Span s;
+    final List<String> privileges;
+    final String objectKind;
+    final SqlIdentifier object;
+    final String granteeKind;
+    final SqlIdentifier grantee;
+    boolean grantOption = false;
+    final List<SqlIdentifier> roles;
+}
+{
+    <GRANT> { s = span(); }
+    (
+        privileges = PrivilegeList() <ON> objectKind = SecurableKind() object = QualifiedName()
+        <TO> granteeKind = GranteeKind() grantee = SimpleIdentifier()
+        [ <WITH> <GRANT> <OPTION> { grantOption = true; } ]
+        {
+            return new SqlGrantPrivileges(s.end(this), false, privileges, objectKind, object, granteeKind, grantee, grantOption);
+        }
+    |
+        roles = RoleList() <TO> <USER> grantee = SimpleIdentifier()
+        {
+            return new SqlGrantRoles(s.end(this), false, roles, grantee);
+        }
+    )
+}
+
+/**
+ * REVOKE [GRANT OPTION FOR] privilege [, ...] | ALL PRIVILEGES ON CATALOG c | SCHEMA c.s | TABLE c.s.t
+ *     FROM USER u | ROLE r
+ * REVOKE role [, ...] FROM USER u
+ */
+SqlNode SqlRevoke() :
+{
+    final Span s;
+    final List<String> privileges;
+    final String objectKind;
+    final SqlIdentifier object;
+    final String granteeKind;
+    final SqlIdentifier grantee;
+    boolean grantOption = false;
+    final List<SqlIdentifier> roles;
+}
+{
+    <REVOKE> { s = span(); }
+    (
+        [ <GRANT> <OPTION> <FOR> { grantOption = true; } ]
+        privileges = PrivilegeList() <ON> objectKind = SecurableKind() object = QualifiedName()
+        <FROM> granteeKind = GranteeKind() grantee = SimpleIdentifier()
+        {
+            return new SqlGrantPrivileges(s.end(this), true, privileges, objectKind, object, granteeKind, grantee, grantOption);
+        }
+    |
+        roles = RoleList() <FROM> <USER> grantee = SimpleIdentifier()
+        {
+            return new SqlGrantRoles(s.end(this), true, roles, grantee);
+        }
+    )
+}
+
+/** ALL [PRIVILEGES] or SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, comma-separated. */
+List<String> PrivilegeList() :
+{
+    final List<String> privileges = new ArrayList<String>();
+    String privilege;
+}
+{
+    (
+        <ALL> [ <PRIVILEGES> ] { privileges.add(SqlGrantPrivileges.ALL); }
+    |
+        privilege = Privilege() { privileges.add(privilege); }
+        ( <COMMA> privilege = Privilege() { privileges.add(privilege); } )*
+    )
+    {
+        return privileges;
+    }
+}
+
+String Privilege() :
+{
+}
+{
+    <SELECT> { return "SELECT"; }
+|   <INSERT> { return "INSERT"; }
+|   <UPDATE> { return "UPDATE"; }
+|   <DELETE> { return "DELETE"; }
+|   <CREATE> { return "CREATE"; }
+|   <DROP> { return "DROP"; }
+}
+
+String SecurableKind() :
+{
+}
+{
+    <CATALOG> { return "CATALOG"; }
+|   <SCHEMA> { return "SCHEMA"; }
+|   <TABLE> { return "TABLE"; }
+}
+
+String GranteeKind() :
+{
+}
+{
+    <USER> { return "USER"; }
+|   <ROLE> { return "ROLE"; }
+}
+
+List<SqlIdentifier> RoleList() :
+{
+    final List<SqlIdentifier> roles = new ArrayList<SqlIdentifier>();
+    SqlIdentifier role;
+}
+{
+    role = SimpleIdentifier() { roles.add(role); }
+    ( <COMMA> role = SimpleIdentifier() { roles.add(role); } )*
+    {
+        return roles;
+    }
+}
+
+/**
+ * SHOW GRANTS [ON CATALOG c | SCHEMA c.s | TABLE c.s.t] [FOR USER u | ROLE r]
+ */
+SqlNode SqlShowGrants() :
+{
+    final Span s;
+    String objectKind = null;
+    SqlIdentifier object = null;
+    String granteeKind = null;
+    SqlIdentifier grantee = null;
+}
+{
+    <SHOW> { s = span(); } <GRANTS>
+    [ <ON> objectKind = SecurableKind() object = QualifiedName() ]
+    [ <FOR> granteeKind = GranteeKind() grantee = SimpleIdentifier() ]
+    {
+        return new SqlShowGrants(s.end(this), objectKind, object, granteeKind, grantee);
+    }
+}
+
+/**
+ * SHOW ROLES
+ */
+SqlNode SqlShowRoles() :
+{
+    final Span s;
+}
+{
+    <SHOW> { s = span(); } <ROLES>
+    {
+        return new SqlShowRoles(s.end(this), false);
+    }
+}
+
+/**
+ * SHOW CURRENT ROLES
+ */
+SqlNode SqlShowCurrentRoles() :
+{
+    final Span s;
+}
+{
+    <SHOW> { s = span(); } <CURRENT> <ROLES>
+    {
+        return new SqlShowRoles(s.end(this), true);
+    }
+}

@@ -8,6 +8,9 @@ import java.util.function.Predicate;
 
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.engine.expression.LikeMatcher;
+import io.ontul.engine.security.Privilege;
+import io.ontul.engine.security.Securable;
+import io.ontul.engine.security.UserAccess;
 import io.ontul.engine.type.TypeInfo;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
@@ -21,49 +24,83 @@ import io.ontul.spi.TableHandle;
  * <p>
  * A schema exists when its catalog lists it or lists tables in it (some connectors know tables
  * only). A catalog that does not exist is a NOT_FOUND error naming it.
+ * <p>
+ * A user sees what they hold some privilege on, on what contains it or on something inside it
+ * ({@link UserAccess#canSee}): to the rest the browser answers as if it did not exist.
  */
 public final class CatalogBrowser
 {
     private final CatalogManager catalogs;
+    private final UserAccess access;
+    private final Optional<io.ontul.engine.security.Grants> grants;
 
-    CatalogBrowser(CatalogManager catalogs)
+    CatalogBrowser(CatalogManager catalogs, UserAccess access, Optional<io.ontul.engine.security.Grants> grants)
     {
         this.catalogs = requireNonNull(catalogs, "catalogs is null");
+        this.access = requireNonNull(access, "access is null");
+        this.grants = requireNonNull(grants, "grants is null");
     }
 
     /** The catalogs, sorted. */
     public List<String> catalogs()
     {
-        return sorted(catalogs.names());
+        return sorted(catalogs.names().stream().filter(catalog -> access.canSee(Securable.catalog(catalog))).toList());
     }
 
     public boolean catalogExists(String catalog)
     {
-        return catalogs.get(catalog).isPresent();
+        return catalogs.get(catalog).isPresent() && access.canSee(Securable.catalog(catalog));
     }
 
     /** The schemas of a catalog, sorted. */
     public List<String> schemas(String catalog)
     {
-        return sorted(connector(catalog).metadata().listSchemas());
+        return sorted(connector(catalog).metadata().listSchemas().stream().filter(schema -> access.canSee(Securable.schema(catalog, schema))).toList());
     }
 
     public boolean schemaExists(String catalog, String schema)
     {
         Optional<Connector> connector = catalogs.get(catalog);
-        return connector.isPresent()
+        return connector.isPresent() && access.canSee(Securable.schema(catalog, schema))
                 && (connector.get().metadata().listSchemas().contains(schema) || !connector.get().metadata().listTables(schema).isEmpty());
     }
 
     /** The tables of a schema, sorted; none for a schema that does not exist. */
     public List<String> tables(String catalog, String schema)
     {
-        return sorted(connector(catalog).metadata().listTables(schema));
+        return sorted(connector(catalog).metadata().listTables(schema).stream().filter(table -> access.canSee(Securable.table(catalog, schema, table))).toList());
     }
 
     public Optional<TableHandle> table(String catalog, String schema, String table)
     {
+        if (!access.canSee(Securable.table(catalog, schema, table))) {
+            return Optional.empty();
+        }
         return connector(catalog).metadata().getTable(schema, table);
+    }
+
+    /**
+     * @throws OntulException PERMISSION_DENIED unless the session's user holds {@code privilege}
+     *         on table {@code catalog.schema.table} (for a table a front writes without SQL)
+     */
+    public void checkTable(String privilege, String catalog, String schema, String table)
+    {
+        access.check(Privilege.valueOf(privilege), Securable.table(catalog, schema, table));
+    }
+
+    /**
+     * @throws OntulException PERMISSION_DENIED unless the session's user may create tables in
+     *         schema {@code catalog.schema}
+     */
+    public void checkCreateTable(String catalog, String schema)
+    {
+        access.check(Privilege.CREATE, Securable.schema(catalog, schema));
+    }
+
+    /** The session's user created table {@code catalog.schema.table} without SQL: it gets every privilege on it, as with CREATE TABLE. */
+    public void tableCreated(String catalog, String schema, String table)
+    {
+        grants.ifPresent(found -> found.created(Securable.table(catalog, schema, table), access.user()));
     }
 
     /**
@@ -72,7 +109,7 @@ public final class CatalogBrowser
      */
     public Connector connector(String catalog)
     {
-        return catalogs.get(catalog)
+        return catalogs.get(catalog).filter(found -> access.canSee(Securable.catalog(catalog)))
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Catalog '" + catalog + "' does not exist"));
     }
 

@@ -28,6 +28,7 @@ public final class Engine
     private final EngineConfig config;
     private final java.util.Optional<io.ontul.engine.api.UserManagement> userManagement;
     private final java.util.Optional<UserAccounts> accounts;
+    private final io.ontul.engine.security.AccessControl accessControl;
     private final BufferAllocator rootAllocator;
     private final CatalogManager catalogs;
     private final ExecutorService workers;
@@ -66,11 +67,15 @@ public final class Engine
             if (administrator.isPresent()) {
                 io.ontul.engine.security.UserStore users = io.ontul.engine.security.UserStore.open(metadata.users(), dataDirectory(config),
                         new io.ontul.engine.security.PasswordHasher());
+                io.ontul.engine.security.Grants grants = new io.ontul.engine.security.Grants(metadata.grants(), administrator.get(),
+                        config.property(io.ontul.engine.security.Grants.DEFAULT_GRANTS, null));
                 this.accounts = java.util.Optional.of(UserAccounts.over(users));
-                this.userManagement = java.util.Optional.of(new StoredUserManagement(users, administrator.get()));
+                this.accessControl = grants;
+                this.userManagement = java.util.Optional.of(new StoredUserManagement(users, grants));
             }
             else {
                 this.accounts = java.util.Optional.empty();
+                this.accessControl = io.ontul.engine.security.AccessControl.ALLOW_ALL;
                 this.userManagement = requireNonNull(userManagement, "userManagement is null");
             }
         }
@@ -95,7 +100,7 @@ public final class Engine
         }
         this.catalogs = catalogManager;
         this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
-                exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config));
+                exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl);
         streamingJobs.resumeJobs();
     }
 
@@ -171,6 +176,15 @@ public final class Engine
     public String metadataLocation()
     {
         return metadata.location();
+    }
+
+    /**
+     * Who may do what: grants and roles for an engine {@linkplain #createWithAccounts with accounts},
+     * everything allowed otherwise.
+     */
+    public io.ontul.engine.security.AccessControl accessControl()
+    {
+        return accessControl;
     }
 
     /** The users behind CREATE USER and friends; empty outside the server. */

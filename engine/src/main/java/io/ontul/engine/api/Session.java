@@ -76,7 +76,7 @@ public final class Session
     /** The catalogs, schemas and tables this session sees, for listings. */
     public CatalogBrowser catalogs()
     {
-        return new CatalogBrowser(engine.catalogs());
+        return new CatalogBrowser(engine.catalogs(), engine.accessControl().of(user), engine.accessControl().grants());
     }
 
     /**

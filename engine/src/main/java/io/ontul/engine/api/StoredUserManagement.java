@@ -4,30 +4,32 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 
+import io.ontul.engine.security.Grants;
 import io.ontul.engine.security.UserStore;
 
 
 /**
  * CREATE/ALTER/DROP USER and SHOW USERS over the engine's {@link UserStore}: the users that log
- * in ({@link UserAccounts}) are the users these statements change. One user is the administrator
- * (the server passes {@code OntulServer.ADMIN_USER}).
+ * in ({@link UserAccounts}) are the users these statements change. Administrators are the users
+ * holding the admin role ({@link Grants}: the server's first user, and whoever it is granted to);
+ * a dropped user's roles and privileges go with it.
  */
 final class StoredUserManagement
         implements UserManagement
 {
     private final UserStore users;
-    private final String administrator;
+    private final Grants grants;
 
-    StoredUserManagement(UserStore users, String administrator)
+    StoredUserManagement(UserStore users, Grants grants)
     {
         this.users = requireNonNull(users, "users is null");
-        this.administrator = requireNonNull(administrator, "administrator is null");
+        this.grants = requireNonNull(grants, "grants is null");
     }
 
     @Override
     public boolean isAdmin(String user)
     {
-        return administrator.equals(user);
+        return grants.of(user).isAdmin();
     }
 
     @Override
@@ -45,7 +47,11 @@ final class StoredUserManagement
     @Override
     public boolean dropUser(String user)
     {
-        return users.drop(user);
+        if (!users.drop(user)) {
+            return false;
+        }
+        grants.userDropped(user);
+        return true;
     }
 
     @Override

@@ -82,6 +82,8 @@ public final class StatementExecutor
      *         binds its parameters into a copy); null to parse {@code sql}
      * @param parameters values of the {@code ?} markers, or null when the statement has none
      */
+    private io.ontul.engine.security.UserAccess access;
+
     public StatementExecutor(Session session, String queryId, String sql, SqlNode parsed, List<?> parameters)
     {
         this.session = session;
@@ -268,7 +270,28 @@ public final class StatementExecutor
     {
         SchemaPlus root = CatalogSchemas.rootSchema(engine.catalogs());
         List<String> path = session.catalog() == null ? List.of() : session.schema() == null ? List.of(session.catalog()) : List.of(session.catalog(), session.schema());
-        return new LogicalPlanner(root, path);
+        return new LogicalPlanner(root, path, access());
+    }
+
+    /** What the session's user may do, read once for the statement. */
+    @Override
+    public io.ontul.engine.security.UserAccess access()
+    {
+        if (access == null) {
+            access = accessControl().of(session.user());
+        }
+        return access;
+    }
+
+    @Override
+    public java.util.Optional<io.ontul.engine.security.Grants> grants()
+    {
+        return accessControl().grants();
+    }
+
+    private io.ontul.engine.security.AccessControl accessControl()
+    {
+        return engine.accessControl();
     }
 
     /** Plans under the statement's planning deadline (see {@link PlanningDeadline}). */

@@ -33,6 +33,8 @@ public final class StatementKinds
                 || statement instanceof SqlShowTables
                 || statement instanceof SqlShowColumns
                 || statement instanceof SqlShowUsers
+                || statement instanceof io.ontul.engine.sql.tree.SqlShowGrants
+                || statement instanceof io.ontul.engine.sql.tree.SqlShowRoles
                 || statement instanceof SqlShowStreamingJobs
                 || statement instanceof SqlStreamingJobCommand command && command.action() == SqlStreamingJobCommand.Action.DESCRIBE
                 || statement instanceof SqlDescribeTable

@@ -155,6 +155,12 @@ public final class MetadataStore
         return new StoredUsers(this);
     }
 
+    /** Roles, role members and granted privileges. */
+    public StoredGrants grants()
+    {
+        return new StoredGrants(this);
+    }
+
     /** The version of the store's schema: the number of migrations applied. */
     public int schemaVersion()
     {

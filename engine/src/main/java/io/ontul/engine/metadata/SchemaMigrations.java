@@ -29,7 +29,8 @@ final class SchemaMigrations
     static final List<String> SCRIPTS = List.of(
             "V1__catalogs_users_connector_entries.sql",
             "V2__streaming_jobs.sql",
-            "V3__user_ids.sql");
+            "V3__user_ids.sql",
+            "V4__roles_and_grants.sql");
 
     private final MetadataStore store;
 

@@ -1,5 +1,7 @@
 package io.ontul.engine.plan;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.List;
 import java.util.Properties;
 
@@ -35,6 +37,7 @@ import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
 
 import io.ontul.engine.query.PlanningDeadline;
+import io.ontul.engine.security.UserAccess;
 import io.ontul.engine.sql.HiddenColumnValidator;
 import io.ontul.engine.type.OntulTypeSystem;
 
@@ -82,9 +85,15 @@ public final class LogicalPlanner
         public void relChosen(RelChosenEvent event) {}
     };
     private final RelOptCluster cluster;
+    private final UserAccess access;
 
-    public LogicalPlanner(SchemaPlus rootSchema, List<String> defaultPath)
+    /**
+     * @param access what the statement's user may do: {@link #toOptimizedRel} checks SELECT on every
+     *        table the query reads
+     */
+    public LogicalPlanner(SchemaPlus rootSchema, List<String> defaultPath, UserAccess access)
     {
+        this.access = requireNonNull(access, "access is null");
         Properties properties = new Properties();
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
@@ -131,7 +140,11 @@ public final class LogicalPlanner
         return validator.getValidatedNodeType(validated);
     }
 
-    /** Converts a validated query to an optimized logical plan. */
+    /**
+     * Converts a validated query to an optimized logical plan.
+     *
+     * @throws io.ontul.spi.OntulException PERMISSION_DENIED when the user may not read a table it reads
+     */
     public RelRoot toOptimizedRel(SqlNode validated)
     {
         SqlToRelConverter converter = new SqlToRelConverter(
@@ -149,6 +162,7 @@ public final class LogicalPlanner
                         .withRelBuilderConfigTransform(config -> config.withSimplify(false)));
         RelRoot root = converter.convertQuery(validated, false, true);
         RelNode rel = root.rel;
+        access.checkSelect(TablesRead.of(rel));
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
 
         rel = hep(rel, false,

@@ -51,6 +51,7 @@ final class CatalogStatements
         if (!context.engine().catalogs().drop(drop.name().getSimple()) && !drop.ifExists()) {
             throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name().getParserPosition()) + "Catalog '" + drop.name().getSimple() + "' does not exist");
         }
+        context.grants().ifPresent(grants -> grants.dropped(io.ontul.engine.security.Securable.catalog(drop.name().getSimple())));
         return context.updateCount(0);
     }
 
@@ -94,6 +95,10 @@ final class CatalogStatements
     private static QueryResult describe(SqlIdentifier identifier, StatementContext context)
     {
         TableHandle table = context.table(identifier);
+        if (!context.access().canSee(io.ontul.engine.security.Securable.table(table.catalog(), table.schema(), table.table()))) {
+            // as if it did not exist, as in the listings
+            throw new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", context.qualify(identifier)) + "' does not exist");
+        }
         LogicalPlanner planner = context.planner();
         List<List<String>> rows = new ArrayList<>();
         for (Field field : table.columns().getFields()) {

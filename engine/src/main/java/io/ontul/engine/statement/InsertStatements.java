@@ -15,6 +15,8 @@ public final class InsertStatements
     {
         SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
         TableHandle table = context.table(target);
+        context.check(io.ontul.engine.security.Privilege.INSERT, io.ontul.engine.security.Securable.table(table.catalog(), table.schema(), table.table()),
+                target.getParserPosition());
         Connector connector = context.connector(table.catalog(), target.getParserPosition());
         PlannedQuery planned = context.planInsert(HiddenColumns.withoutHiddenColumns(insert, table), table, target);
         long rows = context.write(() -> connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table)), table.columns(), planned);

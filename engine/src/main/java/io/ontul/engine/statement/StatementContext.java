@@ -86,6 +86,23 @@ public interface StatementContext
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist"));
     }
 
+    // ---- access control
+
+    /** What the session's user may do, as the grants stood when the statement began. */
+    io.ontul.engine.security.UserAccess access();
+
+    /** Roles and grants, where the engine keeps them (the server); empty when everything is allowed. */
+    java.util.Optional<io.ontul.engine.security.Grants> grants();
+
+    /** @throws OntulException PERMISSION_DENIED at {@code pos} unless the user holds {@code privilege} on {@code object} */
+    default void check(io.ontul.engine.security.Privilege privilege, io.ontul.engine.security.Securable object, SqlParserPos pos)
+    {
+        if (!access().isAllowed(privilege, object)) {
+            OntulException denied = io.ontul.engine.security.UserAccess.denied(access().user(), privilege, object);
+            throw new OntulException(denied.code(), position(pos) + denied.getMessage());
+        }
+    }
+
     /** Statements that change what every user sees: administrators only, where there are users. */
     default void requireAdmin(String statement, SqlParserPos pos)
     {

@@ -89,6 +89,14 @@ public final class StatementHandlers
         statements.add(SqlDropUser.class, users::drop);
         statements.add(SqlShowUsers.class, users::show);
 
+        AccessStatements access = new AccessStatements();
+        statements.add(io.ontul.engine.sql.tree.SqlCreateRole.class, access::createRole);
+        statements.add(io.ontul.engine.sql.tree.SqlDropRole.class, access::dropRole);
+        statements.add(io.ontul.engine.sql.tree.SqlGrantRoles.class, access::grantRoles);
+        statements.add(io.ontul.engine.sql.tree.SqlGrantPrivileges.class, access::grantPrivileges);
+        statements.add(io.ontul.engine.sql.tree.SqlShowGrants.class, access::showGrants);
+        statements.add(io.ontul.engine.sql.tree.SqlShowRoles.class, access::showRoles);
+
         StreamingJobStatements jobs = new StreamingJobStatements();
         statements.add(SqlCreateStreamingJob.class, jobs::create);
         statements.add(SqlDropStreamingJob.class, jobs::drop);

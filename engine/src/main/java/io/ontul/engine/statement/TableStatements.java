@@ -20,6 +20,8 @@ import org.apache.calcite.sql.ddl.SqlDropTable;
 
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.plan.LogicalPlanner;
+import io.ontul.engine.security.Privilege;
+import io.ontul.engine.security.Securable;
 import io.ontul.engine.sql.tree.SqlCreateSchemaWithProperties;
 import io.ontul.engine.sql.tree.SqlCreateTableWithProperties;
 import io.ontul.engine.sql.tree.SqlProperties;
@@ -36,6 +38,8 @@ final class TableStatements
         SqlIdentifier name = create.name;
         List<String> qualified = context.qualify(name);
         Connector connector = context.connector(qualified.get(0), name.getParserPosition());
+        context.check(Privilege.CREATE, Securable.schema(qualified.get(0), qualified.get(1)), name.getParserPosition());
+        Securable created = Securable.table(qualified.get(0), qualified.get(1), qualified.get(2));
         if (connector.metadata().getTable(qualified.get(1), qualified.get(2)).isPresent()) {
             if (create.ifNotExists) {
                 return context.updateCount(0);
@@ -57,6 +61,7 @@ final class TableStatements
                 fields.add(ArrowTypes.toField(declaration.name.getSimple(), type));
             }
             connector.metadata().createTable(qualified.get(1), qualified.get(2), new Schema(fields), tableProperties(create));
+            context.grants().ifPresent(grants -> grants.created(created, context.access().user()));
             return context.updateCount(0);
         }
         PlannedQuery planned = context.plan(create.query);
@@ -68,6 +73,7 @@ final class TableStatements
         // a failure or a crash while writing leaves no table behind
         Schema columns = new Schema(fields);
         long rows = context.write(() -> connector.createTableAs(qualified.get(1), qualified.get(2), columns, tableProperties(create)), columns, planned);
+        context.grants().ifPresent(grants -> grants.created(created, context.access().user()));
         return context.updateCount(rows);
     }
 
@@ -86,7 +92,10 @@ final class TableStatements
             }
             throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name.getParserPosition()) + "Table '" + String.join(".", qualified) + "' does not exist");
         }
+        Securable table = Securable.table(qualified.get(0), qualified.get(1), qualified.get(2));
+        context.check(Privilege.DROP, table, drop.name.getParserPosition());
         connector.metadata().dropTable(qualified.get(1), qualified.get(2));
+        context.grants().ifPresent(grants -> grants.dropped(table));
         return context.updateCount(0);
     }
 
@@ -96,6 +105,7 @@ final class TableStatements
         String catalog = names.size() >= 2 ? names.get(names.size() - 2) : context.defaultCatalog();
         String schema = names.get(names.size() - 1);
         Connector connector = context.connector(catalog, create.name().getParserPosition());
+        context.check(Privilege.CREATE, Securable.catalog(catalog), create.name().getParserPosition());
         if (connector.metadata().listSchemas().contains(schema)) {
             if (create.ifNotExists()) {
                 return context.updateCount(0);
@@ -103,6 +113,7 @@ final class TableStatements
             throw new OntulException(ErrorCode.ALREADY_EXISTS, position(create.name().getParserPosition()) + "Schema '" + catalog + "." + schema + "' already exists");
         }
         connector.metadata().createSchema(schema, SqlProperties.values(create.properties()));
+        context.grants().ifPresent(grants -> grants.created(Securable.schema(catalog, schema), context.access().user()));
         return context.updateCount(0);
     }
 
@@ -118,7 +129,9 @@ final class TableStatements
             }
             throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name.getParserPosition()) + "Schema '" + catalog + "." + schema + "' does not exist");
         }
+        context.check(Privilege.DROP, Securable.schema(catalog, schema), drop.name.getParserPosition());
         connector.metadata().dropSchema(schema);
+        context.grants().ifPresent(grants -> grants.dropped(Securable.schema(catalog, schema)));
         return context.updateCount(0);
     }
 }

@@ -9,6 +9,7 @@ import org.apache.arrow.memory.BufferAllocator;
 
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.engine.metadata.StoredStreamingJobs;
+import io.ontul.engine.security.AccessControl;
 import io.ontul.exchange.checkpoint.CheckpointStore;
 import io.ontul.exchange.spill.SpillStore;
 
@@ -17,6 +18,8 @@ import io.ontul.exchange.spill.SpillStore;
  *
  * @param spillStore where jobs spill window state when their memory runs short
  * @param defaultMaxMemory a job's memory budget unless its option 'max-memory' says (the engine's ontul.query.max-memory)
+ * @param accessControl what a job's owner may do: a job is planned, at creation and at each start,
+ *        with its owner's privileges
  */
 record StreamingEnvironment(
         CatalogManager catalogs,
@@ -25,7 +28,8 @@ record StreamingEnvironment(
         StoredStreamingJobs store,
         Supplier<CheckpointStore> checkpoints,
         Supplier<SpillStore> spillStore,
-        long defaultMaxMemory)
+        long defaultMaxMemory,
+        AccessControl accessControl)
 {
     StreamingEnvironment
     {
@@ -35,5 +39,6 @@ record StreamingEnvironment(
         requireNonNull(store, "store is null");
         requireNonNull(checkpoints, "checkpoints is null");
         requireNonNull(spillStore, "spillStore is null");
+        requireNonNull(accessControl, "accessControl is null");
     }
 }

@@ -224,7 +224,8 @@ final class StreamingJob
     private void runAttempt()
     {
         SqlCreateStreamingJob create = (SqlCreateStreamingJob) OntulParser.parse(definition.definition());
-        StreamingJobPlan plan = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema()).plan(create.insert(), options);
+        StreamingJobPlan plan = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema(),
+                environment.accessControl().of(definition.createdBy())).plan(create.insert(), options);
         lastPlan = plan;
         CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), Set.of(TASK));
         QueryContext context = new QueryContext("stream-" + definition.jobId(), definition.createdBy(), environment.rootAllocator(),

@@ -51,9 +51,9 @@ public final class StreamingJobManager
     private boolean closed;
 
     public StreamingJobManager(CatalogManager catalogs, BufferAllocator rootAllocator, ExecutorService workers, StoredStreamingJobs store, Supplier<CheckpointStore> checkpoints,
-            Supplier<SpillStore> spillStore, long defaultMaxMemory)
+            Supplier<SpillStore> spillStore, long defaultMaxMemory, io.ontul.engine.security.AccessControl accessControl)
     {
-        this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints, spillStore, defaultMaxMemory);
+        this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints, spillStore, defaultMaxMemory, accessControl);
     }
 
     /** Resumes the jobs stored as RUNNING or RESTARTING; a job that cannot start is FAILED with the reason. */
@@ -95,7 +95,7 @@ public final class StreamingJobManager
             }
             throw alreadyExists(create, name);
         }
-        new StreamingJobPlanner(environment.catalogs(), catalog, schema).plan(create.insert(), parsed);
+        new StreamingJobPlanner(environment.catalogs(), catalog, schema, environment.accessControl().of(user)).plan(create.insert(), parsed);
         String jobId = name.replaceAll("[^A-Za-z0-9_]", "_");
         jobId = jobId.substring(0, Math.min(jobId.length(), 100)) + "-" + UUID.randomUUID();
         StoredStreamingJob stored = new StoredStreamingJob(name, jobId, definition, catalog, schema, options, StreamingJobState.CREATED.name(), Optional.empty(), user, Instant.now());
@@ -187,7 +187,8 @@ public final class StreamingJobManager
         rows.add(List.of("created_by", stored.createdBy()));
         rows.add(List.of("created_at", stored.createdAt().toString()));
         try {
-            StreamingJobPlan plan = job.lastPlan().orElseGet(() -> new StreamingJobPlanner(environment.catalogs(), stored.catalog(), stored.schema())
+            StreamingJobPlan plan = job.lastPlan().orElseGet(() -> new StreamingJobPlanner(environment.catalogs(), stored.catalog(), stored.schema(),
+                    io.ontul.engine.security.UserAccess.unrestricted(stored.createdBy()))
                     .plan(((SqlCreateStreamingJob) OntulParser.parse(stored.definition())).insert(), StreamingJobOptions.parse(stored.options())));
             for (String line : plan.describe()) {
                 rows.add(List.of("plan", line));

@@ -39,6 +39,9 @@ import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
 import io.ontul.engine.plan.SessionWindowNode;
 import io.ontul.engine.plan.WindowTableFunctionNode;
+import io.ontul.engine.security.Privilege;
+import io.ontul.engine.security.Securable;
+import io.ontul.engine.security.UserAccess;
 import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.engine.sql.HiddenColumns;
 import io.ontul.engine.sql.parser.SqlPositions;
@@ -59,12 +62,15 @@ import io.ontul.spi.stream.WatermarkDeclaration;
  */
 final class StreamingJobPlanner
 {
+    private final UserAccess access;
     private final CatalogManager catalogs;
     private final Optional<String> catalog;
     private final Optional<String> schema;
 
-    StreamingJobPlanner(CatalogManager catalogs, Optional<String> catalog, Optional<String> schema)
+    /** @param access what the job's owner may do: SELECT on its sources, INSERT into its sink and rejects table */
+    StreamingJobPlanner(CatalogManager catalogs, Optional<String> catalog, Optional<String> schema, UserAccess access)
     {
+        this.access = requireNonNull(access, "access is null");
         this.catalogs = requireNonNull(catalogs, "catalogs is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.schema = requireNonNull(schema, "schema is null");
@@ -111,6 +117,7 @@ final class StreamingJobPlanner
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Rejects table '" + display + "' must have the columns " + REJECTS_COLUMNS + "; it has "
                     + fields.stream().map(field -> field.getName() + " " + field.getType()).toList());
         }
+        access.check(Privilege.INSERT, Securable.table(qualified.get(0), qualified.get(1), qualified.get(2)));
         return new StreamingJobPlan.RejectsTable(table, sink);
     }
 
@@ -126,9 +133,10 @@ final class StreamingJobPlanner
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_SUPPORTED, position(target.getParserPosition())
                         + "Streaming jobs cannot write to table '" + sinkTable.qualifiedName() + "': catalog '" + sinkName.get(0) + "' has no exactly-once streaming sink (Iceberg, PostgreSQL and Kafka catalogs have)"));
 
+        access.check(Privilege.INSERT, Securable.table(sinkName.get(0), sinkName.get(1), sinkName.get(2)));
         SqlInsert visible = HiddenColumns.withoutHiddenColumns(insert, sinkTable);
         List<String> path = catalog.isEmpty() ? List.of() : schema.isEmpty() ? List.of(catalog.get()) : List.of(catalog.get(), schema.get());
-        LogicalPlanner planner = new LogicalPlanner(CatalogSchemas.rootSchema(catalogs), path);
+        LogicalPlanner planner = new LogicalPlanner(CatalogSchemas.rootSchema(catalogs), path, access);
         SqlNode validated = planner.validate(visible);
         RelRoot relRoot = planner.toOptimizedRel(validated);
         RelNode rel = relRoot.rel;

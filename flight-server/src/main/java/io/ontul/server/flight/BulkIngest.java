@@ -58,7 +58,8 @@ public final class BulkIngest
         if (catalog == null) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Bulk ingest into '" + command.getTable() + "' names no catalog, and the session has none: set catalog in the command or the session");
         }
-        Connector connector = session.catalogs().connector(catalog);
+        io.ontul.engine.api.CatalogBrowser browser = session.catalogs();
+        Connector connector = browser.connector(catalog);
         String schema = schema(command, session, catalog, connector);
         String table = command.getTable();
         String name = catalog + "." + schema + "." + table;
@@ -68,13 +69,24 @@ public final class BulkIngest
             if (options.getIfNotExist() != TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE) {
                 throw new OntulException(ErrorCode.NOT_FOUND, "Table '" + name + "' does not exist (ingest with if_not_exist CREATE to create it)");
             }
+            browser.checkCreateTable(catalog, schema);
             Schema columns = IngestColumns.newTable(stream.getSchema());
             // the table appears with its rows (Iceberg: in one commit); a failed stream leaves none
-            return write(name, columns, () -> connector.createTableAs(schema, table, columns, Map.of()), stream);
+            long rows = write(name, columns, () -> connector.createTableAs(schema, table, columns, Map.of()), stream);
+            browser.tableCreated(catalog, schema, table);
+            return rows;
         }
         return switch (options.getIfExists()) {
-            case TABLE_EXISTS_OPTION_APPEND -> write(connector, existing, stream);
-            case TABLE_EXISTS_OPTION_REPLACE -> replace(connector, existing, stream);
+            case TABLE_EXISTS_OPTION_APPEND -> {
+                browser.checkTable("INSERT", catalog, schema, table);
+                yield write(connector, existing, stream);
+            }
+            case TABLE_EXISTS_OPTION_REPLACE -> {
+                // the rows there go: as DELETE and INSERT would
+                browser.checkTable("DELETE", catalog, schema, table);
+                browser.checkTable("INSERT", catalog, schema, table);
+                yield replace(connector, existing, stream);
+            }
             default -> throw new OntulException(ErrorCode.ALREADY_EXISTS, "Table '" + name + "' already exists (ingest with if_exists APPEND or REPLACE to write into it)");
         };
     }

@@ -80,6 +80,11 @@ class TestUserManagement
             assertThat(adminStatement.executeUpdate("CREATE USER bob PASSWORD 'bob-password-1'")).isZero();
 
             try (Connection bob = connect(server, "bob", "bob-password-1"); Statement bobStatement = bob.createStatement()) {
+                // a new user reads nothing until granted
+                assertThatThrownBy(() -> bobStatement.executeQuery("SELECT r_name FROM tpch.tiny.region"))
+                        .isInstanceOf(SQLException.class)
+                        .hasMessageContaining("Access denied: user 'bob' cannot SELECT from table 'tpch.tiny.region'");
+                adminStatement.executeUpdate("GRANT SELECT ON CATALOG tpch TO USER bob");
                 try (ResultSet result = bobStatement.executeQuery("SELECT r_name FROM tpch.tiny.region WHERE r_regionkey = 1")) {
                     assertThat(result.next()).isTrue();
                     assertThat(result.getString(1)).isEqualTo("AMERICA");

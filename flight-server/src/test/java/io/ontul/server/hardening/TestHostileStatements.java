@@ -67,6 +67,7 @@ class TestHostileStatements
         try (FlightClient client = connect(); FlightSqlClient sql = new FlightSqlClient(client)) {
             CredentialCallOption admin = client.authenticateBasicToken("admin", ADMIN_PASSWORD).orElseThrow();
             sql.executeUpdate("CREATE USER mallory PASSWORD '" + USER_PASSWORD + "'", admin);
+            sql.executeUpdate("GRANT SELECT ON CATALOG tpch TO USER mallory", admin);
         }
     }
 

@@ -383,6 +383,47 @@ class TestOntulParser
         return type.cast(node);
     }
 
+    @Test
+    void rolesAndGrants()
+    {
+        assertThat(parse("CREATE ROLE Analysts", io.ontul.engine.sql.tree.SqlCreateRole.class).name().getSimple()).isEqualTo("analysts");
+        assertThat(parse("drop role if exists analysts", io.ontul.engine.sql.tree.SqlDropRole.class).isIfExists()).isTrue();
+
+        var grant = parse("GRANT SELECT, insert ON TABLE memory.default.t TO USER bob WITH GRANT OPTION", io.ontul.engine.sql.tree.SqlGrantPrivileges.class);
+        assertThat(grant.isRevoke()).isFalse();
+        assertThat(grant.privileges()).containsExactly("SELECT", "INSERT");
+        assertThat(grant.objectKind()).isEqualTo("TABLE");
+        assertThat(grant.object().names).containsExactly("memory", "default", "t");
+        assertThat(grant.granteeKind()).isEqualTo("USER");
+        assertThat(grant.grantOption()).isTrue();
+        var all = parse("grant all privileges on catalog tpch to role public", io.ontul.engine.sql.tree.SqlGrantPrivileges.class);
+        assertThat(all.privileges()).containsExactly(io.ontul.engine.sql.tree.SqlGrantPrivileges.ALL);
+        assertThat(all.granteeKind()).isEqualTo("ROLE");
+        var revoke = parse("REVOKE GRANT OPTION FOR CREATE, DROP ON SCHEMA memory.default FROM ROLE analysts", io.ontul.engine.sql.tree.SqlGrantPrivileges.class);
+        assertThat(revoke.isRevoke()).isTrue();
+        assertThat(revoke.grantOption()).isTrue();
+        assertThat(revoke.privileges()).containsExactly("CREATE", "DROP");
+        assertThat(unparse(revoke)).isEqualTo("REVOKE GRANT OPTION FOR CREATE, DROP ON SCHEMA \"memory\".\"default\" FROM ROLE \"analysts\"");
+
+        var roles = parse("GRANT analysts, auditors TO USER ann", io.ontul.engine.sql.tree.SqlGrantRoles.class);
+        assertThat(roles.roles()).extracting(org.apache.calcite.sql.SqlIdentifier::getSimple).containsExactly("analysts", "auditors");
+        assertThat(parse("REVOKE analysts FROM USER ann", io.ontul.engine.sql.tree.SqlGrantRoles.class).isRevoke()).isTrue();
+
+        var show = parse("SHOW GRANTS ON TABLE t FOR USER bob", io.ontul.engine.sql.tree.SqlShowGrants.class);
+        assertThat(show.objectKind()).contains("TABLE");
+        assertThat(show.grantee().orElseThrow().getSimple()).isEqualTo("bob");
+        assertThat(parse("SHOW GRANTS", io.ontul.engine.sql.tree.SqlShowGrants.class).object()).isEmpty();
+        assertThat(parse("SHOW ROLES", io.ontul.engine.sql.tree.SqlShowRoles.class).isCurrent()).isFalse();
+        assertThat(parse("show current roles", io.ontul.engine.sql.tree.SqlShowRoles.class).isCurrent()).isTrue();
+
+        assertThatThrownBy(() -> OntulParser.parse("GRANT SELEKT ON TABLE t TO USER bob"))
+                .isInstanceOfSatisfying(OntulException.class, exception -> assertThat(exception.code()).isEqualTo(ErrorCode.SYNTAX_ERROR))
+                .hasMessageStartingWith("line 1:14: ");
+        assertThatThrownBy(() -> OntulParser.parse("GRANT SELECT ON VIEW t TO USER bob"))
+                .isInstanceOfSatisfying(OntulException.class, exception -> assertThat(exception.code()).isEqualTo(ErrorCode.SYNTAX_ERROR))
+                .hasMessageStartingWith("line 1:17: ");
+    }
+
     private static void assertSyntaxError(String sql, String message)
     {
         assertThatThrownBy(() -> OntulParser.parse(sql))
