@@ -67,9 +67,10 @@ public final class Engine
             if (administrator.isPresent()) {
                 io.ontul.engine.security.UserStore users = io.ontul.engine.security.UserStore.open(metadata.users(), dataDirectory(config),
                         new io.ontul.engine.security.PasswordHasher());
+                io.ontul.engine.security.AuditLog audit = dataDirectory(config).map(io.ontul.engine.security.AuditLog::in).orElse(io.ontul.engine.security.AuditLog.NONE);
                 io.ontul.engine.security.Grants grants = new io.ontul.engine.security.Grants(metadata.grants(), administrator.get(),
-                        config.property(io.ontul.engine.security.Grants.DEFAULT_GRANTS, null));
-                this.accounts = java.util.Optional.of(UserAccounts.over(users));
+                        config.property(io.ontul.engine.security.Grants.DEFAULT_GRANTS, null), audit);
+                this.accounts = java.util.Optional.of(UserAccounts.over(users, audit));
                 this.accessControl = grants;
                 this.userManagement = java.util.Optional.of(new StoredUserManagement(users, grants));
             }
@@ -85,7 +86,7 @@ public final class Engine
         }
         CatalogManager catalogManager;
         try {
-            catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries)),
+            catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries, accessControl.audit())),
                     this.metadata, dataDirectory(config),
                     io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                             config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),

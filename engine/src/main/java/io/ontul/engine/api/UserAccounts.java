@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Optional;
 
+import io.ontul.engine.security.AuditLog;
 import io.ontul.engine.security.PasswordHasher;
 import io.ontul.engine.security.UserStore;
 
@@ -34,16 +35,23 @@ public interface UserAccounts
     /** Sets the password of {@code user}, creating the user if needed. */
     void setPassword(String user, String password);
 
+    /** Records a successful login in the audit log; {@code address} may be null. */
+    void loginSucceeded(String user, String address);
+
+    /** Records a refused login in the audit log: a wrong password, or a wait imposed after too many. */
+    void loginFailed(String user, String address, String reason);
+
     /** A random password, strong enough for a generated administrator password. */
     static String generatePassword()
     {
         return new PasswordHasher().generatePassword();
     }
 
-    /** The accounts of {@code store}. */
-    static UserAccounts over(UserStore store)
+    /** The accounts of {@code store}, their logins recorded in {@code audit}. */
+    static UserAccounts over(UserStore store, AuditLog audit)
     {
         requireNonNull(store, "store is null");
+        requireNonNull(audit, "audit is null");
         return new UserAccounts()
         {
             @Override
@@ -68,6 +76,18 @@ public interface UserAccounts
             public void setPassword(String user, String password)
             {
                 store.setPassword(user, password);
+            }
+
+            @Override
+            public void loginSucceeded(String user, String address)
+            {
+                audit.record(new AuditLog.Event(java.time.Instant.now(), AuditLog.Kind.LOGIN, user, address, null, "OK", null));
+            }
+
+            @Override
+            public void loginFailed(String user, String address, String reason)
+            {
+                audit.record(new AuditLog.Event(java.time.Instant.now(), AuditLog.Kind.LOGIN_FAILED, user, address, null, "FAILED", reason));
             }
         };
     }

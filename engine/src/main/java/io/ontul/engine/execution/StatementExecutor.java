@@ -209,15 +209,37 @@ public final class StatementExecutor
         if (!takesSlot) {
             tracked.start();
         }
+        java.util.Optional<io.ontul.engine.security.AuditLog.Kind> audited = StatementKinds.auditKind(statement);
+        QueryResult result;
         try {
-            return dispatch(statement);
+            try {
+                result = dispatch(statement);
+            }
+            catch (CalciteContextException e) {
+                throw Errors.validation(e, sql);
+            }
+            catch (RuntimeException e) {
+                throw Errors.translate(e, null);
+            }
         }
-        catch (CalciteContextException e) {
-            throw Errors.validation(e, sql);
+        catch (OntulException e) {
+            if (e.code() == ErrorCode.PERMISSION_DENIED) {
+                audit(io.ontul.engine.security.AuditLog.Kind.DENIED, "DENIED", e.getMessage());
+            }
+            else {
+                audited.ifPresent(kind -> audit(kind, "FAILED", e.getMessage()));
+            }
+            throw e;
         }
-        catch (RuntimeException e) {
-            throw Errors.translate(e, null);
-        }
+        audited.ifPresent(kind -> audit(kind, "OK", null));
+        return result;
+    }
+
+    /** Records the statement in the audit log, its text as system.runtime.queries shows it. */
+    private void audit(io.ontul.engine.security.AuditLog.Kind kind, String outcome, String detail)
+    {
+        accessControl().audit().record(new io.ontul.engine.security.AuditLog.Event(java.time.Instant.now(), kind, access().user(), null,
+                io.ontul.engine.sql.parser.SqlRedaction.redact(sql), outcome, detail));
     }
 
     private QueryResult dispatch(SqlNode statement)

@@ -61,6 +61,27 @@ public final class StatementKinds
         return isQuery(statement) || statement instanceof SqlInsert;
     }
 
+    /**
+     * What the audit log records a statement as, when it records it: GRANT and REVOKE, role and
+     * user changes as GRANT or DDL, DDL, streaming job control; empty for queries, DML, SHOW and
+     * session statements (a denied one is recorded all the same, as DENIED).
+     */
+    static java.util.Optional<io.ontul.engine.security.AuditLog.Kind> auditKind(SqlNode statement)
+    {
+        if (statement instanceof io.ontul.engine.sql.tree.SqlGrantPrivileges || statement instanceof io.ontul.engine.sql.tree.SqlGrantRoles
+                || statement instanceof io.ontul.engine.sql.tree.SqlCreateRole || statement instanceof io.ontul.engine.sql.tree.SqlDropRole) {
+            return java.util.Optional.of(io.ontul.engine.security.AuditLog.Kind.GRANT);
+        }
+        if (statement instanceof io.ontul.engine.sql.tree.SqlCreateStreamingJob || statement instanceof io.ontul.engine.sql.tree.SqlDropStreamingJob
+                || statement instanceof SqlStreamingJobCommand command && command.action() != SqlStreamingJobCommand.Action.DESCRIBE) {
+            return java.util.Optional.of(io.ontul.engine.security.AuditLog.Kind.STREAMING_JOB);
+        }
+        if (statement.getKind().belongsTo(SqlKind.DDL) || statement.getKind() == SqlKind.OTHER_DDL) {
+            return java.util.Optional.of(io.ontul.engine.security.AuditLog.Kind.DDL);
+        }
+        return java.util.Optional.empty();
+    }
+
     static boolean isQuery(SqlNode statement)
     {
         return statement.getKind().belongsTo(SqlKind.QUERY);

@@ -23,6 +23,12 @@ public interface AccessControl
      */
     UserAccess of(String user);
 
+    /** Where logins, DDL, grants, denials and streaming job control are recorded. */
+    default AuditLog audit()
+    {
+        return AuditLog.NONE;
+    }
+
     /** Where roles and grants are kept and changed; empty when there are none (everything allowed). */
     default java.util.Optional<Grants> grants()
     {

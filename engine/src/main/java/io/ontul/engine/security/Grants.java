@@ -22,7 +22,8 @@ import io.ontul.spi.OntulException;
  * catalogs, schemas and tables to users or roles, kept in the metadata store. The built-in role
  * {@value AccessControl#ADMIN_ROLE} may do everything (the server's administrator holds it, and
  * whoever it is granted to); every user holds {@value AccessControl#PUBLIC_ROLE}. The
- * {@code system} catalog is readable by everyone (its tables show each user their own rows).
+ * {@code system} catalog is readable by everyone (its tables show each user their own rows), but
+ * for {@code system.audit}, which only administrators read.
  * {@value #DEFAULT_GRANTS} grants privileges to {@code public} from the configuration.
  */
 public final class Grants
@@ -33,8 +34,10 @@ public final class Grants
      * {@code SELECT ON CATALOG tpch; SELECT, INSERT ON SCHEMA memory.default}.
      */
     public static final String DEFAULT_GRANTS = "ontul.security.default-grants";
-    /** The catalog whose tables everyone may read. */
+    /** The catalog whose tables everyone may read, but for {@link #AUDIT_SCHEMA}. */
     public static final String SYSTEM_CATALOG = "system";
+    /** The schema of the system catalog only administrators read. */
+    public static final String AUDIT_SCHEMA = "audit";
     /** The grantor recorded for the privileges a creator gets on what it creates. */
     public static final String CREATOR = "(creator)";
 
@@ -43,13 +46,15 @@ public final class Grants
     private final StoredGrants store;
     private final String administrator;
     private final List<Grant> defaultGrants;
+    private final AuditLog audit;
 
     /**
      * @param administrator the user that always holds the admin role (the server's first user)
      * @param defaultGrants the value of {@value #DEFAULT_GRANTS}, or null
      */
-    public Grants(StoredGrants store, String administrator, String defaultGrants)
+    public Grants(StoredGrants store, String administrator, String defaultGrants, AuditLog audit)
     {
+        this.audit = requireNonNull(audit, "audit is null");
         this.store = requireNonNull(store, "store is null");
         this.administrator = requireNonNull(administrator, "administrator is null");
         this.defaultGrants = parseDefaultGrants(defaultGrants);
@@ -73,6 +78,12 @@ public final class Grants
             held.addAll(defaultGrants);
         }
         return new GrantedAccess(user, admin, Set.copyOf(roles), List.copyOf(held));
+    }
+
+    @Override
+    public AuditLog audit()
+    {
+        return audit;
     }
 
     @Override
@@ -219,6 +230,11 @@ public final class Grants
         return new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid " + DEFAULT_GRANTS + " entry '" + entry.trim() + "': " + problem);
     }
 
+    private static boolean isPublicSystemTable(Securable object)
+    {
+        return object.catalog().equals(SYSTEM_CATALOG) && object.kind() != Securable.Kind.CATALOG && !object.schema().equals(AUDIT_SCHEMA);
+    }
+
     /** One user's roles and privileges, read once. */
     private record GrantedAccess(String user, boolean isAdmin, Set<String> roles, List<Grant> held)
             implements UserAccess
@@ -232,7 +248,7 @@ public final class Grants
         @Override
         public boolean isAllowed(Privilege privilege, Securable object)
         {
-            if (isAdmin || (privilege == Privilege.SELECT && object.catalog().equals(SYSTEM_CATALOG))) {
+            if (isAdmin || (privilege == Privilege.SELECT && isPublicSystemTable(object))) {
                 return true;
             }
             return held.stream().anyMatch(grant -> grant.privilege() == privilege && grant.object().covers(object));
@@ -241,7 +257,7 @@ public final class Grants
         @Override
         public boolean canSee(Securable object)
         {
-            if (isAdmin || object.catalog().equals(SYSTEM_CATALOG)) {
+            if (isAdmin || object.catalog().equals(SYSTEM_CATALOG) && !object.schema().equals(AUDIT_SCHEMA)) {
                 return true;
             }
             return held.stream().anyMatch(grant -> grant.object().covers(object) || object.covers(grant.object()));

@@ -15,22 +15,28 @@ import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
 /**
- * CREATE, DROP, START and STOP STREAMING JOB (administrators), SHOW STREAMING JOBS and DESCRIBE
- * STREAMING JOB, on the engine's {@link StreamingJobManager}.
+ * CREATE, DROP, START and STOP STREAMING JOB, SHOW STREAMING JOBS and DESCRIBE STREAMING JOB, on
+ * the engine's {@link StreamingJobManager}. Anyone may create a job: it runs as its creator, who
+ * needs SELECT on its sources and INSERT on its sink (checked when it is planned, at creation and
+ * at every start); its owner or an administrator may stop, start and drop it.
  */
 final class StreamingJobStatements
 {
     QueryResult create(SqlCreateStreamingJob create, StatementContext context)
     {
-        context.requireAdmin("CREATE STREAMING JOB", create.getParserPosition());
-        context.engine().streamingJobs().create(create, context.sql(), Optional.ofNullable(context.session().catalog()), Optional.ofNullable(context.session().schema()), context.session().user());
+        context.engine().streamingJobs().create(create, context.sql(), Optional.ofNullable(context.session().catalog()), Optional.ofNullable(context.session().schema()),
+                context.access().user());
         return context.updateCount(0);
     }
 
     QueryResult drop(SqlDropStreamingJob drop, StatementContext context)
     {
-        context.requireAdmin("DROP STREAMING JOB", drop.getParserPosition());
-        if (!context.engine().streamingJobs().drop(drop.name().getSimple()) && !drop.ifExists()) {
+        StreamingJobManager jobs = context.engine().streamingJobs();
+        String name = drop.name().getSimple();
+        if (jobs.exists(name)) {
+            requireOwner(jobs, name, "DROP", drop.getParserPosition(), context);
+        }
+        if (!jobs.drop(name) && !drop.ifExists()) {
             throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name().getParserPosition()) + "Streaming job '" + drop.name().getSimple() + "' does not exist");
         }
         return context.updateCount(0);
@@ -51,11 +57,11 @@ final class StreamingJobStatements
                     return context.text(List.of("property", "value"), jobs.describe(name));
                 }
                 case STOP -> {
-                    context.requireAdmin("STOP STREAMING JOB", command.getParserPosition());
+                    requireOwner(jobs, name, "STOP", command.getParserPosition(), context);
                     jobs.stop(name);
                 }
                 case START -> {
-                    context.requireAdmin("START STREAMING JOB", command.getParserPosition());
+                    requireOwner(jobs, name, "START", command.getParserPosition(), context);
                     jobs.start(name);
                 }
             }
@@ -67,5 +73,16 @@ final class StreamingJobStatements
             throw e;
         }
         return context.updateCount(0);
+    }
+
+    /** Only the job's owner or an administrator controls a job. */
+    private static void requireOwner(StreamingJobManager jobs, String name, String action, org.apache.calcite.sql.parser.SqlParserPos pos, StatementContext context)
+    {
+        String owner = jobs.owner(name);
+        io.ontul.engine.security.UserAccess access = context.access();
+        if (!owner.equals(access.user()) && !access.isAdmin()) {
+            throw new OntulException(ErrorCode.PERMISSION_DENIED, position(pos) + "Access denied: user '" + access.user() + "' cannot " + action
+                    + " streaming job '" + name + "': only its owner '" + owner + "' or an administrator can");
+        }
     }
 }

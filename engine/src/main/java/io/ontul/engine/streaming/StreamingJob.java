@@ -358,7 +358,8 @@ final class StreamingJob
                 checkpointTime == null ? null : checkpointTime.toString(),
                 checkpointTime == null ? null : lastCheckpointDurationMillis,
                 checkpointTime == null ? null : lastCheckpointBytes,
-                lastError);
+                lastError,
+                definition.createdBy());
     }
 
     Optional<StreamingJobPlan> lastPlan()

@@ -42,7 +42,8 @@ public final class StreamingJobManager
     /** The columns of SHOW STREAMING JOBS: counts and ids are BIGINT, the rest VARCHAR. */
     public static final List<Field> SHOW_COLUMNS = List.of(
             text("name"), text("state"), text("uptime"), bigint("records_in"), bigint("records_out"), bigint("records_rejected"),
-            bigint("records_late"), bigint("source_lag"), text("watermark"), bigint("spilled_bytes"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), bigint("last_checkpoint_bytes"), text("last_error"));
+            bigint("records_late"), bigint("source_lag"), text("watermark"), bigint("spilled_bytes"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), bigint("last_checkpoint_bytes"), text("last_error"),
+            text("owner"));
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJobManager.class);
 
@@ -114,6 +115,18 @@ public final class StreamingJobManager
     private static OntulException alreadyExists(SqlCreateStreamingJob create, String name)
     {
         return new OntulException(ErrorCode.ALREADY_EXISTS, StreamingJobPlanner.position(create.name().getParserPosition()) + "Streaming job '" + name + "' already exists");
+    }
+
+    public boolean exists(String name)
+    {
+        return jobs.containsKey(name);
+    }
+
+    /** Who created the job: it runs with their privileges, and they (or an administrator) control it. */
+    public synchronized String owner(String name)
+    {
+        checkOpen();
+        return job(name).definition().createdBy();
     }
 
     /** START STREAMING JOB: resumes from the latest complete checkpoint; nothing if it runs. */

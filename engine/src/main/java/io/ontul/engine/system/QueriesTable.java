@@ -89,7 +89,7 @@ final class QueriesTable
                 .orElseThrow(() -> new IllegalArgumentException("No column " + name + " in system.runtime.queries"));
     }
 
-    private static void set(FieldVector vector, int row, Object value)
+    static void set(FieldVector vector, int row, Object value)
     {
         if (value == null) {
             vector.setNull(row);

@@ -22,7 +22,8 @@ import io.ontul.spi.TableStatistics;
  * The {@code system} catalog: the engine's own state as read-only tables. Schema
  * {@code runtime} holds {@code queries}, the statements of the {@link QueryRegistry}; a user sees
  * their own statements, an administrator everyone's. Schema {@code jdbc} holds {@code types},
- * the SQL types as JDBC's {@code getTypeInfo} reports them.
+ * the SQL types as JDBC's {@code getTypeInfo} reports them. Schema {@code audit} holds
+ * {@code events}, the audit log (its schema is for administrators only: the access control says so).
  */
 public final class SystemConnector
         implements QueryAwareConnector
@@ -30,12 +31,13 @@ public final class SystemConnector
     public static final String CATALOG = "system";
 
     private final QueryRegistry registry;
+    private final io.ontul.engine.security.AuditLog audit;
     private final ConnectorMetadata metadata = new ConnectorMetadata()
     {
         @Override
         public List<String> listSchemas()
         {
-            return List.of(TypesTable.SCHEMA, QueriesTable.SCHEMA);
+            return List.of(AuditEventsTable.SCHEMA, TypesTable.SCHEMA, QueriesTable.SCHEMA);
         }
 
         @Override
@@ -44,6 +46,7 @@ public final class SystemConnector
             return switch (schema) {
                 case QueriesTable.SCHEMA -> List.of(QueriesTable.NAME);
                 case TypesTable.SCHEMA -> List.of(TypesTable.NAME);
+                case AuditEventsTable.SCHEMA -> List.of(AuditEventsTable.NAME);
                 default -> List.of();
             };
         }
@@ -54,6 +57,9 @@ public final class SystemConnector
             if (schema.equals(QueriesTable.SCHEMA) && table.equals(QueriesTable.NAME)) {
                 return Optional.of(new TableHandle(CATALOG, schema, table, QueriesTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, QueriesTable.NAME));
             }
+            if (schema.equals(AuditEventsTable.SCHEMA) && table.equals(AuditEventsTable.NAME)) {
+                return Optional.of(new TableHandle(CATALOG, schema, table, AuditEventsTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, AuditEventsTable.NAME));
+            }
             if (schema.equals(TypesTable.SCHEMA) && table.equals(TypesTable.NAME)) {
                 return Optional.of(new TableHandle(CATALOG, schema, table, TypesTable.SCHEMA_COLUMNS, new TableStatistics(io.ontul.engine.type.TypeInfo.rows(null).size()), TypesTable.NAME));
             }
@@ -61,9 +67,10 @@ public final class SystemConnector
         }
     };
 
-    public SystemConnector(QueryRegistry registry)
+    public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit)
     {
         this.registry = requireNonNull(registry, "registry is null");
+        this.audit = requireNonNull(audit, "audit is null");
     }
 
     @Override
@@ -76,14 +83,15 @@ public final class SystemConnector
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
     {
-        return List.of(new SystemSplit((String) table.connectorHandle(), List.of()));
+        return List.of(new SystemSplit((String) table.connectorHandle(), List.of(), List.of()));
     }
 
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits, QueryContext query)
     {
         String name = (String) table.connectorHandle();
-        return List.of(new SystemSplit(name, name.equals(QueriesTable.NAME) ? registry.queries(query.user()) : List.of()));
+        return List.of(new SystemSplit(name, name.equals(QueriesTable.NAME) ? registry.queries(query.user()) : List.of(),
+                name.equals(AuditEventsTable.NAME) ? audit.events() : List.of()));
     }
 
     @Override
@@ -91,7 +99,6 @@ public final class SystemConnector
     {
         SystemSplit systemSplit = (SystemSplit) split;
         List<QueryInfo> rows = systemSplit.queries();
-        boolean types = systemSplit.table().equals(TypesTable.NAME);
         return new BatchSource()
         {
             private boolean done;
@@ -103,7 +110,11 @@ public final class SystemConnector
                     return null;
                 }
                 done = true;
-                return types ? TypesTable.batch(scan.columns(), allocator) : QueriesTable.batch(rows, scan.columns(), allocator);
+                return switch (systemSplit.table()) {
+                    case TypesTable.NAME -> TypesTable.batch(scan.columns(), allocator);
+                    case AuditEventsTable.NAME -> AuditEventsTable.batch(systemSplit.events(), scan.columns(), allocator);
+                    default -> QueriesTable.batch(rows, scan.columns(), allocator);
+                };
             }
 
             @Override

@@ -23,7 +23,7 @@ class TestStoredUserManagement
         MetadataStore metadata = MetadataStore.inMemory();
         UserStore store = UserStore.open(metadata.users(), Optional.of(dataDirectory), new PasswordHasher());
         store.setPassword("admin", "admin-password");
-        StoredUserManagement users = new StoredUserManagement(store, new io.ontul.engine.security.Grants(metadata.grants(), "admin", null));
+        StoredUserManagement users = new StoredUserManagement(store, new io.ontul.engine.security.Grants(metadata.grants(), "admin", null, io.ontul.engine.security.AuditLog.NONE));
 
         assertThat(users.isAdmin("admin")).isTrue();
         assertThat(users.isAdmin("bob")).isFalse();

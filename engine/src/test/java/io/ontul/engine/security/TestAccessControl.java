@@ -220,6 +220,39 @@ class TestAccessControl
     }
 
     @Test
+    void ddlGrantsAndDenialsAreAuditedForAdministratorsToRead()
+    {
+        run(admin, "CREATE ROLE auditors");
+        run(admin, "GRANT SELECT ON TABLE memory.default.orders TO ROLE auditors");
+        Session bob = engine.createSession("bob");
+        assertDenied(bob, "SELECT * FROM memory.default.salaries", "Access denied: user 'bob' cannot SELECT from table 'memory.default.salaries'");
+        assertDenied(bob, "SELECT * FROM system.audit.events", "Access denied: user 'bob' cannot SELECT from table 'system.audit.events'");
+        assertThat(column(bob, "SHOW SCHEMAS FROM system")).doesNotContain("audit").contains("runtime");
+        run(admin, "DROP TABLE memory.default.salaries");
+        assertFails(admin, "DROP TABLE memory.default.salaries", ErrorCode.NOT_FOUND, "line 1:12: Table 'memory.default.salaries' does not exist");
+
+        List<List<Object>> events = rows(admin, "SELECT kind, \"user\", outcome, statement FROM system.audit.events WHERE kind <> 'LOGIN'");
+        assertThat(events).containsExactly(
+                // the users and tables of setUp: passwords as system.runtime.queries shows them
+                List.of("DDL", "admin", "OK", "CREATE USER bob PASSWORD '***'"),
+                List.of("DDL", "admin", "OK", "CREATE USER carol PASSWORD '***'"),
+                List.of("DDL", "admin", "OK", "CREATE USER dave PASSWORD '***'"),
+                List.of("DDL", "admin", "OK", "CREATE USER erin PASSWORD '***'"),
+                List.of("DDL", "admin", "OK", "CREATE TABLE memory.default.orders (id BIGINT, amount BIGINT)"),
+                List.of("DDL", "admin", "OK", "CREATE TABLE memory.default.salaries (id BIGINT, salary BIGINT)"),
+                List.of("GRANT", "admin", "OK", "CREATE ROLE auditors"),
+                List.of("GRANT", "admin", "OK", "GRANT SELECT ON TABLE memory.default.orders TO ROLE auditors"),
+                List.of("DENIED", "bob", "DENIED", "SELECT * FROM memory.default.salaries"),
+                List.of("DENIED", "bob", "DENIED", "SELECT * FROM system.audit.events"),
+                List.of("DDL", "admin", "OK", "DROP TABLE memory.default.salaries"),
+                List.of("DDL", "admin", "FAILED", "DROP TABLE memory.default.salaries"));
+        assertThat(rows(admin, "SELECT detail FROM system.audit.events WHERE kind = 'DENIED'"))
+                .containsExactly(List.of("Access denied: user 'bob' cannot SELECT from table 'memory.default.salaries'"),
+                        List.of("Access denied: user 'bob' cannot SELECT from table 'system.audit.events'"));
+        assertThat(dataDirectory.resolve("audit")).isDirectoryContaining(path -> path.getFileName().toString().matches("audit-\\d{4}-\\d{2}-\\d{2}\\.jsonl"));
+    }
+
+    @Test
     void anEmbeddedEngineAllowsEverythingAndHasNoGrants()
     {
         try (Engine embedded = Engine.create(EngineConfig.embeddedDefaults())) {

@@ -48,10 +48,12 @@ public final class PasswordValidator
         java.util.Optional<String> address = ClientAddress.current();
         java.util.Optional<java.time.Duration> wait = failures.remainingWait(user);
         if (wait.isPresent()) {
+            users.loginFailed(abbreviated(user), address.orElse(null), "slowed: too many failed logins for the user, not checked");
             throw tooMany("for user '" + abbreviated(user) + "'", wait.get());
         }
         java.util.Optional<java.time.Duration> addressWait = address.flatMap(addressFailures::remainingWait);
         if (addressWait.isPresent()) {
+            users.loginFailed(abbreviated(user), address.orElse(null), "slowed: too many failed logins from the address, not checked");
             throw tooMany("from this address", addressWait.get());
         }
         if (!users.verify(user, password)) {
@@ -60,8 +62,10 @@ public final class PasswordValidator
             LOG.warn("Failed login for user '{}' from {} ({} in a row for the user{}, {} from the address{})", abbreviated(user), address.orElse("an unknown address"), inARow,
                     inARow >= LoginFailures.FREE_FAILURES ? "; next attempt accepted in " + failures.waitAfter(inARow).toSeconds() + " s" : "",
                     fromAddress, fromAddress >= LoginFailures.FREE_ADDRESS_FAILURES ? "; next attempt from it accepted in " + addressFailures.waitAfter(fromAddress).toSeconds() + " s" : "");
+            users.loginFailed(abbreviated(user), address.orElse(null), "wrong user name or password");
             throw wrongPassword();
         }
+        users.loginSucceeded(user, address.orElse(null));
         failures.succeeded(user);
         address.ifPresent(addressFailures::succeeded);
         return () -> user;

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.api.UserAccounts;
 import io.ontul.engine.metadata.MetadataStore;
+import io.ontul.engine.security.AuditLog;
 import io.ontul.engine.security.PasswordHasher;
 import io.ontul.engine.security.UserStore;
 import io.ontul.server.OntulServer;
@@ -55,7 +56,7 @@ class TestLoginHardening
     {
         try (MetadataStore metadata = openMetadata()) {
             PasswordHasher hasher = new PasswordHasher();
-            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher));
+            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher), AuditLog.in(dataDirectory));
             users.setPassword("tableau", "dashboard-password");
             PasswordValidator validator = new PasswordValidator(users);
             validator.validate("tableau", "dashboard-password");
@@ -87,7 +88,7 @@ class TestLoginHardening
     {
         try (MetadataStore metadata = openMetadata()) {
             PasswordHasher hasher = new PasswordHasher();
-            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher));
+            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher), AuditLog.in(dataDirectory));
             users.setPassword("bob", "bob-password-1");
             AtomicLong now = new AtomicLong();
             PasswordValidator validator = new PasswordValidator(users, now::get);
@@ -110,6 +111,19 @@ class TestLoginHardening
             // success clears the count
             assertRefused(() -> validator.validate("bob", "guess"), "Wrong user name or password");
             assertRefused(() -> validator.validate("bob", "guess"), "Wrong user name or password");
+
+            // the audit log has every attempt, in order, the slowed ones told apart
+            List<String> expected = new ArrayList<>();
+            for (String user : List.of("bob", "nobody")) {
+                expected.addAll(java.util.Collections.nCopies(LoginFailures.FREE_FAILURES, user + " LOGIN_FAILED wrong user name or password"));
+                expected.addAll(java.util.Collections.nCopies(2, user + " LOGIN_FAILED slowed: too many failed logins for the user, not checked"));
+            }
+            expected.add("bob LOGIN_FAILED wrong user name or password");
+            expected.add("bob LOGIN_FAILED slowed: too many failed logins for the user, not checked");
+            expected.add("bob LOGIN null");
+            expected.addAll(java.util.Collections.nCopies(2, "bob LOGIN_FAILED wrong user name or password"));
+            assertThat(AuditLog.in(dataDirectory).events()).extracting(event -> event.user() + " " + event.kind() + " " + event.detail())
+                    .containsExactlyElementsOf(expected);
         }
         assertThat(LoginFailures.wait(40, LoginFailures.FREE_FAILURES)).isEqualTo(LoginFailures.MAX_WAIT);
     }
@@ -121,7 +135,7 @@ class TestLoginHardening
     {
         try (MetadataStore metadata = openMetadata()) {
             PasswordHasher hasher = new PasswordHasher();
-            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher));
+            UserAccounts users = UserAccounts.over(UserStore.open(metadata.users(), Optional.of(dataDirectory), hasher), AuditLog.in(dataDirectory));
             users.setPassword("bob", "bob-password-1");
             AtomicLong now = new AtomicLong();
             PasswordValidator validator = new PasswordValidator(users, now::get);

@@ -687,6 +687,57 @@ class TestStreamingJobs
         }
     }
 
+    /**
+     * A job runs as its owner: created with the owner's privileges, controlled by the owner or an
+     * administrator only, and failing at its next start, with the reason, once the owner lost
+     * SELECT on its source.
+     */
+    @Test
+    void aJobRunsAsItsOwnerAndFailsAtRestartWhenTheOwnerLosesItsSource(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("owned", 4);
+        produce("owned", 0, 500);
+        try (Engine engine = Engine.createWithAccounts(config(dataDirectory), "admin")) {
+            Session admin = engine.createSession("admin");
+            createTables(admin, "owned", "owned");
+            run(admin, "CREATE USER ann PASSWORD 'ann-password'");
+            run(admin, "CREATE USER bob PASSWORD 'bob-password'");
+            Session ann = engine.createSession("ann");
+            Session bob = engine.createSession("bob");
+            String job = "CREATE STREAMING JOB owned_job WITH ('checkpoint.interval' = '200ms') AS INSERT INTO iceberg.lake.owned "
+                    + "SELECT event_id, category, amount, event_time FROM kafka.\"default\".owned WHERE amount > 100";
+            assertError(ann, job, ErrorCode.PERMISSION_DENIED, "Access denied: user 'ann' cannot INSERT into table 'iceberg.lake.owned'");
+            run(admin, "GRANT INSERT ON TABLE iceberg.lake.owned TO USER ann");
+            assertError(ann, job, ErrorCode.PERMISSION_DENIED, "Access denied: user 'ann' cannot SELECT from table 'kafka.default.owned'");
+            run(admin, "GRANT SELECT ON SCHEMA kafka.\"default\" TO USER ann");
+            run(ann, job);
+            await(() -> count(admin, "iceberg.lake.owned") == expectedCount(0, 500));
+            List<Object> shown = query(admin, "SHOW STREAMING JOBS").get(0);
+            assertThat(shown.get(0)).isEqualTo("owned_job");
+            assertThat(shown.get(StreamingJobManager.SHOW_COLUMNS.size() - 1)).as("owner").isEqualTo("ann");
+
+            assertError(bob, "STOP STREAMING JOB owned_job", ErrorCode.PERMISSION_DENIED,
+                    "line 1:1: Access denied: user 'bob' cannot STOP streaming job 'owned_job': only its owner 'ann' or an administrator can");
+            assertError(bob, "DROP STREAMING JOB owned_job", ErrorCode.PERMISSION_DENIED,
+                    "line 1:1: Access denied: user 'bob' cannot DROP streaming job 'owned_job': only its owner 'ann' or an administrator can");
+            run(ann, "STOP STREAMING JOB owned_job");
+
+            run(admin, "REVOKE SELECT ON SCHEMA kafka.\"default\" FROM USER ann");
+            produce("owned", 500, 200);
+            try {
+                run(ann, "START STREAMING JOB owned_job");
+            }
+            catch (OntulException e) {
+                assertThat(e.getMessage()).contains("Access denied: user 'ann' cannot SELECT from table 'kafka.default.owned'");
+            }
+            await(() -> "FAILED".equals(query(admin, "SHOW STREAMING JOBS").get(0).get(1)));
+            assertThat((String) query(admin, "SHOW STREAMING JOBS").get(0).get(LAST_ERROR))
+                    .contains("Access denied: user 'ann' cannot SELECT from table 'kafka.default.owned'");
+            assertThat(count(admin, "iceberg.lake.owned")).as("nothing written after the revoke").isEqualTo(expectedCount(0, 500));
+            run(admin, "DROP STREAMING JOB owned_job");
+        }
+    }
+
     private static EngineConfig config(Path dataDirectory)
     {
         return new EngineConfig(Map.of("ontul.data-dir", dataDirectory.toString()), Map.of(
