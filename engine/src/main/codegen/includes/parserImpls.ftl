@@ -752,3 +752,93 @@ SqlNode SqlShowCurrentRoles() :
         return new SqlShowRoles(s.end(this), true);
     }
 }
+
+/**
+ * CREATE ROW FILTER name ON TABLE t FOR USER u | ROLE r USING (condition)
+ */
+SqlCreate SqlCreateRowFilter(Span s, boolean replace) :
+{
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    final String granteeKind;
+    final SqlIdentifier grantee;
+    final SqlNode expression;
+}
+{
+    <ROW> <FILTER> name = SimpleIdentifier() <ON> <TABLE> table = QualifiedName()
+    <FOR> granteeKind = GranteeKind() grantee = SimpleIdentifier()
+    <USING> <LPAREN> expression = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
+    {
+        return new SqlCreatePolicy(s.end(this), SqlCreatePolicy.ROW_FILTER, name, table, null, granteeKind, grantee, expression);
+    }
+}
+
+/**
+ * CREATE COLUMN MASK name ON TABLE t (column) FOR USER u | ROLE r USING (expression)
+ */
+SqlCreate SqlCreateColumnMask(Span s, boolean replace) :
+{
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    final SqlIdentifier column;
+    final String granteeKind;
+    final SqlIdentifier grantee;
+    final SqlNode expression;
+}
+{
+    <COLUMN> <MASK> name = SimpleIdentifier() <ON> <TABLE> table = QualifiedName()
+    <LPAREN> column = SimpleIdentifier() <RPAREN>
+    <FOR> granteeKind = GranteeKind() grantee = SimpleIdentifier()
+    <USING> <LPAREN> expression = Expression(ExprContext.ACCEPT_NON_QUERY) <RPAREN>
+    {
+        return new SqlCreatePolicy(s.end(this), SqlCreatePolicy.COLUMN_MASK, name, table, column, granteeKind, grantee, expression);
+    }
+}
+
+/**
+ * DROP ROW FILTER [IF EXISTS] name ON TABLE t
+ */
+SqlDrop SqlDropRowFilter(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+}
+{
+    <ROW> <FILTER> ifExists = IfExistsOpt() name = SimpleIdentifier() <ON> <TABLE> table = QualifiedName()
+    {
+        return new SqlDropPolicy(s.end(this), SqlCreatePolicy.ROW_FILTER, ifExists, name, table);
+    }
+}
+
+/**
+ * DROP COLUMN MASK [IF EXISTS] name ON TABLE t
+ */
+SqlDrop SqlDropColumnMask(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+}
+{
+    <COLUMN> <MASK> ifExists = IfExistsOpt() name = SimpleIdentifier() <ON> <TABLE> table = QualifiedName()
+    {
+        return new SqlDropPolicy(s.end(this), SqlCreatePolicy.COLUMN_MASK, ifExists, name, table);
+    }
+}
+
+/**
+ * SHOW POLICIES [ON TABLE t]
+ */
+SqlNode SqlShowPolicies() :
+{
+    final Span s;
+    SqlIdentifier table = null;
+}
+{
+    <SHOW> { s = span(); } <POLICIES>
+    [ <ON> <TABLE> table = QualifiedName() ]
+    {
+        return new SqlShowPolicies(s.end(this), table);
+    }
+}

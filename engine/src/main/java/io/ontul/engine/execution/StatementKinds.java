@@ -35,6 +35,7 @@ public final class StatementKinds
                 || statement instanceof SqlShowUsers
                 || statement instanceof io.ontul.engine.sql.tree.SqlShowGrants
                 || statement instanceof io.ontul.engine.sql.tree.SqlShowRoles
+                || statement instanceof io.ontul.engine.sql.tree.SqlShowPolicies
                 || statement instanceof SqlShowStreamingJobs
                 || statement instanceof SqlStreamingJobCommand command && command.action() == SqlStreamingJobCommand.Action.DESCRIBE
                 || statement instanceof SqlDescribeTable
@@ -69,7 +70,8 @@ public final class StatementKinds
     static java.util.Optional<io.ontul.engine.security.AuditLog.Kind> auditKind(SqlNode statement)
     {
         if (statement instanceof io.ontul.engine.sql.tree.SqlGrantPrivileges || statement instanceof io.ontul.engine.sql.tree.SqlGrantRoles
-                || statement instanceof io.ontul.engine.sql.tree.SqlCreateRole || statement instanceof io.ontul.engine.sql.tree.SqlDropRole) {
+                || statement instanceof io.ontul.engine.sql.tree.SqlCreateRole || statement instanceof io.ontul.engine.sql.tree.SqlDropRole
+                || statement instanceof io.ontul.engine.sql.tree.SqlCreatePolicy || statement instanceof io.ontul.engine.sql.tree.SqlDropPolicy) {
             return java.util.Optional.of(io.ontul.engine.security.AuditLog.Kind.GRANT);
         }
         if (statement instanceof io.ontul.engine.sql.tree.SqlCreateStreamingJob || statement instanceof io.ontul.engine.sql.tree.SqlDropStreamingJob

@@ -30,7 +30,8 @@ final class SchemaMigrations
             "V1__catalogs_users_connector_entries.sql",
             "V2__streaming_jobs.sql",
             "V3__user_ids.sql",
-            "V4__roles_and_grants.sql");
+            "V4__roles_and_grants.sql",
+            "V5__row_filters_and_column_masks.sql");
 
     private final MetadataStore store;
 

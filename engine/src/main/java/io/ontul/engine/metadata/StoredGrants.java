@@ -15,8 +15,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Roles, who holds them, and the privileges granted on catalogs, schemas and tables: the rows of
- * access control ({@code ontul_roles}, {@code ontul_role_members}, {@code ontul_privileges}). Plain
+ * Roles, who holds them, the privileges granted on catalogs, schemas and tables, and row filters
+ * and column masks: the rows of access control ({@code ontul_roles}, {@code ontul_role_members},
+ * {@code ontul_privileges}, {@code ontul_policies}). Plain
  * strings: what they mean is {@code engine.security}'s business. Each change is one transaction.
  */
 public final class StoredGrants
@@ -60,6 +61,7 @@ public final class StoredGrants
         return store.inTransaction(connection -> {
             update(connection, "DELETE FROM ontul_role_members WHERE role_name = ?", role);
             update(connection, "DELETE FROM ontul_privileges WHERE grantee_kind = 'ROLE' AND grantee = ?", role);
+            update(connection, "DELETE FROM ontul_policies WHERE grantee_kind = 'ROLE' AND grantee = ?", role);
             return update(connection, "DELETE FROM ontul_roles WHERE name = ?", role) > 0;
         });
     }
@@ -111,6 +113,7 @@ public final class StoredGrants
     {
         store.inTransaction(connection -> {
             update(connection, "DELETE FROM ontul_role_members WHERE user_name = ?", user);
+            update(connection, "DELETE FROM ontul_policies WHERE grantee_kind = 'USER' AND grantee = ?", user);
             return update(connection, "DELETE FROM ontul_privileges WHERE grantee_kind = 'USER' AND grantee = ?", user);
         });
     }
@@ -208,13 +211,70 @@ public final class StoredGrants
     public void dropObject(String catalog, String schema, String table)
     {
         store.inTransaction(connection -> {
-            if (schema.isEmpty()) {
-                return update(connection, "DELETE FROM ontul_privileges WHERE catalog_name = ?", catalog);
+            for (String rows : List.of("ontul_privileges", "ontul_policies")) {
+                if (schema.isEmpty()) {
+                    update(connection, "DELETE FROM " + rows + " WHERE catalog_name = ?", catalog);
+                }
+                else if (table.isEmpty()) {
+                    update(connection, "DELETE FROM " + rows + " WHERE catalog_name = ? AND schema_name = ?", catalog, schema);
+                }
+                else {
+                    update(connection, "DELETE FROM " + rows + " WHERE catalog_name = ? AND schema_name = ? AND table_name = ?", catalog, schema, table);
+                }
             }
-            if (table.isEmpty()) {
-                return update(connection, "DELETE FROM ontul_privileges WHERE catalog_name = ? AND schema_name = ?", catalog, schema);
+            return null;
+        });
+    }
+
+    // ---- row filters and column masks
+
+    /** A row filter ({@code column} "") or a column mask on a table, for a user or a role. */
+    public record Policy(String kind, String name, String catalog, String schema, String table, String column, String granteeKind, String grantee,
+            String expression, String createdBy) {}
+
+    /** Adds a policy unless one of its kind and name exists on the table; returns whether it did. */
+    public boolean createPolicy(Policy policy)
+    {
+        return store.insertUnlessPresent(connection -> {
+            if (exists(connection, "SELECT 1 FROM ontul_policies WHERE kind = ? AND catalog_name = ? AND schema_name = ? AND table_name = ? AND name = ?",
+                    policy.kind(), policy.catalog(), policy.schema(), policy.table(), policy.name())) {
+                return false;
             }
-            return update(connection, "DELETE FROM ontul_privileges WHERE catalog_name = ? AND schema_name = ? AND table_name = ?", catalog, schema, table);
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO ontul_policies (kind, name, catalog_name, schema_name, table_name, column_name, "
+                    + "grantee_kind, grantee, expression, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                String[] values = {policy.kind(), policy.name(), policy.catalog(), policy.schema(), policy.table(), policy.column(), policy.granteeKind(),
+                        policy.grantee(), policy.expression(), policy.createdBy()};
+                for (int i = 0; i < values.length; i++) {
+                    insert.setString(i + 1, values[i]);
+                }
+                insert.setTimestamp(11, Timestamp.from(Instant.now()));
+                insert.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    /** Removes a policy; returns whether it existed. */
+    public boolean dropPolicy(String kind, String name, String catalog, String schema, String table)
+    {
+        return store.inTransaction(connection -> update(connection,
+                "DELETE FROM ontul_policies WHERE kind = ? AND name = ? AND catalog_name = ? AND schema_name = ? AND table_name = ?", kind, name, catalog, schema, table) > 0);
+    }
+
+    /** Every policy, by table and name. */
+    public List<Policy> policies()
+    {
+        return store.inTransaction(connection -> {
+            List<Policy> result = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement("SELECT kind, name, catalog_name, schema_name, table_name, column_name, grantee_kind, grantee, "
+                    + "expression, created_by FROM ontul_policies ORDER BY catalog_name, schema_name, table_name, kind, name");
+                    ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    result.add(new Policy(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4), rows.getString(5), rows.getString(6),
+                            rows.getString(7), rows.getString(8), rows.getString(9), rows.getString(10)));
+                }
+            }
+            return result;
         });
     }
 

@@ -147,22 +147,9 @@ public final class LogicalPlanner
      */
     public RelRoot toOptimizedRel(SqlNode validated)
     {
-        SqlToRelConverter converter = new SqlToRelConverter(
-                (rowType, queryString, schemaPath, viewPath) -> {
-                    throw new UnsupportedOperationException("views are not supported");
-                },
-                validator,
-                catalogReader,
-                cluster,
-                StandardConvertletTable.INSTANCE,
-                SqlToRelConverter.config()
-                        .withTrimUnusedFields(true)
-                        .withExpand(false)
-                        .withInSubQueryThreshold(Integer.MAX_VALUE)
-                        .withRelBuilderConfigTransform(config -> config.withSimplify(false)));
-        RelRoot root = converter.convertQuery(validated, false, true);
-        RelNode rel = root.rel;
-        access.checkSelect(TablesRead.of(rel));
+        RelRoot root = converter().convertQuery(validated, false, true);
+        access.checkSelect(TablesRead.of(root.rel));
+        RelNode rel = withPolicies(root.rel);
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
 
         rel = hep(rel, false,
@@ -203,6 +190,125 @@ public final class LogicalPlanner
         rel = hep(rel, false, CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);
+    }
+
+    private SqlToRelConverter converter()
+    {
+        return new SqlToRelConverter(
+                (rowType, queryString, schemaPath, viewPath) -> {
+                    throw new UnsupportedOperationException("views are not supported");
+                },
+                validator,
+                catalogReader,
+                cluster,
+                StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config()
+                        .withTrimUnusedFields(true)
+                        .withExpand(false)
+                        .withInSubQueryThreshold(Integer.MAX_VALUE)
+                        .withRelBuilderConfigTransform(config -> config.withSimplify(false)));
+    }
+
+    /**
+     * Applies the row filters and column masks of the reading user: each scan of a table with
+     * some becomes {@code SELECT <columns, masked> FROM table WHERE <filters>}, planned here as if
+     * the user had written it, in subqueries too. A mask's value is cast to its column's type.
+     */
+    private RelNode withPolicies(RelNode plan)
+    {
+        if (!access.hasPolicies()) {
+            return plan;
+        }
+        return plan.accept(new org.apache.calcite.rel.RelHomogeneousShuttle()
+        {
+            @Override
+            public RelNode visit(RelNode other)
+            {
+                if (other instanceof org.apache.calcite.rel.core.TableScan scan) {
+                    return policyScan(scan);
+                }
+                RelNode visited = super.visit(other);
+                org.apache.calcite.rel.RelShuttle self = this;
+                return visited.accept(new org.apache.calcite.rex.RexShuttle()
+                {
+                    @Override
+                    public org.apache.calcite.rex.RexNode visitSubQuery(org.apache.calcite.rex.RexSubQuery subQuery)
+                    {
+                        RelNode rewritten = subQuery.rel.accept(self);
+                        return rewritten == subQuery.rel ? subQuery : subQuery.clone(rewritten);
+                    }
+                });
+            }
+        });
+    }
+
+    private RelNode policyScan(org.apache.calcite.rel.core.TableScan scan)
+    {
+        List<String> name = scan.getTable().getQualifiedName();
+        if (name.size() < 3) {
+            return scan;
+        }
+        io.ontul.engine.security.Securable table = io.ontul.engine.security.Securable.table(name.get(name.size() - 3), name.get(name.size() - 2), name.get(name.size() - 1));
+        List<io.ontul.engine.security.Policy> policies = access.policies(table);
+        if (policies.isEmpty()) {
+            return scan;
+        }
+        List<String> columns = scan.getRowType().getFieldNames();
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            String column = columns.get(i);
+            java.util.Optional<io.ontul.engine.security.Policy> mask = policies.stream()
+                    .filter(policy -> policy.kind() == io.ontul.engine.security.Policy.Kind.COLUMN_MASK && policy.column().orElseThrow().equals(column))
+                    .min(java.util.Comparator.comparing(io.ontul.engine.security.Policy::name));
+            sql.append(i == 0 ? "" : ", ").append(mask.map(policy -> "(" + policy.expression() + ")").orElse(quoted(column))).append(" AS ").append(quoted(column));
+        }
+        sql.append(" FROM ").append(quoted(table.catalog())).append('.').append(quoted(table.schema())).append('.').append(quoted(table.table()));
+        List<String> filters = policies.stream().filter(policy -> policy.kind() == io.ontul.engine.security.Policy.Kind.ROW_FILTER)
+                .map(policy -> "(" + policy.expression() + ")").toList();
+        if (!filters.isEmpty()) {
+            sql.append(" WHERE ").append(String.join(" AND ", filters));
+        }
+        SqlNode query = io.ontul.engine.sql.parser.OntulParser.parse(sql.toString()).accept(new org.apache.calcite.sql.util.SqlShuttle()
+        {
+            @Override
+            public SqlNode visit(org.apache.calcite.sql.SqlCall call)
+            {
+                if (call.getOperator() == SqlStdOperatorTable.CURRENT_USER || call.getOperator() == SqlStdOperatorTable.USER
+                        || call.getOperator() == SqlStdOperatorTable.SESSION_USER) {
+                    return org.apache.calcite.sql.SqlLiteral.createCharString(access.user(), call.getParserPosition());
+                }
+                return super.visit(call);
+            }
+
+            @Override
+            public SqlNode visit(org.apache.calcite.sql.SqlIdentifier identifier)
+            {
+                // the parser reads a bare CURRENT_USER as a name; a quoted "current_user" is a column
+                if (identifier.isSimple() && !identifier.isComponentQuoted(0) && identifier.getSimple().equalsIgnoreCase("current_user")) {
+                    return org.apache.calcite.sql.SqlLiteral.createCharString(access.user(), identifier.getParserPosition());
+                }
+                return identifier;
+            }
+        });
+        RelNode policyPlan = converter().convertQuery(validator.validate(query), false, true).rel;
+        List<org.apache.calcite.rex.RexNode> casts = new java.util.ArrayList<>();
+        RexBuilder rexBuilder = cluster.getRexBuilder();
+        boolean same = true;
+        for (int i = 0; i < columns.size(); i++) {
+            RelDataType target = scan.getRowType().getFieldList().get(i).getType();
+            org.apache.calcite.rex.RexNode field = rexBuilder.makeInputRef(policyPlan, i);
+            same &= field.getType().equals(target);
+            casts.add(field.getType().equals(target) ? field : rexBuilder.makeCast(target, field, true, false));
+        }
+        if (same) {
+            return policyPlan;
+        }
+        return org.apache.calcite.rel.logical.LogicalProject.create(policyPlan, List.of(), casts, scan.getRowType());
+    }
+
+    private static String quoted(String name)
+    {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     private static RelNode hep(RelNode rel, boolean bottomUp, RelOptRule... rules)

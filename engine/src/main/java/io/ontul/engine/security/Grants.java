@@ -69,6 +69,9 @@ public final class Grants
             roles.add(ADMIN_ROLE);
         }
         boolean admin = roles.contains(ADMIN_ROLE);
+        List<Policy> policies = store.policies().stream().map(Policy::of)
+                .filter(policy -> policy.granteeKind().equals(Grant.USER) ? policy.grantee().equals(user) : roles.contains(policy.grantee()))
+                .toList();
         List<Grant> held = new ArrayList<>();
         if (!admin) {
             Set<String> grantees = new HashSet<>();
@@ -77,7 +80,7 @@ public final class Grants
             store.privilegesOf(grantees).forEach(row -> held.add(Grant.of(row)));
             held.addAll(defaultGrants);
         }
-        return new GrantedAccess(user, admin, Set.copyOf(roles), List.copyOf(held));
+        return new GrantedAccess(user, admin, Set.copyOf(roles), List.copyOf(held), policies);
     }
 
     @Override
@@ -138,6 +141,25 @@ public final class Grants
     public void userDropped(String user)
     {
         store.dropUser(user);
+    }
+
+    // ---- row filters and column masks
+
+    /** Adds a policy; false when one of its kind and name exists on its table. */
+    public boolean createPolicy(Policy policy)
+    {
+        return store.createPolicy(policy.row());
+    }
+
+    public boolean dropPolicy(Policy.Kind kind, String name, Securable table)
+    {
+        return store.dropPolicy(kind.name(), name, table.catalog(), table.schema(), table.table());
+    }
+
+    /** Every row filter and column mask, by table. */
+    public List<Policy> policies()
+    {
+        return store.policies().stream().map(Policy::of).toList();
     }
 
     // ---- privileges
@@ -236,9 +258,21 @@ public final class Grants
     }
 
     /** One user's roles and privileges, read once. */
-    private record GrantedAccess(String user, boolean isAdmin, Set<String> roles, List<Grant> held)
+    private record GrantedAccess(String user, boolean isAdmin, Set<String> roles, List<Grant> held, List<Policy> applying)
             implements UserAccess
     {
+        @Override
+        public List<Policy> policies(Securable table)
+        {
+            return applying.stream().filter(policy -> policy.table().equals(table)).toList();
+        }
+
+        @Override
+        public boolean hasPolicies()
+        {
+            return !applying.isEmpty();
+        }
+
         @Override
         public boolean isEnforced()
         {

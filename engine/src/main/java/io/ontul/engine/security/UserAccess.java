@@ -32,6 +32,18 @@ public interface UserAccess
     /** The roles the user holds, built-in ones included, sorted. */
     Set<String> roles();
 
+    /** The row filters and column masks on {@code table} that apply to the user (to a role it holds or to it). */
+    default List<Policy> policies(Securable table)
+    {
+        return List.of();
+    }
+
+    /** Whether any row filter or column mask applies to the user at all. */
+    default boolean hasPolicies()
+    {
+        return false;
+    }
+
     /** @throws OntulException PERMISSION_DENIED naming the user, the privilege and the object */
     default void check(Privilege privilege, Securable object)
     {

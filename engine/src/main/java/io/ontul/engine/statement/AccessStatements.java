@@ -159,6 +159,89 @@ final class AccessStatements
         return context.text(List.of("role"), roles.stream().sorted().map(List::of).toList());
     }
 
+    QueryResult createPolicy(io.ontul.engine.sql.tree.SqlCreatePolicy create, StatementContext context)
+    {
+        Grants grants = grants(context, create);
+        context.requireAdmin("CREATE " + create.kind(), create.getParserPosition());
+        Securable table = object("TABLE", create.table(), context);
+        String granteeKind = create.granteeKind();
+        String grantee = create.grantee().getSimple();
+        checkGrantee(granteeKind, grantee, create.grantee().getParserPosition(), grants, context);
+        String expression = create.expression().toSqlString(org.apache.calcite.sql.dialect.CalciteSqlDialect.DEFAULT).getSql().replace('\n', ' ');
+        String where = quoted(table.catalog()) + "." + quoted(table.schema()) + "." + quoted(table.table());
+        Optional<String> column = create.column().map(SqlIdentifier::getSimple);
+        // the expression must make sense over the table: planned once as a query over it
+        io.ontul.engine.plan.LogicalPlanner planner = context.planner();
+        SqlNode check = io.ontul.engine.sql.parser.OntulParser.parse("SELECT (" + expression + ") FROM " + where);
+        org.apache.calcite.rel.type.RelDataType type;
+        try {
+            type = planner.validatedRowType(planner.validate(check)).getFieldList().get(0).getType();
+        }
+        catch (RuntimeException e) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(create.expression().getParserPosition()) + "The expression of " + create.kind().toLowerCase(java.util.Locale.ROOT)
+                    + " '" + create.name().getSimple() + "' does not apply to " + table + ": " + rootMessage(e), e);
+        }
+        if (column.isEmpty() && type.getSqlTypeName() != org.apache.calcite.sql.type.SqlTypeName.BOOLEAN) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(create.expression().getParserPosition()) + "A row filter's condition must be BOOLEAN; it is " + type);
+        }
+        if (column.isPresent() && context.table(create.table()).columns().getFields().stream().noneMatch(field -> field.getName().equals(column.get()))) {
+            throw new OntulException(ErrorCode.NOT_FOUND, position(create.column().get().getParserPosition()) + "Column '" + column.get() + "' does not exist in " + table);
+        }
+        io.ontul.engine.security.Policy policy = new io.ontul.engine.security.Policy(
+                column.isEmpty() ? io.ontul.engine.security.Policy.Kind.ROW_FILTER : io.ontul.engine.security.Policy.Kind.COLUMN_MASK,
+                create.name().getSimple(), table, column, granteeKind, grantee, expression, context.access().user());
+        if (!grants.createPolicy(policy)) {
+            throw new OntulException(ErrorCode.ALREADY_EXISTS, position(create.name().getParserPosition()) + create.kind().substring(0, 1) + create.kind().substring(1).toLowerCase(java.util.Locale.ROOT)
+                    + " '" + create.name().getSimple() + "' already exists on " + table);
+        }
+        return context.updateCount(0);
+    }
+
+    QueryResult dropPolicy(io.ontul.engine.sql.tree.SqlDropPolicy drop, StatementContext context)
+    {
+        Grants grants = grants(context, drop);
+        context.requireAdmin("DROP " + drop.kind(), drop.getParserPosition());
+        List<String> qualified = context.qualify(drop.table());
+        Securable table = Securable.table(qualified.get(0), qualified.get(1), qualified.get(2));
+        io.ontul.engine.security.Policy.Kind kind = drop.kind().equals(io.ontul.engine.sql.tree.SqlCreatePolicy.ROW_FILTER)
+                ? io.ontul.engine.security.Policy.Kind.ROW_FILTER : io.ontul.engine.security.Policy.Kind.COLUMN_MASK;
+        if (!grants.dropPolicy(kind, drop.name().getSimple(), table) && !drop.isIfExists()) {
+            throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name().getParserPosition()) + drop.kind().substring(0, 1) + drop.kind().substring(1).toLowerCase(java.util.Locale.ROOT)
+                    + " '" + drop.name().getSimple() + "' does not exist on " + table);
+        }
+        return context.updateCount(0);
+    }
+
+    QueryResult showPolicies(io.ontul.engine.sql.tree.SqlShowPolicies show, StatementContext context)
+    {
+        Grants grants = grants(context, show);
+        context.requireAdmin("SHOW POLICIES", show.getParserPosition());
+        Optional<Securable> table = show.table().map(name -> {
+            List<String> qualified = context.qualify(name);
+            return Securable.table(qualified.get(0), qualified.get(1), qualified.get(2));
+        });
+        List<List<String>> rows = grants.policies().stream()
+                .filter(policy -> table.isEmpty() || policy.table().equals(table.get()))
+                .map(policy -> List.of(policy.table().name(), policy.kind().name(), policy.name(), policy.column().orElse(""), policy.granteeKind(), policy.grantee(),
+                        policy.expression()))
+                .toList();
+        return context.text(List.of("table", "kind", "name", "column", "grantee_kind", "grantee", "expression"), rows);
+    }
+
+    private static String quoted(String name)
+    {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    private static String rootMessage(Throwable e)
+    {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage();
+    }
+
     private static void checkGrantee(String kind, String grantee, SqlParserPos pos, Grants grants, StatementContext context)
     {
         if (kind.equals(Grant.ROLE)) {

@@ -96,6 +96,9 @@ public final class StatementHandlers
         statements.add(io.ontul.engine.sql.tree.SqlGrantPrivileges.class, access::grantPrivileges);
         statements.add(io.ontul.engine.sql.tree.SqlShowGrants.class, access::showGrants);
         statements.add(io.ontul.engine.sql.tree.SqlShowRoles.class, access::showRoles);
+        statements.add(io.ontul.engine.sql.tree.SqlCreatePolicy.class, access::createPolicy);
+        statements.add(io.ontul.engine.sql.tree.SqlDropPolicy.class, access::dropPolicy);
+        statements.add(io.ontul.engine.sql.tree.SqlShowPolicies.class, access::showPolicies);
 
         StreamingJobStatements jobs = new StreamingJobStatements();
         statements.add(SqlCreateStreamingJob.class, jobs::create);

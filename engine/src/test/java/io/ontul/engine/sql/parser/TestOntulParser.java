@@ -416,6 +416,17 @@ class TestOntulParser
         assertThat(parse("SHOW ROLES", io.ontul.engine.sql.tree.SqlShowRoles.class).isCurrent()).isFalse();
         assertThat(parse("show current roles", io.ontul.engine.sql.tree.SqlShowRoles.class).isCurrent()).isTrue();
 
+        var filter = parse("CREATE ROW FILTER eu ON TABLE memory.default.t FOR ROLE analysts USING (region = 'EU' AND amount > 0)", io.ontul.engine.sql.tree.SqlCreatePolicy.class);
+        assertThat(filter.kind()).isEqualTo(io.ontul.engine.sql.tree.SqlCreatePolicy.ROW_FILTER);
+        assertThat(filter.column()).isEmpty();
+        assertThat(filter.expression().toString()).isEqualTo("`region` = 'EU' AND `amount` > 0");
+        var mask = parse("create column mask m on table t (salary) for user bob using (case when name = current_user then salary end)", io.ontul.engine.sql.tree.SqlCreatePolicy.class);
+        assertThat(mask.kind()).isEqualTo(io.ontul.engine.sql.tree.SqlCreatePolicy.COLUMN_MASK);
+        assertThat(mask.column().orElseThrow().getSimple()).isEqualTo("salary");
+        assertThat(parse("DROP COLUMN MASK IF EXISTS m ON TABLE t", io.ontul.engine.sql.tree.SqlDropPolicy.class).isIfExists()).isTrue();
+        assertThat(parse("SHOW POLICIES ON TABLE memory.default.t", io.ontul.engine.sql.tree.SqlShowPolicies.class).table().orElseThrow().names)
+                .containsExactly("memory", "default", "t");
+
         assertThatThrownBy(() -> OntulParser.parse("GRANT SELEKT ON TABLE t TO USER bob"))
                 .isInstanceOfSatisfying(OntulException.class, exception -> assertThat(exception.code()).isEqualTo(ErrorCode.SYNTAX_ERROR))
                 .hasMessageStartingWith("line 1:14: ");
