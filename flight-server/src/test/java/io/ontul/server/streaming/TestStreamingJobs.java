@@ -738,6 +738,32 @@ class TestStreamingJobs
         }
     }
 
+    /** The owner's row filter and column mask hold in the job's output, as in a batch query written with them by hand. */
+    @Test
+    void aJobsOutputHonoursItsOwnersRowFilterAndColumnMask(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("policed", 4);
+        produce("policed", 0, 600);
+        try (Engine engine = Engine.createWithAccounts(config(dataDirectory), "admin")) {
+            Session admin = engine.createSession("admin");
+            createTables(admin, "policed", "policed");
+            run(admin, "CREATE USER ann PASSWORD 'ann-password'");
+            run(admin, "GRANT INSERT ON TABLE iceberg.lake.policed TO USER ann");
+            run(admin, "GRANT SELECT ON TABLE kafka.\"default\".policed TO USER ann");
+            run(admin, "CREATE ROW FILTER small ON TABLE kafka.\"default\".policed FOR USER ann USING (amount < 150)");
+            run(admin, "CREATE COLUMN MASK no_category ON TABLE kafka.\"default\".policed (category) FOR USER ann USING ('hidden')");
+            Session ann = engine.createSession("ann");
+            run(ann, "CREATE STREAMING JOB policed_job WITH ('checkpoint.interval' = '200ms') AS INSERT INTO iceberg.lake.policed "
+                    + "SELECT event_id, category, amount, event_time FROM kafka.\"default\".policed WHERE amount > 100");
+            String handWritten = "SELECT event_id, 'hidden', amount, event_time FROM kafka.\"default\".policed WHERE amount > 100 AND amount < 150 ORDER BY event_id";
+            long expected = query(admin, handWritten).size();
+            assertThat(expected).isPositive().isLessThan(expectedCount(0, 600));
+            await(() -> count(admin, "iceberg.lake.policed") == expected);
+            assertThat(query(admin, "SELECT * FROM iceberg.lake.policed ORDER BY event_id")).isEqualTo(query(admin, handWritten));
+            run(admin, "DROP STREAMING JOB policed_job");
+        }
+    }
+
     private static EngineConfig config(Path dataDirectory)
     {
         return new EngineConfig(Map.of("ontul.data-dir", dataDirectory.toString()), Map.of(
