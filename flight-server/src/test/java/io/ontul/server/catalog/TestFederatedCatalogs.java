@@ -356,6 +356,40 @@ class TestFederatedCatalogs
         return values;
     }
 
+    /**
+     * Issue 25: the connection password of a runtime catalog is in no file of the data directory
+     * (the metadata store's files, the audit log, keys, ...), nor in what SHOW CATALOGS, the
+     * query history or the audit table show.
+     */
+    @Test
+    void catalogPasswordsAreNowhereInPlainText()
+            throws Exception
+    {
+        String secret = postgres.password();
+        assertThat(secret).startsWith("pw-").hasSizeGreaterThan(20);
+        List<Path> scanned = new ArrayList<>();
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dataDirectory)) {
+            for (Path file : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+                scanned.add(file);
+                byte[] bytes = java.nio.file.Files.readAllBytes(file);
+                assertThat(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1)).as(file.toString()).doesNotContain(secret);
+            }
+        }
+        assertThat(scanned).as("the metadata store and the audit log were among the files")
+                .anySatisfy(file -> assertThat(file.toString()).contains("metadata"))
+                .anySatisfy(file -> assertThat(file.toString()).contains("audit"));
+        try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
+            for (String sql : List.of("SHOW CATALOGS", "SELECT query FROM system.runtime.queries", "SELECT statement FROM system.audit.events WHERE statement IS NOT NULL")) {
+                List<List<Object>> rows = new ArrayList<>();
+                try (ResultSet result = statement.executeQuery(sql)) {
+                    rows.addAll(ResultRows.drain(result));
+                }
+                assertThat(rows).as(sql).isNotEmpty();
+                assertThat(rows.toString()).as(sql).doesNotContain(secret);
+            }
+        }
+    }
+
     private static OntulServer start()
             throws IOException
     {
