@@ -140,7 +140,7 @@ public final class MemoryPool
         }
         long total = reserved.addAndGet(bytes);
         long used = total + arrowBytes.getAsLong();
-        if (used > limit) {
+        if (used > limit && !reservation.isSelfBounded()) {
             reserved.addAndGet(-bytes);
             if (orFail) {
                 throw new OntulException(ErrorCode.EXCEEDED_MEMORY_LIMIT, limitMessage() + " in " + reservation.consumer()

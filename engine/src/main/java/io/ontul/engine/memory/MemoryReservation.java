@@ -26,6 +26,7 @@ public final class MemoryReservation
     private volatile long held;
     private volatile long minimumSpill;
     private volatile boolean spillable;
+    private volatile boolean selfBounded;
     private volatile boolean closed;
 
     MemoryReservation(MemoryPool pool, String consumer, boolean spillable, long registration)
@@ -93,6 +94,22 @@ public final class MemoryReservation
     public void setHeld(long bytes)
     {
         this.held = Math.max(0, bytes);
+    }
+
+    /**
+     * Marks a consumer that bounds its own state below its share of the budget and, short of
+     * memory, gives its state away rather than spilling it (a partial aggregation emits its
+     * groups and starts over): its grows are counted, so the others see them and spill, but never
+     * refused, so a query does not fail for a state that is about to be emitted anyway.
+     */
+    public void setSelfBounded(boolean selfBounded)
+    {
+        this.selfBounded = selfBounded;
+    }
+
+    boolean isSelfBounded()
+    {
+        return selfBounded;
     }
 
     /**

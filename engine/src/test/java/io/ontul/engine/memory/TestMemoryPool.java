@@ -53,6 +53,23 @@ class TestMemoryPool
     }
 
     @Test
+    void aSelfBoundedConsumerIsCountedButNeverRefused()
+    {
+        MemoryReservation partial = pool.register("HashAggregate (partial)", false);
+        partial.setSelfBounded(true);
+        MemoryReservation sort = pool.register("Sort", true);
+        assertThat(sort.tryGrow(7 * MB)).isTrue();
+        // past the limit: the partial aggregation's grow is kept, it will emit its groups
+        partial.grow(2 * MB);
+        assertThat(pool.used()).isEqualTo(9 * MB);
+        assertThat(pool.peak()).isEqualTo(9 * MB);
+        // the others see it and are refused
+        assertThat(sort.tryGrow(1)).isFalse();
+        partial.shrink(2 * MB);
+        assertThat(sort.tryGrow(MB)).isTrue();
+    }
+
+    @Test
     void aRefusedTryGrowReservesNothing()
     {
         MemoryReservation sort = pool.register("Sort", true);

@@ -104,6 +104,9 @@ public final class HashAggregateOperator
         this.stateSchema = AggregationTable.stateSchema(keyFields, accumulators);
         // a partial step never spills: it emits what it holds and starts over
         this.memory = context.memoryReservation(step == AggregationStep.PARTIAL ? "HashAggregate (partial)" : "HashAggregate", step != AggregationStep.PARTIAL);
+        // its table stays under half its budget (mustFlush), less once the query runs short: a
+        // refused grow would fail the query for groups it is about to emit
+        memory.setSelfBounded(step == AggregationStep.PARTIAL);
         memory.setMinimumSpill(tableBudget);
     }
 
