@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * Issue 25's permission matrix, over real sockets with both drivers (Ontul's and Arrow's Flight
  * SQL JDBC driver): for a user with no grant, a table grant, a schema grant, a catalog grant, a
  * role's grant and a revoked grant, each statement is allowed or denied as the grants say, with
- * the exact denial, and the metadata calls (Flight SQL's GetCatalogs and GetTables behind
+ * the exact denial, and the metadata calls (Flight SQL's GetCatalogs, GetDbSchemas and GetTables behind
  * {@link DatabaseMetaData}) and SHOW list what the user may see. An allowed read is compared with
  * the administrator's read of the same table.
  */
@@ -151,6 +151,13 @@ class TestAccessControlMatrix
             List<String> visible = expected.tablesSeen() == EVERY_TABLE ? adminRows("SHOW TABLES FROM memory.default").stream().map(row -> (String) row.get(0)).sorted().toList()
                     : expected.tablesSeen();
             assertThat(tables(connection.getMetaData())).as(what + ": GetTables").isEqualTo(visible);
+            List<String> schemas = new ArrayList<>();
+            try (ResultSet rows = connection.getMetaData().getSchemas("memory", "%")) {
+                while (rows.next()) {
+                    schemas.add(rows.getString("TABLE_SCHEM"));
+                }
+            }
+            assertThat(schemas).as(what + ": GetDbSchemas").isEqualTo(visible.isEmpty() ? List.of() : List.of("default"));
             List<String> catalogs = catalogs(connection.getMetaData());
             assertThat(catalogs).as(what + ": GetCatalogs").isEqualTo(visible.isEmpty() ? List.of("system") : List.of("memory", "system"));
             if (visible.isEmpty()) {
