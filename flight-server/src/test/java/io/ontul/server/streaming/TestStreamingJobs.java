@@ -764,6 +764,47 @@ class TestStreamingJobs
         }
     }
 
+    /** A windowed job of a user with a row filter and a column mask on its source: the windows hold what the user sees. */
+    @Test
+    void aWindowedJobAggregatesWhatItsOwnersPoliciesLetItSee(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("policed_windows", 4);
+        String query = "SELECT window_start, window_end, category, sum(amount) AS total, count(*) AS cnt "
+                + "FROM TABLE(TUMBLE(TABLE kafka.\"default\".policed_windows, DESCRIPTOR(event_time), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, category";
+        try (Engine engine = Engine.createWithAccounts(config(dataDirectory), "admin")) {
+            Session admin = engine.createSession("admin");
+            createEventTable(admin, "policed_windows", "policed_windows", "5s", "30s");
+            run(admin, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(admin, "CREATE TABLE iceberg.lake.policed_summary " + SUMMARY_COLUMNS);
+            run(admin, "CREATE USER ann PASSWORD 'ann-password'");
+            run(admin, "GRANT INSERT ON TABLE iceberg.lake.policed_summary TO USER ann");
+            run(admin, "GRANT SELECT ON TABLE kafka.\"default\".policed_windows TO USER ann");
+            run(admin, "CREATE ROW FILTER big ON TABLE kafka.\"default\".policed_windows FOR USER ann USING (amount > 100)");
+            run(admin, "CREATE COLUMN MASK coarse ON TABLE kafka.\"default\".policed_windows (category) FOR USER ann "
+                    + "USING (CASE WHEN category IN ('c0', 'c1') THEN 'low' ELSE 'high' END)");
+            Session ann = engine.createSession("ann");
+            run(ann, "CREATE STREAMING JOB policed_windows_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.policed_summary " + query);
+            produceWindowEvents("policed_windows", 0, 3000);
+            List<ProducerRecord<String, String>> closing = new ArrayList<>();
+            for (int partition = 0; partition < 4; partition++) {
+                closing.add(new ProducerRecord<>("policed_windows", partition, null, event(-1 - partition, 0.5, 100_000_000)));
+            }
+            kafka.produce(closing);
+            // the same windows written by hand, with the filter and the mask in place
+            String masked = "CASE WHEN category IN ('c0', 'c1') THEN 'low' ELSE 'high' END";
+            String handWritten = "SELECT window_start, window_end, " + masked + " AS category, sum(amount) AS total, count(*) AS cnt "
+                    + "FROM TABLE(TUMBLE(TABLE kafka.\"default\".policed_windows, DESCRIPTOR(event_time), INTERVAL '10' SECOND)) WHERE amount > 100 "
+                    + "GROUP BY window_start, window_end, " + masked;
+            List<List<Object>> expected = query(admin, "SELECT * FROM (" + handWritten + ") WHERE window_end < TIMESTAMP '2026-01-02 00:00:00' ORDER BY window_start, category");
+            // 30 s of events: four 10 s windows, each with both masked categories
+            assertThat(expected).hasSizeGreaterThanOrEqualTo(6);
+            assertThat(expected).extracting(row -> row.get(2)).containsOnly("low", "high");
+            await(() -> count(admin, "iceberg.lake.policed_summary") >= expected.size());
+            run(admin, "STOP STREAMING JOB policed_windows_job");
+            assertThat(query(admin, "SELECT * FROM iceberg.lake.policed_summary ORDER BY window_start, category")).isEqualTo(expected);
+        }
+    }
+
     private static EngineConfig config(Path dataDirectory)
     {
         return new EngineConfig(Map.of("ontul.data-dir", dataDirectory.toString()), Map.of(
