@@ -130,6 +130,12 @@ public final class MemoryPool
     /** The start of every memory-limit message: {@code Query exceeded per-query memory limit of 2MB}. */
     public String limitMessage()
     {
+        return limitMessage(limit);
+    }
+
+    /** The start of every memory-limit message for a query limited to {@code limit} bytes. */
+    public static String limitMessage(long limit)
+    {
         return "Query exceeded per-query memory limit of " + DataSize.format(limit);
     }
 

@@ -90,7 +90,12 @@ public abstract class PlanNode
         if (!splittable() && task.instance() > 0) {
             return new EmptyOperator();
         }
-        return new MeasuredOperator(create(task), stats);
+        String description = describe();
+        int end = 0;
+        while (end < description.length() && (Character.isLetterOrDigit(description.charAt(end)) || description.charAt(end) == '_')) {
+            end++;
+        }
+        return new MeasuredOperator(create(task), stats, end == 0 ? getClass().getSimpleName() : description.substring(0, end), task.query());
     }
 
     private static final class EmptyOperator
