@@ -62,7 +62,22 @@ public final class Engine
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
         // the metadata store, and the users in it, once the configuration is known to be good
-        this.metadata = MetadataStore.open(config);
+        MetadataStore opened;
+        try {
+            opened = MetadataStore.open(config);
+        }
+        catch (RuntimeException e) {
+            for (AutoCloseable closeable : List.<AutoCloseable>of(exchange, workers::shutdownNow, rootAllocator)) {
+                try {
+                    closeable.close();
+                }
+                catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+        this.metadata = opened;
         try {
             if (administrator.isPresent()) {
                 io.ontul.engine.security.UserStore users = io.ontul.engine.security.UserStore.open(metadata.users(), dataDirectory(config),
