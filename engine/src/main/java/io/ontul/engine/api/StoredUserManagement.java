@@ -29,7 +29,7 @@ final class StoredUserManagement
     @Override
     public boolean isAdmin(String user)
     {
-        return grants.of(user).isAdmin();
+        return grants.isAdmin(user);
     }
 
     @Override
