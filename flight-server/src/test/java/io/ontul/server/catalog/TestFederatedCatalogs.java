@@ -302,6 +302,25 @@ class TestFederatedCatalogs
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
+        // the server's log (slf4j-simple, standard error) is read too: the failure is logged, the password is not
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        PrintStream standardError = System.err;
+        System.setErr(new PrintStream(new OutputStream()
+        {
+            @Override
+            public void write(int b)
+            {
+                standardError.write(b);
+                log.write(b);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length)
+            {
+                standardError.write(bytes, offset, length);
+                log.write(bytes, offset, length);
+            }
+        }, true, java.nio.charset.StandardCharsets.UTF_8));
         try (Connection connection = connect(server); Statement statement = connection.createStatement()) {
             statement.execute("CREATE CATALOG broken USING jdbc WITH ('connection-url' = 'jdbc:postgresql://127.0.0.1:" + closedPort
                     + "/db', 'connection-user' = 'x', 'connection-password' = 'do-not-show-me')");
@@ -320,6 +339,13 @@ class TestFederatedCatalogs
                 assertThat(ResultRows.drain(result)).containsExactly(List.of(1500L));
             }
         }
+        finally {
+            System.setErr(standardError);
+        }
+        assertThat(log.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("127.0.0.1:" + closedPort)
+                .contains("Catalog 'broken' left out of a metadata listing")
+                .doesNotContain("do-not-show-me");
     }
 
     private static void loadReference(DuckDBConnection duckdb)
