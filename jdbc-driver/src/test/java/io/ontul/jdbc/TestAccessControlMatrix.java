@@ -13,9 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import io.ontul.catalog.kafka.testing.EmbeddedKafka;
 
 /**
  * Issue 25's permission matrix, over real sockets with both drivers (Ontul's and Arrow's Flight
@@ -24,13 +27,22 @@ import org.junit.jupiter.api.Test;
  * the exact denial, and the metadata calls (Flight SQL's GetCatalogs, GetDbSchemas and GetTables behind
  * {@link DatabaseMetaData}) and SHOW list what the user may see. An allowed read is compared with
  * the administrator's read of the same table.
+ * <p>
+ * Each user's grants are given alike on three objects: the memory table, a Kafka table (a real
+ * broker in this JVM) and an Iceberg table per user and driver, so that CREATE STREAMING JOB
+ * from the Kafka table into the Iceberg one is allowed exactly where SELECT and INSERT are. An
+ * allowed job's output is compared with the administrator's batch read of the topic.
  */
 class TestAccessControlMatrix
 {
     private static final String PASSWORD = "matrix-password";
     private static final String TABLE = "memory.default.accounts";
 
+    private static final String SOURCE = "events.default.payments";
+    private static final int PAYMENTS = 40;
+
     private static TestingServer server;
+    private static EmbeddedKafka kafka;
 
     /** All the tables of memory.default, as the administrator sees them. */
     private static final List<String> EVERY_TABLE = List.of("*");
@@ -50,23 +62,60 @@ class TestAccessControlMatrix
     static void setUp()
             throws Exception
     {
+        kafka = EmbeddedKafka.start();
+        kafka.createTopic("payments", 2);
+        List<ProducerRecord<String, String>> payments = new ArrayList<>();
+        for (int i = 0; i < PAYMENTS; i++) {
+            payments.add(new ProducerRecord<>("payments", i % 2, null, "{\"id\": %d, \"owner\": \"customer-%d\"}".formatted(i, i % 7)));
+        }
+        kafka.produce(payments);
         server = new TestingServer();
         try (Connection admin = DriverManager.getConnection(server.urlWithCredentials()); Statement statement = admin.createStatement()) {
             statement.execute("CREATE TABLE " + TABLE + " (id BIGINT, owner VARCHAR)");
             statement.execute("INSERT INTO " + TABLE + " VALUES (1, 'ann'), (2, 'bob')");
+            statement.execute("CREATE CATALOG events USING kafka WITH (\"kafka.bootstrap-servers\" = '" + kafka.bootstrapServers() + "')");
+            statement.execute("CREATE TABLE events.\"default\".payments (id BIGINT, owner VARCHAR) WITH ('topic' = 'payments', 'format' = 'json')");
+            statement.execute("CREATE CATALOG lake USING iceberg");
+            statement.execute("CREATE SCHEMA lake.sink");
+            statement.execute("CREATE ROLE readers");
             for (String user : MATRIX.keySet()) {
                 statement.execute("CREATE USER " + user + " PASSWORD '" + PASSWORD + "'");
                 statement.execute("CREATE TABLE memory.default.victim_" + user + " (x BIGINT)");
+                for (String sink : List.of(sink(user, true), sink(user, false))) {
+                    statement.execute("CREATE TABLE " + sink + " (id BIGINT, owner VARCHAR)");
+                }
             }
-            statement.execute("GRANT SELECT, INSERT ON TABLE " + TABLE + " TO USER tablegrant");
-            statement.execute("GRANT ALL PRIVILEGES ON SCHEMA memory.default TO USER schemagrant");
-            statement.execute("GRANT SELECT ON CATALOG memory TO USER cataloggrant");
-            statement.execute("CREATE ROLE readers");
-            statement.execute("GRANT SELECT ON TABLE " + TABLE + " TO ROLE readers");
+            // each user's grants, alike on the memory table, the Kafka source and the user's Iceberg sinks
+            for (String user : MATRIX.keySet()) {
+                List<String> tables = List.of(TABLE, "events.\"default\".payments", sink(user, true), sink(user, false));
+                for (String table : tables) {
+                    switch (user) {
+                        case "tablegrant" -> statement.execute("GRANT SELECT, INSERT ON TABLE " + table + " TO USER tablegrant");
+                        case "rolegrant" -> statement.execute("GRANT SELECT ON TABLE " + table + " TO ROLE readers");
+                        case "revoked" -> {
+                            statement.execute("GRANT SELECT, INSERT ON TABLE " + table + " TO USER revoked");
+                            statement.execute("REVOKE SELECT, INSERT ON TABLE " + table + " FROM USER revoked");
+                        }
+                        default -> {
+                            // granted on schemas and catalogs below
+                        }
+                    }
+                }
+            }
+            for (String schema : List.of("memory.default", "events.\"default\"", "lake.sink")) {
+                statement.execute("GRANT ALL PRIVILEGES ON SCHEMA " + schema + " TO USER schemagrant");
+            }
+            for (String catalog : List.of("memory", "events", "lake")) {
+                statement.execute("GRANT SELECT ON CATALOG " + catalog + " TO USER cataloggrant");
+            }
             statement.execute("GRANT readers TO USER rolegrant");
-            statement.execute("GRANT SELECT ON TABLE " + TABLE + " TO USER revoked");
-            statement.execute("REVOKE SELECT ON TABLE " + TABLE + " FROM USER revoked");
         }
+    }
+
+    /** The Iceberg table a user's streaming job writes, one per driver. */
+    private static String sink(String user, boolean ontulDriver)
+    {
+        return "lake.sink.payments_" + user + (ontulDriver ? "_o" : "_a");
     }
 
     @AfterAll
@@ -74,6 +123,9 @@ class TestAccessControlMatrix
     {
         if (server != null) {
             server.close();
+        }
+        if (kafka != null) {
+            kafka.close();
         }
     }
 
@@ -143,6 +195,28 @@ class TestAccessControlMatrix
             else {
                 assertDenied(statement, "DROP TABLE " + victim, "Access denied: user '" + user + "' cannot DROP table '" + victim + "'", ontulDriver);
             }
+            // CREATE STREAMING JOB: SELECT on its Kafka source, INSERT into its Iceberg sink
+            String sink = sink(user, ontulDriver);
+            String job = "payments_" + user + (ontulDriver ? "_o" : "_a");
+            String createJob = "CREATE STREAMING JOB " + job + " WITH ('checkpoint.interval' = '200ms') AS INSERT INTO " + sink
+                    + " SELECT id, owner FROM events.\"default\".payments";
+            if (expected.select() && expected.insert()) {
+                statement.execute(createJob);
+                String written = "SELECT id, owner FROM " + sink + " ORDER BY id";
+                List<List<Object>> topic = adminRows("SELECT id, owner FROM " + SOURCE + " ORDER BY id");
+                assertThat(topic).hasSize(PAYMENTS);
+                long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+                while (adminRows(written).size() < PAYMENTS && System.nanoTime() < deadline) {
+                    sleep();
+                }
+                assertThat(adminRows(written)).as(what + ": the job's output").isEqualTo(topic);
+                List<List<Object>> jobs = rows(statement, "SHOW STREAMING JOBS").stream().filter(row -> job.equals(row.get(0))).toList();
+                assertThat(jobs).as(what).singleElement().satisfies(row -> assertThat(row.get(row.size() - 1)).as("owner").isEqualTo(user));
+                statement.execute("DROP STREAMING JOB " + job);
+            }
+            else {
+                assertDenied(statement, createJob, "Access denied: user '" + user + "' cannot INSERT into table '" + sink + "'", ontulDriver);
+            }
             // kill_query of another user's statement (a recent one: the registry forgets old ones)
             String adminQueryId = (String) adminRows("SELECT query_id FROM system.runtime.queries WHERE \"user\" = 'admin' ORDER BY created DESC LIMIT 1").get(0).get(0);
             assertDenied(statement, "CALL system.kill_query('" + adminQueryId + "')",
@@ -159,7 +233,7 @@ class TestAccessControlMatrix
             }
             assertThat(schemas).as(what + ": GetDbSchemas").isEqualTo(visible.isEmpty() ? List.of() : List.of("default"));
             List<String> catalogs = catalogs(connection.getMetaData());
-            assertThat(catalogs).as(what + ": GetCatalogs").isEqualTo(visible.isEmpty() ? List.of("system") : List.of("memory", "system"));
+            assertThat(catalogs).as(what + ": GetCatalogs").isEqualTo(visible.isEmpty() ? List.of("system") : List.of("events", "lake", "memory", "system"));
             if (visible.isEmpty()) {
                 assertThatThrownBy(() -> rows(statement, "SHOW TABLES FROM memory.default")).as(what)
                         .isInstanceOf(SQLException.class).hasMessageContaining("Schema 'memory.default' does not exist");
@@ -222,6 +296,17 @@ class TestAccessControlMatrix
             }
         }
         return rows;
+    }
+
+    private static void sleep()
+    {
+        try {
+            Thread.sleep(100);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     private static List<List<Object>> adminRows(String sql)
