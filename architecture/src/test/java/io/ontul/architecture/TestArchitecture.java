@@ -100,7 +100,7 @@ class TestArchitecture
     {
         noClasses().that().resideInAPackage("io.ontul.engine.operator..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.ontul.engine.execution..", "io.ontul.engine.plan..", "io.ontul.engine.query..",
-                        "io.ontul.engine.statement..", "io.ontul.engine.streaming..", "io.ontul.engine.api..")
+                        "io.ontul.engine.statement..", "io.ontul.engine.stream..", "io.ontul.engine.api..")
                 .as("operators see their context, never the statement that runs them or the planner that made them")
                 .check(classes);
     }

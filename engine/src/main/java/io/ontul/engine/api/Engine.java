@@ -38,7 +38,7 @@ public final class Engine
     private final QueryRegistry queries;
     private final io.ontul.engine.exchange.ExchangeManager exchange;
     private final MetadataStore metadata;
-    private final io.ontul.engine.streaming.StreamingJobManager streamingJobs;
+    private final io.ontul.engine.stream.job.StreamingJobManager streamingJobs;
 
     /**
      * @param userManagement the users CREATE USER changes, when someone else keeps them
@@ -115,7 +115,7 @@ public final class Engine
             throw e;
         }
         this.catalogs = catalogManager;
-        this.streamingJobs = new io.ontul.engine.streaming.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
+        this.streamingJobs = new io.ontul.engine.stream.job.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
                 exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl);
         streamingJobs.resumeJobs();
     }
@@ -246,7 +246,7 @@ public final class Engine
     }
 
     /** CREATE STREAMING JOB and friends: the jobs running in this engine. */
-    public io.ontul.engine.streaming.StreamingJobManager streamingJobs()
+    public io.ontul.engine.stream.job.StreamingJobManager streamingJobs()
     {
         return streamingJobs;
     }

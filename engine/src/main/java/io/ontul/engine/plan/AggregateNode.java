@@ -4,18 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.util.ImmutableBitSet;
 
-import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.aggregate.Accumulator;
 import io.ontul.engine.operator.aggregate.Accumulators;
 import io.ontul.engine.operator.aggregate.AggregationStep;
 import io.ontul.engine.operator.aggregate.HashAggregateOperator;
-import io.ontul.engine.operator.window.EventTimeWindowAggregation;
 
 /**
  * Hash aggregation (GROUP BY, grouping sets, global aggregates). Runs either whole, or as the
@@ -92,15 +91,17 @@ public final class AggregateNode
     }
 
     /**
-     * The same aggregation as the state of a streaming job's window aggregation, fed by the job
-     * rather than by this node's child.
+     * What the aggregation is made of, for a streaming job's window aggregation: the same
+     * aggregation fed by the job rather than by this node's child.
      *
-     * @param windowEndKey which GROUP BY key is window_end
-     * @param microsPerUnit microseconds per unit of window_end
+     * @param keyColumns the GROUP BY keys, as positions in the child's rows
+     * @param accumulators fresh accumulators, one per aggregate call
      */
-    public EventTimeWindowAggregation createWindowAggregation(QueryContext context, int windowEndKey, long microsPerUnit)
+    public record Parts(Schema outputSchema, int[] keyColumns, boolean[][] groupSetMembership, List<Accumulator> accumulators, int[] filterColumns) {}
+
+    public Parts parts()
     {
-        return new EventTimeWindowAggregation(context, schema(), keyColumns, groupSetMembership, accumulators(), filterColumns(), windowEndKey, microsPerUnit);
+        return new Parts(schema(), keyColumns.clone(), groupSetMembership, accumulators(), filterColumns());
     }
 
     private List<Accumulator> accumulators()

@@ -10,7 +10,7 @@ import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.sql.tree.SqlDropStreamingJob;
 import io.ontul.engine.sql.tree.SqlShowStreamingJobs;
 import io.ontul.engine.sql.tree.SqlStreamingJobCommand;
-import io.ontul.engine.streaming.StreamingJobManager;
+import io.ontul.engine.stream.job.StreamingJobManager;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.catalog.jdbc.testing.TestingPostgres;
 import io.ontul.catalog.kafka.testing.EmbeddedKafka;
-import io.ontul.engine.streaming.CrashPoints;
+import io.ontul.engine.stream.checkpoint.CrashPoints;
 import io.ontul.server.testing.ServerProcess;
 
 /**

@@ -21,7 +21,7 @@ import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
-import io.ontul.engine.streaming.CrashPoints;
+import io.ontul.engine.stream.checkpoint.CrashPoints;
 import io.ontul.engine.testing.ResultRows;
 import io.ontul.server.testing.TcpRelay;
 

@@ -75,7 +75,7 @@ public final class SessionWindowOperator
     }
 
     /** A key column's value, comparable by {@code equals} (binary values as byte buffers). */
-    static Object keyValue(FieldVector vector, int row)
+    public static Object keyValue(FieldVector vector, int row)
     {
         Object value = vector.getObject(row);
         return value instanceof byte[] bytes ? java.nio.ByteBuffer.wrap(bytes) : value;

@@ -10,7 +10,7 @@ import io.ontul.engine.operator.Batches;
 import io.ontul.engine.operator.VectorGather;
 
 /** The output of the window table functions: chosen input rows with window_start and window_end appended. */
-final class WindowedRows
+public final class WindowedRows
 {
     private WindowedRows() {}
 
@@ -19,7 +19,7 @@ final class WindowedRows
      * {@code starts[i]} and {@code ends[i]}, in the time column's unit; the caller owns the result
      * and keeps owning {@code batch}.
      */
-    static VectorSchemaRoot of(VectorSchemaRoot batch, int[] rows, long[] starts, long[] ends, int count, Schema outputSchema, BufferAllocator allocator)
+    public static VectorSchemaRoot of(VectorSchemaRoot batch, int[] rows, long[] starts, long[] ends, int count, Schema outputSchema, BufferAllocator allocator)
     {
         int inputColumns = batch.getFieldVectors().size();
         FieldVector[] outputs = Batches.allocate(outputSchema, allocator, count);

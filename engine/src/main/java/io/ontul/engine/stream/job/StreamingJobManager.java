@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.job;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +26,9 @@ import io.ontul.engine.metadata.StoredStreamingJobs;
 import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.sql.tree.SqlProperties;
+import io.ontul.engine.stream.checkpoint.CheckpointCoordinator;
+import io.ontul.engine.stream.plan.StreamingJobPlan;
+import io.ontul.engine.stream.plan.StreamingJobPlanner;
 import io.ontul.exchange.checkpoint.CheckpointStore;
 import io.ontul.exchange.spill.SpillStore;
 import io.ontul.spi.ErrorCode;

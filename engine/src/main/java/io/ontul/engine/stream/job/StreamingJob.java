@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.job;
 
 import static java.util.Objects.requireNonNull;
 
@@ -20,10 +20,18 @@ import org.apache.calcite.rex.RexBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.metadata.StoredStreamingJob;
+import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
+import io.ontul.engine.stream.checkpoint.CheckpointCoordinator;
+import io.ontul.engine.stream.checkpoint.CrashPoints;
+import io.ontul.engine.stream.checkpoint.TaskAcknowledgement;
+import io.ontul.engine.stream.plan.StreamingJobPlan;
+import io.ontul.engine.stream.plan.StreamingJobPlanner;
+import io.ontul.engine.stream.sink.JobSinks;
+import io.ontul.engine.stream.task.StreamingPipeline;
+import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.engine.type.OntulTypeSystem;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -43,7 +51,7 @@ import io.ontul.spi.stream.StreamSplit;
  * is FAILED. {@link #stop} takes a final checkpoint; {@link #shutdown} (engine closing, DROP)
  * does not and leaves the stored state alone, as a crash would.
  */
-final class StreamingJob
+public final class StreamingJob
 {
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJob.class);
     private static final String TASK = "task-0";
@@ -75,7 +83,7 @@ final class StreamingJob
     private int consecutiveFailures;
     private Thread thread;
 
-    StreamingJob(StoredStreamingJob definition, StreamingEnvironment environment)
+    public StreamingJob(StoredStreamingJob definition, StreamingEnvironment environment)
     {
         this.definition = requireNonNull(definition, "definition is null");
         this.environment = requireNonNull(environment, "environment is null");
@@ -84,28 +92,28 @@ final class StreamingJob
         this.lastError = definition.lastError().orElse(null);
     }
 
-    String name()
+    public String name()
     {
         return definition.name();
     }
 
-    StoredStreamingJob definition()
+    public StoredStreamingJob definition()
     {
         return definition;
     }
 
-    StreamingJobState state()
+    public StreamingJobState state()
     {
         return state;
     }
 
-    synchronized boolean isActive()
+    public synchronized boolean isActive()
     {
         return thread != null && thread.isAlive();
     }
 
     /** Starts the job's thread unless it runs; it resumes from the latest complete checkpoint. */
-    synchronized void start()
+    public synchronized void start()
     {
         if (isActive()) {
             return;
@@ -121,7 +129,7 @@ final class StreamingJob
     }
 
     /** Takes a final checkpoint, commits it and stops; the job is STOPPED. */
-    void stop()
+    public void stop()
     {
         stopRequested = true;
         awaitThread(false);
@@ -131,7 +139,7 @@ final class StreamingJob
     }
 
     /** Stops the thread without a checkpoint and without changing the stored state. */
-    void shutdown()
+    public void shutdown()
     {
         shutdown = true;
         awaitThread(true);
@@ -338,7 +346,7 @@ final class StreamingJob
     }
 
     /** One row of SHOW STREAMING JOBS, in {@link StreamingJobManager#SHOW_COLUMNS} order. */
-    List<Object> showRow()
+    public List<Object> showRow()
     {
         Instant started = startedAt;
         boolean active = isActive();
@@ -362,7 +370,7 @@ final class StreamingJob
                 definition.createdBy());
     }
 
-    Optional<StreamingJobPlan> lastPlan()
+    public Optional<StreamingJobPlan> lastPlan()
     {
         return Optional.ofNullable(lastPlan);
     }

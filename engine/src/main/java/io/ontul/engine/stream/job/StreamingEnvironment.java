@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.job;
 
 import static java.util.Objects.requireNonNull;
 
@@ -21,7 +21,7 @@ import io.ontul.exchange.spill.SpillStore;
  * @param accessControl what a job's owner may do: a job is planned, at creation and at each start,
  *        with its owner's privileges
  */
-record StreamingEnvironment(
+public record StreamingEnvironment(
         CatalogManager catalogs,
         BufferAllocator rootAllocator,
         ExecutorService workers,
@@ -31,7 +31,7 @@ record StreamingEnvironment(
         long defaultMaxMemory,
         AccessControl accessControl)
 {
-    StreamingEnvironment
+    public StreamingEnvironment
     {
         requireNonNull(catalogs, "catalogs is null");
         requireNonNull(rootAllocator, "rootAllocator is null");

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.sink;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -9,11 +9,11 @@ import java.util.List;
  * its rejects table): both, each with its length. A job writing one sink records that sink's
  * committable as it is, so its checkpoints read the same as without this class.
  */
-final class SinkCommittables
+public final class SinkCommittables
 {
     private SinkCommittables() {}
 
-    static byte[] combine(byte[] sink, byte[] rejects)
+    public static byte[] combine(byte[] sink, byte[] rejects)
     {
         return ByteBuffer.allocate(8 + sink.length + rejects.length)
                 .putInt(sink.length).put(sink)
@@ -22,7 +22,7 @@ final class SinkCommittables
     }
 
     /** The sink's committables ({@code part} 0) or the rejects table's (1) of combined ones. */
-    static List<byte[]> part(List<byte[]> combined, int part)
+    public static List<byte[]> part(List<byte[]> combined, int part)
     {
         List<byte[]> parts = new ArrayList<>();
         for (byte[] bytes : combined) {

@@ -1,4 +1,4 @@
-package io.ontul.engine.operator.window;
+package io.ontul.engine.stream.window;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,7 +18,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import io.ontul.engine.operator.Batches;
 import io.ontul.engine.operator.OperatorContext;
 import io.ontul.engine.operator.VectorGather;
-
+import io.ontul.engine.operator.window.SessionWindowFunction;
+import io.ontul.engine.operator.window.SessionWindowOperator;
+import io.ontul.engine.operator.window.WindowedRows;
 
 /**
  * The SESSION window table function of a streaming job: holds the rows of open sessions until

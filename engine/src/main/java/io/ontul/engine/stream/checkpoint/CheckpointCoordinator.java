@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.checkpoint;
 
 import static java.util.Objects.requireNonNull;
 
@@ -29,7 +29,7 @@ import io.ontul.exchange.checkpoint.TaskSnapshotWriter;
  * {@link #restore} is the other half: it discards incomplete checkpoints and returns the latest
  * complete one's positions and committables, which the job commits again (sinks ignore a replay).
  */
-final class CheckpointCoordinator
+public final class CheckpointCoordinator
 {
     private static final String POSITION = "position.";
     private static final String COMMITTABLE = "committable.";
@@ -39,7 +39,7 @@ final class CheckpointCoordinator
     private final Set<String> taskIds;
     private final Map<String, TaskAcknowledgement> acknowledged = new HashMap<>();
 
-    CheckpointCoordinator(CheckpointStore store, String jobId, Set<String> taskIds)
+    public CheckpointCoordinator(CheckpointStore store, String jobId, Set<String> taskIds)
     {
         this.store = requireNonNull(store, "store is null");
         this.jobId = requireNonNull(jobId, "jobId is null");
@@ -51,10 +51,10 @@ final class CheckpointCoordinator
      *
      * @param snapshots each task's snapshot (its state metadata and streams), by task id
      */
-    record Restored(long checkpointId, Map<String, Map<String, byte[]>> positionsByTask, List<byte[]> committables, Map<String, TaskSnapshot> snapshots)
+    public record Restored(long checkpointId, Map<String, Map<String, byte[]>> positionsByTask, List<byte[]> committables, Map<String, TaskSnapshot> snapshots)
     {
         /** The task's state metadata as written with {@link #snapshotTask}, without the positions. */
-        Map<String, String> stateMetadata(String taskId)
+        public Map<String, String> stateMetadata(String taskId)
         {
             TaskSnapshot snapshot = snapshots.get(taskId);
             Map<String, String> state = new TreeMap<>();
@@ -69,7 +69,7 @@ final class CheckpointCoordinator
         }
     }
 
-    Restored restore()
+    public Restored restore()
     {
         store.cleanUpIncomplete(jobId);
         Optional<CompletedCheckpoint> latest = store.latestComplete(jobId);
@@ -103,7 +103,7 @@ final class CheckpointCoordinator
      * then what {@code writeState} adds: state streams, written to the writer it gets, and state
      * metadata, returned (keys must not start with {@value #POSITION}).
      */
-    void snapshotTask(String taskId, long checkpointId, Map<String, byte[]> positions, Function<TaskSnapshotWriter, Map<String, String>> writeState)
+    public void snapshotTask(String taskId, long checkpointId, Map<String, byte[]> positions, Function<TaskSnapshotWriter, Map<String, String>> writeState)
     {
         try (TaskSnapshotWriter writer = store.taskSnapshot(jobId, checkpointId, taskId)) {
             Map<String, String> metadata = new TreeMap<>(writeState.apply(writer));
@@ -116,7 +116,7 @@ final class CheckpointCoordinator
      * Records a task's acknowledgement. Returns the checkpoint's committables once every task has
      * acknowledged it and the checkpoint is complete in the store; empty while some are missing.
      */
-    Optional<List<byte[]>> acknowledge(TaskAcknowledgement acknowledgement)
+    public Optional<List<byte[]>> acknowledge(TaskAcknowledgement acknowledgement)
     {
         if (!taskIds.contains(acknowledgement.taskId())) {
             throw new IllegalArgumentException("Unknown task " + acknowledgement.taskId() + " of job " + jobId);
@@ -137,12 +137,12 @@ final class CheckpointCoordinator
         return Optional.of(committables);
     }
 
-    List<Long> completedCheckpointIds()
+    public List<Long> completedCheckpointIds()
     {
         return store.completedCheckpointIds(jobId);
     }
 
-    void deleteAll()
+    public void deleteAll()
     {
         store.deleteJob(jobId);
     }

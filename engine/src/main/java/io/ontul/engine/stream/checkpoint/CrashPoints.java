@@ -1,4 +1,6 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.checkpoint;
+
+
 
 /**
  * Test-only crash injection. When the system property {@value #PROPERTY} names a point a job
@@ -21,7 +23,7 @@ public final class CrashPoints
 
     private CrashPoints() {}
 
-    static void reached(String point)
+    public static void reached(String point)
     {
         boolean halt;
         synchronized (CrashPoints.class) {
@@ -41,10 +43,10 @@ public final class CrashPoints
     }
 
     /** Thrown at a crash point; the job ends without touching durable state. */
-    static final class SimulatedCrash
+    public static final class SimulatedCrash
             extends RuntimeException
     {
-        SimulatedCrash(String point)
+        public SimulatedCrash(String point)
         {
             super("simulated crash " + point, null, false, false);
         }

@@ -1,4 +1,4 @@
-package io.ontul.engine.operator.window;
+package io.ontul.engine.stream.window;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,6 +18,7 @@ import io.ontul.engine.operator.OperatorContext;
 import io.ontul.engine.operator.VectorGather;
 import io.ontul.engine.operator.aggregate.Accumulator;
 import io.ontul.engine.operator.aggregate.AggregationTable;
+import io.ontul.engine.plan.AggregateNode;
 import io.ontul.exchange.spill.SpillRun;
 import io.ontul.exchange.spill.SpillRunReader;
 import io.ontul.exchange.spill.SpillRunWriter;
@@ -73,6 +74,18 @@ public final class EventTimeWindowAggregation
      * @param groupSetMembership for each grouping set, which keys it has; window_end is in every one
      * @param microsPerUnit microseconds per unit of the window_end values (1000 for TIMESTAMP(3)); watermarks are in microseconds
      */
+    /**
+     * The window aggregation of a GROUP BY as the query planner planned it.
+     *
+     * @param windowEndKey which GROUP BY key is window_end
+     * @param microsPerUnit microseconds per unit of window_end
+     */
+    public static EventTimeWindowAggregation of(OperatorContext context, AggregateNode.Parts aggregation, int windowEndKey, long microsPerUnit)
+    {
+        return new EventTimeWindowAggregation(context, aggregation.outputSchema(), aggregation.keyColumns(), aggregation.groupSetMembership(), aggregation.accumulators(),
+                aggregation.filterColumns(), windowEndKey, microsPerUnit);
+    }
+
     public EventTimeWindowAggregation(OperatorContext context, Schema outputSchema, int[] keyColumns, boolean[][] groupSetMembership, List<Accumulator> accumulators, int[] filterColumns,
             int windowEndKey, long microsPerUnit)
     {
@@ -318,7 +331,7 @@ public final class EventTimeWindowAggregation
     }
 
     /** State rows of every open group held in memory (not the spilled ones); the caller owns the batches. The state stays. */
-    List<VectorSchemaRoot> snapshot()
+    public List<VectorSchemaRoot> snapshot()
     {
         List<VectorSchemaRoot> state = new ArrayList<>();
         List<VectorSchemaRoot> none = new ArrayList<>();

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.sink;
 
 import static java.util.Objects.requireNonNull;
 
@@ -9,6 +9,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 
+import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.spi.stream.RejectedRecord;
 import io.ontul.spi.stream.StreamSink;
 
@@ -17,7 +18,7 @@ import io.ontul.spi.stream.StreamSink;
  * 'rejects.table', the rejects table. Both are prepared and committed with every checkpoint;
  * with two sinks the task's committable holds both ({@link SinkCommittables}).
  */
-final class JobSinks
+public final class JobSinks
         implements AutoCloseable
 {
     private final String jobName;
@@ -27,7 +28,7 @@ final class JobSinks
     private final StreamingJobPlan.RejectsTable rejectsTable;
     private final BufferAllocator allocator;
 
-    static JobSinks open(StreamingJobPlan plan, String jobName, String jobId, BufferAllocator allocator)
+    public static JobSinks open(StreamingJobPlan plan, String jobName, String jobId, BufferAllocator allocator)
     {
         StreamSink sink = plan.sink().createSink(plan.sinkTable(), jobId, allocator);
         try {
@@ -51,13 +52,13 @@ final class JobSinks
     }
 
     /** Writes rows of the query's result (the sink table's columns in order, any names). */
-    void write(VectorSchemaRoot output)
+    public void write(VectorSchemaRoot output)
     {
         sink.write(new VectorSchemaRoot(sinkFields, output.getFieldVectors(), output.getRowCount()));
     }
 
     /** Writes undecodable records to the rejects table, if the job has one. */
-    void writeRejected(List<RejectedRecord> records)
+    public void writeRejected(List<RejectedRecord> records)
     {
         if (rejects == null || records.isEmpty()) {
             return;
@@ -67,14 +68,14 @@ final class JobSinks
         }
     }
 
-    byte[] prepareCommit(long checkpointId)
+    public byte[] prepareCommit(long checkpointId)
     {
         byte[] committable = sink.prepareCommit(checkpointId);
         return rejects == null ? committable : SinkCommittables.combine(committable, rejects.prepareCommit(checkpointId));
     }
 
     /** Commits the task committables of a checkpoint in every sink; idempotent as each sink is. */
-    void commit(long checkpointId, List<byte[]> committables)
+    public void commit(long checkpointId, List<byte[]> committables)
     {
         if (rejects == null) {
             sink.commit(checkpointId, committables);

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.plan;
 
 import java.util.List;
 
@@ -14,18 +14,18 @@ import io.ontul.engine.plan.TaskContext;
  * offered last, once, then null until the next offer. The filter/project operators above it run
  * unchanged: they end a call to {@code next} when their input has nothing more for now.
  */
-final class StreamFeedNode
+public final class StreamFeedNode
         extends PlanNode
 {
     private VectorSchemaRoot pending;
 
-    StreamFeedNode(RelDataType rowType)
+    public StreamFeedNode(RelDataType rowType)
     {
         super(rowType, List.of());
     }
 
     /** Hands a batch, owned by the plan from now on, to the next {@code next()} of the feed's operator. */
-    void offer(VectorSchemaRoot batch)
+    public void offer(VectorSchemaRoot batch)
     {
         if (pending != null) {
             pending.close();

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.checkpoint;
 
 import static java.util.Objects.requireNonNull;
 
@@ -7,9 +7,9 @@ import static java.util.Objects.requireNonNull;
  * snapshot is in the checkpoint store and its sink's committable is attached. A plain value, so
  * that tasks can later run in other processes.
  */
-record TaskAcknowledgement(String taskId, long checkpointId, byte[] committable)
+public record TaskAcknowledgement(String taskId, long checkpointId, byte[] committable)
 {
-    TaskAcknowledgement
+    public TaskAcknowledgement
     {
         requireNonNull(taskId, "taskId is null");
         requireNonNull(committable, "committable is null");

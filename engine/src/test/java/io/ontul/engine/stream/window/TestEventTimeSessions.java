@@ -1,4 +1,4 @@
-package io.ontul.engine.operator.window;
+package io.ontul.engine.stream.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.ontul.engine.operator.window.SessionWindowFunction;
 import io.ontul.engine.query.QueryContext;
 
 /** Session windows of a streaming job with controlled event time and watermarks (milliseconds here, microseconds for watermarks). */

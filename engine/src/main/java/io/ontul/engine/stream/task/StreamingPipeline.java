@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.task;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,12 +12,15 @@ import java.util.function.LongSupplier;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 
-import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.operator.Batches;
 import io.ontul.engine.operator.Operator;
-import io.ontul.engine.operator.window.EventTimeSessions;
-import io.ontul.engine.operator.window.EventTimeWindowAggregation;
 import io.ontul.engine.plan.TaskContext;
+import io.ontul.engine.query.QueryContext;
+import io.ontul.engine.stream.plan.StreamFeedNode;
+import io.ontul.engine.stream.plan.StreamingJobPlan;
+import io.ontul.engine.stream.window.EventTimeSessions;
+import io.ontul.engine.stream.window.EventTimeWindowAggregation;
+import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.exchange.checkpoint.StateStreamReader;
 import io.ontul.exchange.checkpoint.StateStreamWriter;
 import io.ontul.exchange.checkpoint.TaskSnapshot;
@@ -36,7 +39,7 @@ import io.ontul.spi.stream.StreamBatch;
  * the open windows as the state stream {@value #WINDOWS}; {@link #restore} takes them back.
  * Single-threaded, on the task's thread.
  */
-final class StreamingPipeline
+public final class StreamingPipeline
         implements AutoCloseable
 {
     static final String WINDOWS = "windows";
@@ -54,7 +57,7 @@ final class StreamingPipeline
     private final WatermarkTracker watermarks;
     private long lastSnapshotBytes;
 
-    StreamingPipeline(StreamingJobPlan plan, QueryContext context, Collection<String> splits, LongSupplier nanoClock)
+    public StreamingPipeline(StreamingJobPlan plan, QueryContext context, Collection<String> splits, LongSupplier nanoClock)
     {
         this.plan = requireNonNull(plan, "plan is null");
         TaskContext task = TaskContext.single(context);
@@ -69,14 +72,14 @@ final class StreamingPipeline
             this.sessionOutput = null;
         }
         for (StreamingJobPlan.WindowAggregationPlan aggregation : plan.aggregations()) {
-            windows.add(aggregation.aggregate().createWindowAggregation(context, aggregation.windowEndKey(), aggregation.microsPerUnit()));
+            windows.add(EventTimeWindowAggregation.of(context, aggregation.aggregate().parts(), aggregation.windowEndKey(), aggregation.microsPerUnit()));
             outputs.add(aggregation.output().open(task));
         }
         this.watermarks = plan.aggregations().isEmpty() ? null : new WatermarkTracker(plan.watermark().orElseThrow(), splits, nanoClock);
     }
 
     /** Runs one poll's rows through the operators; what is ready for the sink goes to {@code sink}, which must not keep the batch. */
-    void process(StreamBatch polled, Consumer<VectorSchemaRoot> sink)
+    public void process(StreamBatch polled, Consumer<VectorSchemaRoot> sink)
     {
         if (windows.isEmpty()) {
             if (polled.batch() != null) {
@@ -139,25 +142,25 @@ final class StreamingPipeline
     }
 
     /** Rows left out because their window had closed; 0 for a stateless job. */
-    long lateRows()
+    public long lateRows()
     {
         return (windows.isEmpty() ? 0 : windows.get(0).lateRows()) + (sessions == null ? 0 : sessions.lateRows());
     }
 
     /** The watermark in epoch microseconds, or {@link WatermarkTracker#NONE}. */
-    long watermark()
+    public long watermark()
     {
         return watermarks == null ? WatermarkTracker.NONE : watermarks.watermark();
     }
 
     /** Open window groups held; 0 for a stateless job. */
-    int openGroups()
+    public int openGroups()
     {
         return windows.stream().mapToInt(EventTimeWindowAggregation::groupCount).sum();
     }
 
     /** The task's state for a checkpoint: metadata entries (returned) and state streams (written to {@code writer}). */
-    Map<String, String> snapshot(TaskSnapshotWriter writer)
+    public Map<String, String> snapshot(TaskSnapshotWriter writer)
     {
         lastSnapshotBytes = 0;
         Map<String, String> metadata = new HashMap<>();
@@ -184,7 +187,7 @@ final class StreamingPipeline
     }
 
     /** Bytes of Arrow state the latest {@link #snapshot} wrote (before compression and encryption). */
-    long lastSnapshotBytes()
+    public long lastSnapshotBytes()
     {
         return lastSnapshotBytes;
     }
@@ -213,7 +216,7 @@ final class StreamingPipeline
     }
 
     /** Takes back the state a checkpoint holds for this task: its metadata and snapshot (null when the task has none). */
-    void restore(Map<String, String> metadata, TaskSnapshot snapshot, QueryContext context)
+    public void restore(Map<String, String> metadata, TaskSnapshot snapshot, QueryContext context)
     {
         if (windows.isEmpty() || !metadata.containsKey(WATERMARK)) {
             return;

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.plan;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,6 +45,7 @@ import io.ontul.engine.security.UserAccess;
 import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.engine.sql.HiddenColumns;
 import io.ontul.engine.sql.parser.SqlPositions;
+import io.ontul.engine.stream.job.StreamingJobOptions;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -60,7 +61,7 @@ import io.ontul.spi.stream.WatermarkDeclaration;
  * checks), and filters and projections, optionally under an aggregation grouped by the
  * window_end of a TUMBLE or HOP window over the source's declared event-time column.
  */
-final class StreamingJobPlanner
+public final class StreamingJobPlanner
 {
     private final UserAccess access;
     private final CatalogManager catalogs;
@@ -68,7 +69,7 @@ final class StreamingJobPlanner
     private final Optional<String> schema;
 
     /** @param access what the job's owner may do: SELECT on its sources, INSERT into its sink and rejects table */
-    StreamingJobPlanner(CatalogManager catalogs, Optional<String> catalog, Optional<String> schema, UserAccess access)
+    public StreamingJobPlanner(CatalogManager catalogs, Optional<String> catalog, Optional<String> schema, UserAccess access)
     {
         this.access = requireNonNull(access, "access is null");
         this.catalogs = requireNonNull(catalogs, "catalogs is null");
@@ -79,7 +80,7 @@ final class StreamingJobPlanner
     /** Rejects tables have these columns, in this order (TIMESTAMP of any precision). */
     static final String REJECTS_COLUMNS = "(job VARCHAR, source VARCHAR, payload VARCHAR, reason VARCHAR, rejected_at TIMESTAMP(3))";
 
-    StreamingJobPlan plan(SqlInsert insert, StreamingJobOptions options)
+    public StreamingJobPlan plan(SqlInsert insert, StreamingJobOptions options)
     {
         StreamingJobPlan plan = plan(insert);
         if (options.rejectsTable().isEmpty()) {
@@ -121,7 +122,7 @@ final class StreamingJobPlanner
         return new StreamingJobPlan.RejectsTable(table, sink);
     }
 
-    StreamingJobPlan plan(SqlInsert insert)
+    public StreamingJobPlan plan(SqlInsert insert)
     {
         SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
         List<String> sinkName = qualify(target);
@@ -281,23 +282,23 @@ final class StreamingJobPlanner
     private record FedInput(ScanNode scan, StreamFeedNode feed, PlanNode input, WindowTableFunctionNode window, StreamingJobPlan.SessionStage session)
     {
         /** The node whose input holds the window's time column, and the column. */
-        PlanNode timeColumnInput()
+        public PlanNode timeColumnInput()
         {
             return window != null ? window.children().get(0) : session.input();
         }
 
-        int timeColumn()
+        public int timeColumn()
         {
             return window != null ? window.function().timeColumn() : session.function().timeColumn();
         }
 
-        String kind()
+        public String kind()
         {
             return window != null ? window.function().kind() : "SESSION";
         }
 
         /** What the aggregation reads: the input, or the nodes above the session window. */
-        PlanNode aggregationInput()
+        public PlanNode aggregationInput()
         {
             return session != null ? session.output() : input;
         }
@@ -429,7 +430,7 @@ final class StreamingJobPlanner
         return schema.orElseThrow(() -> new OntulException(ErrorCode.INVALID_ARGUMENT, "No schema selected: qualify the name (catalog.schema.table) or run USE catalog.schema"));
     }
 
-    static String position(SqlParserPos pos)
+    public static String position(SqlParserPos pos)
     {
         return SqlPositions.prefix(pos);
     }

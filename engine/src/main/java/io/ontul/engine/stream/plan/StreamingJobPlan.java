@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.plan;
 
 import static java.util.Objects.requireNonNull;
 
@@ -26,7 +26,7 @@ import io.ontul.spi.stream.WatermarkDeclaration;
  *
  * @param scan the source table's scan as the query planner chose it: its columns are what the source reads
  */
-record StreamingJobPlan(
+public record StreamingJobPlan(
         ScanNode scan,
         StreamFeedNode feed,
         PlanNode input,
@@ -38,28 +38,28 @@ record StreamingJobPlan(
         StreamSinkProvider sink,
         Optional<RejectsTable> rejects)
 {
-    StreamingJobPlan(ScanNode scan, StreamFeedNode feed, PlanNode input, Optional<SessionStage> session, List<WindowAggregationPlan> aggregations,
+    public StreamingJobPlan(ScanNode scan, StreamFeedNode feed, PlanNode input, Optional<SessionStage> session, List<WindowAggregationPlan> aggregations,
             StreamSourceProvider source, Optional<WatermarkDeclaration> watermark, TableHandle sinkTable, StreamSinkProvider sink)
     {
         this(scan, feed, input, session, aggregations, source, watermark, sinkTable, sink, Optional.empty());
     }
 
     /** Where undecodable records go (option 'rejects.table'), written exactly once with the checkpoints like the sink. */
-    record RejectsTable(TableHandle table, StreamSinkProvider sink)
+    public record RejectsTable(TableHandle table, StreamSinkProvider sink)
     {
-        RejectsTable
+        public RejectsTable
         {
             requireNonNull(table, "table is null");
             requireNonNull(sink, "sink is null");
         }
     }
 
-    StreamingJobPlan withRejects(RejectsTable table)
+    public StreamingJobPlan withRejects(RejectsTable table)
     {
         return new StreamingJobPlan(scan, feed, input, session, aggregations, source, watermark, sinkTable, sink, Optional.of(table));
     }
 
-    StreamingJobPlan
+    public StreamingJobPlan
     {
         requireNonNull(scan, "scan is null");
         requireNonNull(feed, "feed is null");
@@ -75,7 +75,7 @@ record StreamingJobPlan(
 
     /**
      * The SESSION window of a job: the rows {@code input} emits wait in the job's
-     * {@link io.ontul.engine.operator.window.EventTimeSessions} until their session ends, then enter at
+     * {@link io.ontul.engine.stream.window.EventTimeSessions} until their session ends, then enter at
      * {@code feed} with window_start and window_end and come out of {@code output} (the nodes
      * between the window and the aggregation, or the feed itself) into the aggregation.
      *
@@ -83,9 +83,9 @@ record StreamingJobPlan(
      * @param outputSchema the window function's columns: the input's plus window_start, window_end
      * @param microsPerUnit microseconds per unit of the time column
      */
-    record SessionStage(SessionWindowFunction function, PlanNode input, Schema outputSchema, long microsPerUnit, StreamFeedNode feed, PlanNode output)
+    public record SessionStage(SessionWindowFunction function, PlanNode input, Schema outputSchema, long microsPerUnit, StreamFeedNode feed, PlanNode output)
     {
-        SessionStage
+        public SessionStage
         {
             requireNonNull(function, "function is null");
             requireNonNull(input, "input is null");
@@ -94,7 +94,7 @@ record StreamingJobPlan(
             requireNonNull(output, "output is null");
         }
 
-        SessionStage withOutput(PlanNode newOutput)
+        public SessionStage withOutput(PlanNode newOutput)
         {
             return new SessionStage(function, input, outputSchema, microsPerUnit, feed, newOutput);
         }
@@ -109,9 +109,9 @@ record StreamingJobPlan(
      * @param resultFeed where fired windows enter the output nodes
      * @param output the nodes above the aggregation over {@code resultFeed}, or the feed itself
      */
-    record WindowAggregationPlan(AggregateNode aggregate, int windowEndKey, long microsPerUnit, StreamFeedNode resultFeed, PlanNode output)
+    public record WindowAggregationPlan(AggregateNode aggregate, int windowEndKey, long microsPerUnit, StreamFeedNode resultFeed, PlanNode output)
     {
-        WindowAggregationPlan
+        public WindowAggregationPlan
         {
             requireNonNull(aggregate, "aggregate is null");
             requireNonNull(resultFeed, "resultFeed is null");
@@ -120,13 +120,13 @@ record StreamingJobPlan(
     }
 
     /** The node that emits what the sink writes. */
-    PlanNode top()
+    public PlanNode top()
     {
         return aggregations.isEmpty() ? input : aggregations.get(aggregations.size() - 1).output();
     }
 
     /** One line per node, top first, as EXPLAIN writes them. */
-    List<String> describe()
+    public List<String> describe()
     {
         List<String> lines = new ArrayList<>();
         lines.add("- Sink " + sinkTable.qualifiedName() + " (two-phase commit per checkpoint)"

@@ -1,4 +1,6 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.job;
+
+
 
 /**
  * Where a streaming job is in its life. CREATED until it first runs; RUNNING while it reads and
@@ -10,7 +12,7 @@ public enum StreamingJobState
 {
     CREATED, RUNNING, RESTARTING, STOPPED, FAILED;
 
-    boolean resumesOnStart()
+    public boolean resumesOnStart()
     {
         return this == RUNNING || this == RESTARTING;
     }

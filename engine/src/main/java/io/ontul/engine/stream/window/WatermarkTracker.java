@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.window;
 
 import static java.util.Objects.requireNonNull;
 
@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
-import io.ontul.engine.operator.window.EventTimeWindowAggregation;
+import io.ontul.engine.stream.window.EventTimeWindowAggregation;
 import io.ontul.spi.stream.WatermarkDeclaration;
 
 /**
@@ -26,10 +26,10 @@ import io.ontul.spi.stream.WatermarkDeclaration;
  * than {@link #POLL_GAP} (a slow checkpoint, a pause of the process) is left out, so partitions
  * with a backlog are not taken for silent ones after the task itself stood still.
  */
-final class WatermarkTracker
+public final class WatermarkTracker
 {
     /** No watermark yet: every window is open. */
-    static final long NONE = EventTimeWindowAggregation.NO_WATERMARK;
+    public static final long NONE = EventTimeWindowAggregation.NO_WATERMARK;
     /** Longest time between two polls that still counts as polling. */
     static final long POLL_GAP = 1_000_000_000L;
 
@@ -41,7 +41,7 @@ final class WatermarkTracker
     private long watermark = NONE;
     private long lastAdvance;
 
-    WatermarkTracker(WatermarkDeclaration declaration, Collection<String> splits, LongSupplier nanoClock)
+    public WatermarkTracker(WatermarkDeclaration declaration, Collection<String> splits, LongSupplier nanoClock)
     {
         requireNonNull(declaration, "declaration is null");
         this.delayMicros = declaration.delay().toNanos() / 1000;
@@ -56,7 +56,7 @@ final class WatermarkTracker
     }
 
     /** Continues from a checkpoint: the splits' greatest event times and the watermark then. */
-    void restore(Map<String, Long> savedMaxEventTimes, long savedWatermark)
+    public void restore(Map<String, Long> savedMaxEventTimes, long savedWatermark)
     {
         savedMaxEventTimes.forEach((split, time) -> {
             if (maxEventTimes.containsKey(split)) {
@@ -67,7 +67,7 @@ final class WatermarkTracker
     }
 
     /** Takes in one poll's greatest event time per split ({@code StreamBatch.maxEventTimes}) and returns the watermark now. */
-    long advance(Map<String, Long> polledMaxEventTimes)
+    public long advance(Map<String, Long> polledMaxEventTimes)
     {
         long now = nanoClock.getAsLong();
         long paused = now - lastAdvance - POLL_GAP;
@@ -102,13 +102,13 @@ final class WatermarkTracker
         return watermark;
     }
 
-    long watermark()
+    public long watermark()
     {
         return watermark;
     }
 
     /** The greatest event time per split that delivered one, for the checkpoint. */
-    Map<String, Long> maxEventTimes()
+    public Map<String, Long> maxEventTimes()
     {
         Map<String, Long> seen = new HashMap<>();
         maxEventTimes.forEach((split, time) -> {

@@ -1,4 +1,4 @@
-package io.ontul.engine.streaming;
+package io.ontul.engine.stream.sink;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -15,12 +15,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import io.ontul.spi.stream.RejectedRecord;
 
 /** Rows of a rejects table ({@link StreamingJobPlanner#REJECTS_COLUMNS}) for undecodable records. */
-final class RejectedRecordsBatch
+public final class RejectedRecordsBatch
 {
     private RejectedRecordsBatch() {}
 
     /** The caller owns the batch. */
-    static VectorSchemaRoot of(List<RejectedRecord> records, String job, Instant rejectedAt, Schema schema, BufferAllocator allocator)
+    public static VectorSchemaRoot of(List<RejectedRecord> records, String job, Instant rejectedAt, Schema schema, BufferAllocator allocator)
     {
         VectorSchemaRoot batch = VectorSchemaRoot.create(schema, allocator);
         try {
