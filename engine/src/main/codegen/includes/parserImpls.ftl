@@ -535,6 +535,29 @@ SqlNode SqlStopStreamingJob() :
 }
 
 /**
+ * ALTER STREAMING JOB name SET ('option' = 'value', ...)
+ */
+SqlNode SqlAlterStreamingJob() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final Span set;
+    final List<SqlNode> properties = new ArrayList<SqlNode>();
+}
+{
+    <ALTER> { s = span(); } <STREAMING> <JOB> name = SimpleIdentifier()
+    <SET> { set = span(); } <LPAREN>
+    AddProperty(properties)
+    (
+        <COMMA> AddProperty(properties)
+    )*
+    <RPAREN>
+    {
+        return new SqlAlterStreamingJob(s.end(this), name, new SqlNodeList(properties, set.end(this)));
+    }
+}
+
+/**
  * START STREAMING JOB name
  */
 SqlNode SqlStartStreamingJob() :

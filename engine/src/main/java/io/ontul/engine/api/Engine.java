@@ -116,7 +116,8 @@ public final class Engine
         }
         this.catalogs = catalogManager;
         this.streamingJobs = new io.ontul.engine.stream.job.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
-                exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl);
+                exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl,
+                config.property(EngineConfig.STREAMING_DEFAULT_PARALLELISM, "1"));
         streamingJobs.resumeJobs();
     }
 

@@ -23,6 +23,8 @@ import io.ontul.spi.OntulException;
 public final class EngineConfig
 {
     public static final String QUERY_MAX_MEMORY = "ontul.query.max-memory";
+    /** The parallelism of a streaming job created without the option 'parallelism' (default 1). */
+    public static final String STREAMING_DEFAULT_PARALLELISM = "ontul.streaming.default-parallelism";
     public static final String MEMORY_MAX = "ontul.memory.max";
     public static final String TASK_CONCURRENCY = "ontul.task.concurrency";
     /** Set by the server: the directory of its users, keys and exchange files. */

@@ -75,6 +75,7 @@ public final class StatementKinds
             return java.util.Optional.of(io.ontul.engine.security.AuditLog.Kind.GRANT);
         }
         if (statement instanceof io.ontul.engine.sql.tree.SqlCreateStreamingJob || statement instanceof io.ontul.engine.sql.tree.SqlDropStreamingJob
+                || statement instanceof io.ontul.engine.sql.tree.SqlAlterStreamingJob
                 || statement instanceof SqlStreamingJobCommand command && command.action() != SqlStreamingJobCommand.Action.DESCRIBE) {
             return java.util.Optional.of(io.ontul.engine.security.AuditLog.Kind.STREAMING_JOB);
         }

@@ -102,6 +102,19 @@ public final class StoredStreamingJobs
         });
     }
 
+    /** Replaces the job's options; returns whether the job exists. */
+    public boolean updateOptions(String name, Map<String, String> options)
+    {
+        return store.inTransaction(connection -> {
+            try (PreparedStatement update = connection.prepareStatement("UPDATE ontul_streaming_jobs SET options = ?, updated_at = ? WHERE name = ?")) {
+                update.setString(1, toJson(options));
+                update.setTimestamp(2, Timestamp.from(Instant.now()));
+                update.setString(3, name);
+                return update.executeUpdate() > 0;
+            }
+        });
+    }
+
     /** Returns whether the job existed. */
     public boolean delete(String name)
     {

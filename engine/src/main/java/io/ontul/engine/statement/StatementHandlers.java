@@ -105,6 +105,7 @@ public final class StatementHandlers
         statements.add(SqlDropStreamingJob.class, jobs::drop);
         statements.add(SqlShowStreamingJobs.class, jobs::show);
         statements.add(SqlStreamingJobCommand.class, jobs::command);
+        statements.add(io.ontul.engine.sql.tree.SqlAlterStreamingJob.class, jobs::alter);
 
         SessionStatements session = new SessionStatements();
         statements.add(SqlSetSession.class, session::set);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.ontul.engine.api.QueryResult;
+import io.ontul.engine.sql.tree.SqlAlterStreamingJob;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.sql.tree.SqlDropStreamingJob;
 import io.ontul.engine.sql.tree.SqlShowStreamingJobs;
@@ -15,7 +16,7 @@ import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
 /**
- * CREATE, DROP, START and STOP STREAMING JOB, SHOW STREAMING JOBS and DESCRIBE STREAMING JOB, on
+ * CREATE, ALTER, DROP, START and STOP STREAMING JOB, SHOW STREAMING JOBS and DESCRIBE STREAMING JOB, on
  * the engine's {@link StreamingJobManager}. Anyone may create a job: it runs as its creator, who
  * needs SELECT on its sources and INSERT on its sink (checked when it is planned, at creation and
  * at every start); its owner or an administrator may stop, start and drop it.
@@ -39,6 +40,18 @@ final class StreamingJobStatements
         if (!jobs.drop(name) && !drop.ifExists()) {
             throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name().getParserPosition()) + "Streaming job '" + drop.name().getSimple() + "' does not exist");
         }
+        return context.updateCount(0);
+    }
+
+    QueryResult alter(SqlAlterStreamingJob alter, StatementContext context)
+    {
+        StreamingJobManager jobs = context.engine().streamingJobs();
+        String name = alter.name().getSimple();
+        if (!jobs.exists(name)) {
+            throw new OntulException(ErrorCode.NOT_FOUND, position(alter.name().getParserPosition()) + "Streaming job '" + name + "' does not exist");
+        }
+        requireOwner(jobs, name, "ALTER", alter.getParserPosition(), context);
+        jobs.alter(name, io.ontul.engine.sql.tree.SqlProperties.text(alter.options()));
         return context.updateCount(0);
     }
 

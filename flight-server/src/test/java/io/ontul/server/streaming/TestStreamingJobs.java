@@ -16,6 +16,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -219,7 +220,7 @@ class TestStreamingJobs
                     .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.getMessage()).contains("event_id"));
             assertError(session, "CREATE STREAMING JOB j WITH ('checkpoint.intervall' = '1s') AS INSERT INTO iceberg.lake.lifecycle" + select,
                     ErrorCode.INVALID_ARGUMENT, "Unknown streaming job option 'checkpoint.intervall'; the options are "
-                            + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, max-memory, parallelism, rejects.table, restart.backoff, restart.max-attempts]");
+                            + "[checkpoint.interval, checkpoint.min-pause, checkpoint.timeout, delivery.guarantee, max-memory, max-parallelism, parallelism, rejects.table, restart.backoff, restart.max-attempts]");
             assertError(session, "CREATE STREAMING JOB j AS INSERT INTO iceberg.lake.counts SELECT category, count(*) FROM kafka.\"default\".lifecycle GROUP BY category",
                     ErrorCode.NOT_FOUND, "line 1:39: Table 'iceberg.lake.counts' does not exist");
             run(session, "CREATE TABLE iceberg.lake.counts (category VARCHAR, total BIGINT)");
@@ -376,6 +377,99 @@ class TestStreamingJobs
             assertThat((Long) job.get(LAST_CHECKPOINT_BYTES)).as("open windows and pending files in the checkpoint").isPositive();
             run(session, "STOP STREAMING JOB window_job");
             assertThat(query(session, "SELECT * FROM iceberg.lake.window_summary ORDER BY window_start, category")).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Issue 26: a windowed job of parallelism 4 over 8 partitions (4 source tasks, a hash shuffle by
+     * key group, 4 window tasks, one Iceberg commit per checkpoint of every writer's files) and a
+     * stateless one (4 source tasks writing their own files), crashed at each point of the
+     * checkpoint protocol and rescaled 4 to 2 to 3 in between (ALTER STREAMING JOB on a stopped
+     * job: each window task takes the state of the key groups it owns now), write exactly what the
+     * batch queries over the same Kafka table return: nothing lost, nothing twice, no wrong window.
+     */
+    @Test
+    void parallelJobsMatchTheBatchQueryAcrossCrashesAndRescales(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("parallel", 8);
+        int perRound = 4000;
+        String rows = "SELECT event_id, category, amount, event_time FROM kafka.\"default\".parallel WHERE amount > 100";
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            createEventTable(session, "parallel", "parallel", "5s", "30s");
+            run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(session, "CREATE TABLE iceberg.lake.parallel_summary " + SUMMARY_COLUMNS);
+            run(session, "CREATE TABLE iceberg.lake.parallel_rows " + COLUMNS);
+            run(session, "CREATE STREAMING JOB parallel_windows WITH ('checkpoint.interval' = '100ms', 'parallelism' = '4') AS INSERT INTO iceberg.lake.parallel_summary "
+                    + WINDOW_QUERY.formatted("parallel"));
+            run(session, "CREATE STREAMING JOB parallel_rows WITH ('checkpoint.interval' = '100ms', 'parallelism' = '4') AS INSERT INTO iceberg.lake.parallel_rows " + rows);
+            produceParallelAndCrash(session, perRound, 0, CrashPoints.AFTER_PREPARE_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            produceParallelAndCrash(engine.createSession("admin"), perRound, 1, CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            rescale(session, 2);
+            produceParallelAndCrash(session, perRound, 2, CrashPoints.AFTER_SINK_COMMIT);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            rescale(session, 3);
+            // closed abruptly between checkpoints, with windows open
+            produceParallelAndCrash(session, perRound, 3, null);
+        }
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            produceWindowEvents("parallel", 8, 4 * perRound, perRound);
+            // one event per partition far ahead closes every window; its amount is filtered out
+            List<ProducerRecord<String, String>> closing = new ArrayList<>();
+            for (int partition = 0; partition < 8; partition++) {
+                closing.add(new ProducerRecord<>("parallel", partition, null, event(-1 - partition, 0.5, 100_000_000)));
+            }
+            kafka.produce(closing);
+            List<List<Object>> expected = query(session, WINDOW_QUERY.formatted("parallel") + " ORDER BY window_start, category");
+            assertThat(expected).isEqualTo(windowsComputedHere(5 * perRound));
+            List<List<Object>> expectedRows = query(session, rows + " ORDER BY event_id");
+            assertThat(expectedRows).hasSize((int) expectedCount(0, 5 * perRound));
+            await(() -> count(session, "iceberg.lake.parallel_summary") >= expected.size() && count(session, "iceberg.lake.parallel_rows") >= expectedRows.size());
+            Map<Object, List<Object>> shown = new HashMap<>();
+            query(session, "SHOW STREAMING JOBS").forEach(job -> shown.put(job.get(0), job));
+            assertThat(shown.get("parallel_windows").get(RECORDS_LATE)).isEqualTo(0L);
+            assertThat((String) shown.get("parallel_windows").get(WATERMARK)).isEqualTo("2026-01-02T03:46:35Z");
+            run(session, "STOP STREAMING JOB parallel_windows");
+            run(session, "STOP STREAMING JOB parallel_rows");
+            assertThat(query(session, "SELECT * FROM iceberg.lake.parallel_summary ORDER BY window_start, category")).isEqualTo(expected);
+            assertThat(query(session, "SELECT * FROM iceberg.lake.parallel_rows ORDER BY event_id")).isEqualTo(expectedRows);
+            assertError(session, "ALTER STREAMING JOB parallel_windows SET ('max-parallelism' = '64')", ErrorCode.INVALID_ARGUMENT,
+                    "Streaming job option 'max-parallelism' cannot change: the job's state is kept in that many key groups");
+            run(session, "START STREAMING JOB parallel_windows");
+            assertError(session, "ALTER STREAMING JOB parallel_windows SET ('parallelism' = '2')", ErrorCode.INVALID_ARGUMENT,
+                    "Streaming job 'parallel_windows' is RUNNING: stop it (STOP STREAMING JOB parallel_windows) before changing its options");
+        }
+    }
+
+    /** Stops both parallel jobs, sets their parallelism and starts them again. */
+    private static void rescale(Session session, int parallelism)
+    {
+        for (String job : List.of("parallel_windows", "parallel_rows")) {
+            run(session, "STOP STREAMING JOB " + job);
+            run(session, "ALTER STREAMING JOB " + job + " SET ('parallelism' = '" + parallelism + "')");
+            run(session, "START STREAMING JOB " + job);
+        }
+        Map<String, String> described = new HashMap<>();
+        query(session, "DESCRIBE STREAMING JOB parallel_windows").forEach(row -> described.put((String) row.get(0), (String) row.get(1)));
+        assertThat(described.get("parallelism")).isEqualTo(String.valueOf(parallelism));
+    }
+
+    private static void produceParallelAndCrash(Session session, int perRound, int round, String point)
+    {
+        long windowsBefore = count(session, "iceberg.lake.parallel_summary");
+        long rowsBefore = count(session, "iceberg.lake.parallel_rows");
+        produceWindowEvents("parallel", 8, round * perRound, perRound);
+        await(() -> count(session, "iceberg.lake.parallel_summary") > windowsBefore && count(session, "iceberg.lake.parallel_rows") > rowsBefore);
+        if (point != null) {
+            crashAt(point);
         }
     }
 
@@ -646,9 +740,14 @@ class TestStreamingJobs
     /** Events 10 ms apart in event time, out of order by up to 3 s (the tables' delay is more), round robin over 4 partitions. */
     private static void produceWindowEvents(String topic, int from, int count)
     {
+        produceWindowEvents(topic, 4, from, count);
+    }
+
+    private static void produceWindowEvents(String topic, int partitions, int from, int count)
+    {
         List<ProducerRecord<String, String>> records = new ArrayList<>();
         for (int i = from; i < from + count; i++) {
-            records.add(new ProducerRecord<>(topic, i % 4, null, event(i, amount(i), i * 10L - (i * 7919L % 3000))));
+            records.add(new ProducerRecord<>(topic, i % partitions, null, event(i, amount(i), i * 10L - (i * 7919L % 3000))));
         }
         kafka.produce(records);
     }

@@ -21,7 +21,7 @@ import io.ontul.exchange.checkpoint.TaskSnapshotWriter;
  * The checkpoint protocol of one job over the Exchange Manager's {@link CheckpointStore}:
  * <ol>
  * <li>each task, on barrier N, pre-commits its sink, writes its snapshot (source positions, state) with
- * {@link #snapshotTask} and sends a {@link TaskAcknowledgement} carrying its committable;</li>
+ * {@link #snapshotTask} and sends a {@link Ack} carrying its committable;</li>
  * <li>when every task has acknowledged N, {@link #acknowledge} completes checkpoint N in the store
  * with the committables as its metadata, durably, and returns them;</li>
  * <li>only then does the caller commit the sinks for N.</li>
@@ -37,7 +37,7 @@ public final class CheckpointCoordinator
     private final CheckpointStore store;
     private final String jobId;
     private final Set<String> taskIds;
-    private final Map<String, TaskAcknowledgement> acknowledged = new HashMap<>();
+    private final Map<String, Ack> acknowledged = new HashMap<>();
 
     public CheckpointCoordinator(CheckpointStore store, String jobId, Set<String> taskIds)
     {
@@ -54,6 +54,41 @@ public final class CheckpointCoordinator
     public record Restored(long checkpointId, Map<String, Map<String, byte[]>> positionsByTask, List<byte[]> committables, Map<String, TaskSnapshot> snapshots)
     {
         /** The task's state metadata as written with {@link #snapshotTask}, without the positions. */
+        /** Every task's source positions together, by split: tasks read disjoint splits. */
+        public Map<String, byte[]> positions()
+        {
+            Map<String, byte[]> merged = new HashMap<>();
+            positionsByTask.values().forEach(merged::putAll);
+            return merged;
+        }
+
+        /** The value of state metadata {@code key} in each task snapshot that has it. */
+        public List<String> stateValues(String key)
+        {
+            List<String> values = new ArrayList<>();
+            for (String taskId : new java.util.TreeSet<>(snapshots.keySet())) {
+                String value = stateMetadata(taskId).get(key);
+                if (value != null) {
+                    values.add(value);
+                }
+            }
+            return values;
+        }
+
+        /** State metadata entries whose key starts with {@code prefix}, of every task, by the rest of the key. */
+        public Map<String, String> stateWithPrefix(String prefix)
+        {
+            Map<String, String> found = new TreeMap<>();
+            for (String taskId : snapshots.keySet()) {
+                stateMetadata(taskId).forEach((key, value) -> {
+                    if (key.startsWith(prefix)) {
+                        found.put(key.substring(prefix.length()), value);
+                    }
+                });
+            }
+            return found;
+        }
+
         public Map<String, String> stateMetadata(String taskId)
         {
             TaskSnapshot snapshot = snapshots.get(taskId);
@@ -116,7 +151,7 @@ public final class CheckpointCoordinator
      * Records a task's acknowledgement. Returns the checkpoint's committables once every task has
      * acknowledged it and the checkpoint is complete in the store; empty while some are missing.
      */
-    public Optional<List<byte[]>> acknowledge(TaskAcknowledgement acknowledgement)
+    public Optional<List<byte[]>> acknowledge(Ack acknowledgement)
     {
         if (!taskIds.contains(acknowledgement.taskId())) {
             throw new IllegalArgumentException("Unknown task " + acknowledgement.taskId() + " of job " + jobId);
@@ -128,7 +163,7 @@ public final class CheckpointCoordinator
         }
         Map<String, String> metadata = new TreeMap<>();
         List<byte[]> committables = new ArrayList<>();
-        for (TaskAcknowledgement ack : acknowledged.values()) {
+        for (Ack ack : acknowledged.values()) {
             metadata.put(COMMITTABLE + ack.taskId(), Base64.getEncoder().encodeToString(ack.committable()));
             committables.add(ack.committable());
         }

@@ -13,6 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
@@ -26,25 +28,24 @@ import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.stream.checkpoint.CheckpointCoordinator;
 import io.ontul.engine.stream.checkpoint.CrashPoints;
-import io.ontul.engine.stream.checkpoint.TaskAcknowledgement;
+import io.ontul.engine.stream.checkpoint.Ack;
+import io.ontul.engine.stream.checkpoint.CrashHook;
 import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.engine.stream.plan.StreamingJobPlanner;
 import io.ontul.engine.stream.sink.JobSinks;
-import io.ontul.engine.stream.task.StreamingPipeline;
+import io.ontul.engine.stream.task.TaskReport;
+import io.ontul.engine.stream.task.TaskServices;
 import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.engine.type.OntulTypeSystem;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
-import io.ontul.spi.stream.StreamBatch;
-import io.ontul.spi.stream.StreamReader;
-import io.ontul.spi.stream.StreamSplit;
 
 /**
- * One running streaming job: a thread that polls the source, runs the rows through the job's
- * {@link StreamingPipeline} (the query engine's operators: filter/project, window table
- * functions, window aggregations) into its sinks ({@link JobSinks}), and every checkpoint
- * interval takes a checkpoint through its {@link CheckpointCoordinator}. One task for now; the
- * task talks to the coordinator with messages ({@link TaskAcknowledgement}).
+ * One running streaming job. Its thread is the job's checkpoint coordinator: each attempt plans
+ * the job, starts its tasks ({@link JobAttempt}: source tasks, and for a windowed job window tasks
+ * behind a hash shuffle, {@code parallelism} of each) and then drives checkpoints through barriers
+ * and the tasks' acknowledgements ({@link CheckpointCoordinator} over the Exchange Manager's
+ * checkpoint store), committing every writer's part of a checkpoint in one commit per sink.
  * <p>
  * A failure ends the attempt; the job restarts from its latest complete checkpoint after the
  * backoff, up to the configured attempts in a row (a completed checkpoint resets the count), then
@@ -54,7 +55,6 @@ import io.ontul.spi.stream.StreamSplit;
 public final class StreamingJob
 {
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJob.class);
-    private static final String TASK = "task-0";
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
 
@@ -76,9 +76,8 @@ public final class StreamingJob
     private volatile StreamingJobPlan lastPlan;
     private volatile boolean stopRequested;
     private volatile boolean shutdown;
-    private volatile StreamReader currentReader;
+    private volatile JobAttempt current;
     private volatile long watermark = WatermarkTracker.NONE;
-    private volatile long sourceLag = -1;
     private volatile long spilledBytes;
     private int consecutiveFailures;
     private Thread thread;
@@ -155,10 +154,6 @@ public final class StreamingJob
         if (running == null) {
             return;
         }
-        StreamReader reader = currentReader;
-        if (reader != null) {
-            reader.wakeup();
-        }
         if (interrupt) {
             running.interrupt();
         }
@@ -232,66 +227,226 @@ public final class StreamingJob
     private void runAttempt()
     {
         SqlCreateStreamingJob create = (SqlCreateStreamingJob) OntulParser.parse(definition.definition());
-        StreamingJobPlan plan = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema(),
-                environment.accessControl().of(definition.createdBy())).plan(create.insert(), options);
+        StreamingJobPlanner planner = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema(),
+                environment.accessControl().of(definition.createdBy()));
+        StreamingJobPlan plan = planner.plan(create.insert(), options);
+        plan.checkParallelism(options.parallelism());
         lastPlan = plan;
-        CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), Set.of(TASK));
+        List<StreamingJobPlan> plans = new ArrayList<>(List.of(plan));
+        while (plans.size() < options.parallelism()) {
+            // each task index runs its own operators over its own feeds
+            plans.add(planner.plan(create.insert(), options));
+        }
         QueryContext context = new QueryContext("stream-" + definition.jobId(), definition.createdBy(), environment.rootAllocator(),
                 options.maxMemory().orElse(environment.defaultMaxMemory()), environment.workers(), 1, new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
-        try (JobSinks sink = JobSinks.open(plan, definition.name(), definition.jobId(), context.allocator())) {
+        try (JobSinks committer = JobSinks.open(plan, definition.name(), definition.jobId(), context.allocator())) {
             context.enableSpill(environment.spillStore().get());
+            CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(),
+                    JobAttempt.taskIds(plans.size(), !plan.aggregations().isEmpty()));
             CheckpointCoordinator.Restored restored = coordinator.restore();
             if (restored.checkpointId() > 0) {
-                sink.commit(restored.checkpointId(), restored.committables());
+                committer.commit(restored.checkpointId(), restored.committables());
                 lastCheckpointId = restored.checkpointId();
             }
-            Map<String, byte[]> saved = restored.positionsByTask().getOrDefault(TASK, Map.of());
-            List<StreamSplit> splits = new ArrayList<>();
-            Map<String, byte[]> positions = new HashMap<>();
-            for (StreamSplit split : plan.source().splits(plan.scan().table())) {
-                byte[] position = saved.getOrDefault(split.id(), split.startPosition());
-                splits.add(new StreamSplit(split.id(), position));
-                positions.put(split.id(), position);
-            }
-            try (StreamReader reader = plan.source().open(plan.scan().table(), plan.scan().scan().columns(), splits, context.allocator());
-                    StreamingPipeline pipeline = new StreamingPipeline(plan, context, positions.keySet(), System::nanoTime)) {
-                currentReader = reader;
-                pipeline.restore(restored.stateMetadata(TASK), restored.snapshots().get(TASK), context);
-                long rejectedBefore = recordsRejected.get();
-                long lateBefore = recordsLate.get();
-                long nextCheckpointId = checkpointIdAfter(restored.checkpointId());
-                long nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
-                while (!stopRequested && !shutdown) {
-                    StreamBatch polled = reader.poll(POLL_TIMEOUT);
-                    recordsIn.addAndGet(polled.rowCount());
-                    pipeline.process(polled, output -> {
-                        sink.write(output);
-                        recordsOut.addAndGet(output.getRowCount());
-                    });
-                    sink.writeRejected(polled.rejected());
-                    positions.putAll(polled.positions());
-                    recordsRejected.set(rejectedBefore + reader.rejectedRecords());
-                    recordsLate.set(lateBefore + pipeline.lateRows());
-                    watermark = pipeline.watermark();
-                    sourceLag = reader.lag().orElse(-1);
-                    spilledBytes = context.spillStatistics().bytes();
-                    if (System.nanoTime() >= nextCheckpointNanos) {
-                        long started = System.nanoTime();
-                        checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId, positions);
-                        nextCheckpointId = checkpointIdAfter(nextCheckpointId);
-                        nextCheckpointNanos = Math.max(started + options.checkpointInterval().toNanos(), System.nanoTime() + options.checkpointMinPause().toNanos());
-                    }
-                }
-                if (stopRequested && !shutdown) {
-                    checkpoint(coordinator, sink, reader, pipeline, nextCheckpointId, positions);
-                }
+            TaskServices services = new TaskServices(context, coordinator, new LinkedBlockingQueue<>(), CrashHook.NONE);
+            try (JobAttempt attempt = new JobAttempt(definition.name(), definition.jobId(), plans, options, services, restored)) {
+                current = attempt;
+                attempt.start(definition.name());
+                new Coordination(attempt, coordinator, committer, context, checkpointIdAfter(restored.checkpointId())).run();
             }
             finally {
-                currentReader = null;
+                carryOver();
+                current = null;
             }
         }
         finally {
             context.close();
+        }
+    }
+
+    /** Adds the ending attempt's counts to the job's, which SHOW shows across attempts. */
+    private void carryOver()
+    {
+        JobAttempt attempt = current;
+        if (attempt == null) {
+            return;
+        }
+        recordsIn.addAndGet(attempt.sum(true, metrics -> metrics.recordsIn.get()));
+        recordsOut.addAndGet(attempt.recordsOut());
+        recordsRejected.addAndGet(attempt.sum(true, metrics -> metrics.rejected.get()));
+        recordsLate.addAndGet(attempt.sum(false, metrics -> metrics.late.get()));
+        long attemptWatermark = attempt.watermark();
+        if (attemptWatermark != WatermarkTracker.NONE) {
+            watermark = attemptWatermark;
+        }
+    }
+
+    /**
+     * The coordinator's side of one attempt, on the job's thread: every checkpoint interval it
+     * injects barrier N into the source tasks; once every task acknowledged N it completes N in
+     * the checkpoint store and commits the sinks of N (one commit of every writer's committable);
+     * a task's failure, or a checkpoint that takes longer than its timeout, ends the attempt.
+     * STOP takes a final checkpoint, then lets the tasks run out.
+     */
+    private final class Coordination
+    {
+        private final JobAttempt attempt;
+        private final CheckpointCoordinator coordinator;
+        private final JobSinks committer;
+        private final QueryContext context;
+        private final Map<String, Ack> acks = new HashMap<>();
+        private long nextCheckpointId;
+        private long inFlight = -1;
+        private long inFlightStarted;
+        private long nextCheckpointNanos;
+
+        Coordination(JobAttempt attempt, CheckpointCoordinator coordinator, JobSinks committer, QueryContext context, long firstCheckpointId)
+        {
+            this.attempt = attempt;
+            this.coordinator = coordinator;
+            this.committer = committer;
+            this.context = context;
+            this.nextCheckpointId = firstCheckpointId;
+            this.nextCheckpointNanos = System.nanoTime() + options.checkpointInterval().toNanos();
+        }
+
+        void run()
+        {
+            while (!stopRequested && !shutdown) {
+                if (inFlight < 0 && System.nanoTime() >= nextCheckpointNanos) {
+                    trigger();
+                }
+                awaitReport(POLL_TIMEOUT);
+            }
+            if (stopRequested && !shutdown) {
+                // the final checkpoint: whatever is in flight completes first
+                while (inFlight >= 0) {
+                    awaitReport(POLL_TIMEOUT);
+                }
+                trigger();
+                while (inFlight >= 0) {
+                    awaitReport(POLL_TIMEOUT);
+                }
+                attempt.endSources();
+                try {
+                    if (!attempt.join()) {
+                        LOG.warn("Streaming job {}: tasks still running after the final checkpoint", definition.name());
+                    }
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                failOnReport();
+            }
+        }
+
+        private void trigger()
+        {
+            inFlight = nextCheckpointId;
+            nextCheckpointId = checkpointIdAfter(nextCheckpointId);
+            inFlightStarted = System.nanoTime();
+            acks.clear();
+            attempt.injectBarrier(inFlight);
+        }
+
+        /** Takes the next report, up to {@code timeout}; a failure ends the attempt. */
+        private void awaitReport(Duration timeout)
+        {
+            TaskReport report;
+            try {
+                report = attempt.reports().poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            catch (InterruptedException e) {
+                if (shutdown) {
+                    return;
+                }
+                Thread.currentThread().interrupt();
+                throw new OntulException(ErrorCode.INTERNAL_ERROR, "Streaming job " + definition.name() + " was interrupted");
+            }
+            if (report != null) {
+                handle(report);
+            }
+            updateFigures();
+            if (inFlight >= 0) {
+                Duration elapsed = Duration.ofNanos(System.nanoTime() - inFlightStarted);
+                if (elapsed.compareTo(options.checkpointTimeout()) > 0) {
+                    throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Checkpoint " + inFlight + " of streaming job " + definition.name() + " took more than its '"
+                            + StreamingJobOptions.CHECKPOINT_TIMEOUT + "' of " + options.checkpointTimeout().toMillis() + " ms (" + acks.size() + " of "
+                            + attempt.taskIds().size() + " tasks acknowledged it); the job restarts from the previous checkpoint");
+                }
+            }
+        }
+
+        private void failOnReport()
+        {
+            for (TaskReport report = attempt.reports().poll(); report != null; report = attempt.reports().poll()) {
+                handle(report);
+            }
+        }
+
+        private void handle(TaskReport report)
+        {
+            if (report instanceof TaskReport.Failure failure) {
+                Throwable cause = failure.cause();
+                if (cause instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw new OntulException(ErrorCode.INTERNAL_ERROR, "Task " + failure.taskId() + " of streaming job " + definition.name() + " failed: " + cause, cause);
+            }
+            if (report instanceof TaskReport.Acknowledged acknowledged) {
+                Ack ack = acknowledged.ack();
+                if (ack.checkpointId() != inFlight) {
+                    throw OntulException.internal("task " + ack.taskId() + " of streaming job " + definition.name() + " acknowledged checkpoint " + ack.checkpointId()
+                            + " while " + inFlight + " is in flight", null);
+                }
+                acks.put(ack.taskId(), ack);
+                if (acks.size() == attempt.taskIds().size()) {
+                    complete();
+                }
+            }
+        }
+
+        private void complete()
+        {
+            long checkpointId = inFlight;
+            List<byte[]> committables = new ArrayList<>();
+            acks.values().forEach(ack -> committables.add(ack.committable()));
+            boolean atLeastOnce = options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE;
+            if (atLeastOnce) {
+                // rows visible before the checkpoint is stored: a failure until it is replays them
+                committer.commit(checkpointId, committables);
+            }
+            CrashHook.NONE.reached(CrashPoints.BEFORE_CHECKPOINT_COMPLETE);
+            Optional<List<byte[]>> completed = Optional.empty();
+            for (Ack ack : acks.values()) {
+                completed = coordinator.acknowledge(ack);
+            }
+            if (completed.isEmpty()) {
+                throw OntulException.internal("checkpoint " + checkpointId + " of streaming job " + definition.name() + " is missing acknowledgements", null);
+            }
+            CrashHook.NONE.reached(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+            if (!atLeastOnce) {
+                committer.commit(checkpointId, completed.get());
+            }
+            CrashHook.NONE.reached(CrashPoints.AFTER_SINK_COMMIT);
+            attempt.checkpointCompleted(checkpointId);
+            long started = inFlightStarted;
+            inFlight = -1;
+            acks.clear();
+            lastCheckpointId = checkpointId;
+            lastCheckpointTime = Instant.now();
+            lastCheckpointDurationMillis = (System.nanoTime() - started) / 1_000_000;
+            lastCheckpointBytes = attempt.lastCheckpointBytes();
+            nextCheckpointNanos = Math.max(started + options.checkpointInterval().toNanos(), System.nanoTime() + options.checkpointMinPause().toNanos());
+            consecutiveFailures = 0;
+        }
+
+        private void updateFigures()
+        {
+            spilledBytes = context.spillStatistics().bytes();
         }
     }
 
@@ -304,38 +459,6 @@ public final class StreamingJob
     private long checkpointIdAfter(long previous)
     {
         return options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE ? Math.max(previous + 1, System.currentTimeMillis()) : previous + 1;
-    }
-
-    private void checkpoint(CheckpointCoordinator coordinator, JobSinks sink, StreamReader reader, StreamingPipeline pipeline, long checkpointId, Map<String, byte[]> positions)
-    {
-        long started = System.nanoTime();
-        byte[] committable = sink.prepareCommit(checkpointId);
-        CrashPoints.reached(CrashPoints.AFTER_PREPARE_COMMIT);
-        boolean atLeastOnce = options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE;
-        if (atLeastOnce) {
-            // rows visible before the checkpoint is stored: a failure until it is replays them
-            sink.commit(checkpointId, List.of(committable));
-        }
-        coordinator.snapshotTask(TASK, checkpointId, positions, pipeline::snapshot);
-        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
-        if (elapsed.compareTo(options.checkpointTimeout()) > 0) {
-            throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Checkpoint " + checkpointId + " of streaming job " + definition.name() + " took " + elapsed.toMillis()
-                    + " ms, more than its '" + StreamingJobOptions.CHECKPOINT_TIMEOUT + "' of " + options.checkpointTimeout().toMillis() + " ms; the job restarts from the previous checkpoint");
-        }
-        CrashPoints.reached(CrashPoints.BEFORE_CHECKPOINT_COMPLETE);
-        List<byte[]> committables = coordinator.acknowledge(new TaskAcknowledgement(TASK, checkpointId, committable))
-                .orElseThrow(() -> OntulException.internal("checkpoint " + checkpointId + " of streaming job " + definition.name() + " is missing acknowledgements", null));
-        CrashPoints.reached(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
-        if (!atLeastOnce) {
-            sink.commit(checkpointId, committables);
-        }
-        CrashPoints.reached(CrashPoints.AFTER_SINK_COMMIT);
-        reader.reportProgress(Map.copyOf(positions));
-        lastCheckpointId = checkpointId;
-        lastCheckpointTime = Instant.now();
-        lastCheckpointDurationMillis = (System.nanoTime() - started) / 1_000_000;
-        lastCheckpointBytes = pipeline.lastSnapshotBytes() + committable.length;
-        consecutiveFailures = 0;
     }
 
     private void setState(StreamingJobState newState, String error)
@@ -351,16 +474,31 @@ public final class StreamingJob
         Instant started = startedAt;
         boolean active = isActive();
         Instant checkpointTime = lastCheckpointTime;
+        JobAttempt attempt = current;
+        long in = recordsIn.get();
+        long out = recordsOut.get();
+        long rejected = recordsRejected.get();
+        long late = recordsLate.get();
+        long jobWatermark = watermark;
+        long lag = -1;
+        if (attempt != null) {
+            in += attempt.sum(true, metrics -> metrics.recordsIn.get());
+            out += attempt.recordsOut();
+            rejected += attempt.sum(true, metrics -> metrics.rejected.get());
+            late += attempt.sum(false, metrics -> metrics.late.get());
+            jobWatermark = Math.max(jobWatermark, attempt.watermark());
+            lag = attempt.lag();
+        }
         return Arrays.asList(
                 definition.name(),
                 state.name(),
                 active && started != null ? formatDuration(Duration.between(started, Instant.now())) : null,
-                recordsIn.get(),
-                recordsOut.get(),
-                recordsRejected.get(),
-                recordsLate.get(),
-                active && sourceLag >= 0 ? sourceLag : null,
-                watermark == WatermarkTracker.NONE ? null : Instant.EPOCH.plus(watermark, ChronoUnit.MICROS).toString(),
+                in,
+                out,
+                rejected,
+                late,
+                active && lag >= 0 ? lag : null,
+                jobWatermark == WatermarkTracker.NONE ? null : Instant.EPOCH.plus(jobWatermark, ChronoUnit.MICROS).toString(),
                 active ? spilledBytes : null,
                 lastCheckpointId == 0 ? null : lastCheckpointId,
                 checkpointTime == null ? null : checkpointTime.toString(),

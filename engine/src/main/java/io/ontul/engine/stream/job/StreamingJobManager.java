@@ -52,12 +52,16 @@ public final class StreamingJobManager
 
     private final StreamingEnvironment environment;
     private final Map<String, StreamingJob> jobs = new ConcurrentHashMap<>();
+    /** ontul.streaming.default-parallelism: what a job created without the option 'parallelism' gets, and keeps. */
+    private final String defaultParallelism;
     private boolean closed;
 
     public StreamingJobManager(CatalogManager catalogs, BufferAllocator rootAllocator, ExecutorService workers, StoredStreamingJobs store, Supplier<CheckpointStore> checkpoints,
-            Supplier<SpillStore> spillStore, long defaultMaxMemory, io.ontul.engine.security.AccessControl accessControl)
+            Supplier<SpillStore> spillStore, long defaultMaxMemory, io.ontul.engine.security.AccessControl accessControl, String defaultParallelism)
     {
         this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints, spillStore, defaultMaxMemory, accessControl);
+        this.defaultParallelism = defaultParallelism.trim();
+        StreamingJobOptions.parse(Map.of(StreamingJobOptions.PARALLELISM, this.defaultParallelism));
     }
 
     /** Resumes the jobs stored as RUNNING or RESTARTING; a job that cannot start is FAILED with the reason. */
@@ -91,7 +95,8 @@ public final class StreamingJobManager
     {
         checkOpen();
         String name = create.name().getSimple();
-        Map<String, String> options = SqlProperties.text(create.options());
+        Map<String, String> options = new java.util.LinkedHashMap<>(SqlProperties.text(create.options()));
+        options.putIfAbsent(StreamingJobOptions.PARALLELISM, defaultParallelism);
         StreamingJobOptions parsed = StreamingJobOptions.parse(options);
         if (environment.store().get(name).isPresent()) {
             if (create.ifNotExists()) {
@@ -99,7 +104,7 @@ public final class StreamingJobManager
             }
             throw alreadyExists(create, name);
         }
-        new StreamingJobPlanner(environment.catalogs(), catalog, schema, environment.accessControl().of(user)).plan(create.insert(), parsed);
+        new StreamingJobPlanner(environment.catalogs(), catalog, schema, environment.accessControl().of(user)).plan(create.insert(), parsed).checkParallelism(parsed.parallelism());
         String jobId = name.replaceAll("[^A-Za-z0-9_]", "_");
         jobId = jobId.substring(0, Math.min(jobId.length(), 100)) + "-" + UUID.randomUUID();
         StoredStreamingJob stored = new StoredStreamingJob(name, jobId, definition, catalog, schema, options, StreamingJobState.CREATED.name(), Optional.empty(), user, Instant.now());
@@ -137,6 +142,35 @@ public final class StreamingJobManager
     {
         checkOpen();
         job(name).start();
+    }
+
+    /**
+     * ALTER STREAMING JOB name SET (...): changes options of a job that is not running, such as
+     * its parallelism; the next start restores its state into the new tasks. 'max-parallelism'
+     * (the key groups its state is kept by) is fixed for the job's life.
+     */
+    public synchronized void alter(String name, Map<String, String> changes)
+    {
+        checkOpen();
+        StreamingJob job = job(name);
+        if (job.isActive()) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Streaming job '" + name + "' is " + job.state() + ": stop it (STOP STREAMING JOB " + name + ") before changing its options");
+        }
+        StoredStreamingJob stored = job.definition();
+        String maxParallelism = StreamingJobOptions.MAX_PARALLELISM;
+        if (changes.containsKey(maxParallelism) && !changes.get(maxParallelism).trim().equals(
+                stored.options().getOrDefault(maxParallelism, StreamingJobOptions.DEFAULTS.get(maxParallelism)))) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Streaming job option '" + maxParallelism + "' cannot change: the job's state is kept in that many key groups");
+        }
+        Map<String, String> options = new java.util.TreeMap<>(stored.options());
+        options.putAll(changes);
+        StreamingJobOptions parsed = StreamingJobOptions.parse(options);
+        new StreamingJobPlanner(environment.catalogs(), stored.catalog(), stored.schema(), io.ontul.engine.security.UserAccess.unrestricted(stored.createdBy()))
+                .plan(((SqlCreateStreamingJob) OntulParser.parse(stored.definition())).insert(), parsed)
+                .checkParallelism(parsed.parallelism());
+        environment.store().updateOptions(name, options);
+        StoredStreamingJob altered = environment.store().get(name).orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Streaming job '" + name + "' does not exist"));
+        jobs.put(name, new StreamingJob(altered, environment));
     }
 
     /** STOP STREAMING JOB: a final checkpoint, committed, then STOPPED. */

@@ -33,9 +33,14 @@ import io.ontul.spi.OntulException;
  * written ({@code catalog.schema.table}), if any
  * @param maxMemory {@value #MAX_MEMORY}: the job's memory budget in bytes, if set (else the
  * engine's {@code ontul.query.max-memory}); window state spills when it runs short
+ * @param parallelism {@value #PARALLELISM}: the job's tasks of each kind (source readers, window
+ * aggregations, sink writers); a job created without it gets the engine's
+ * {@code ontul.streaming.default-parallelism} (1 unless set)
+ * @param maxParallelism {@value #MAX_PARALLELISM}: the number of key groups a windowed job's
+ * keys are hashed into, the most tasks it can ever have (default 128); fixed for the job's life
  */
 public record StreamingJobOptions(Duration checkpointInterval, Duration checkpointTimeout, Duration checkpointMinPause, int restartMaxAttempts, Duration restartBackoff,
-        DeliveryGuarantee deliveryGuarantee, Optional<String> rejectsTable, OptionalLong maxMemory)
+        DeliveryGuarantee deliveryGuarantee, Optional<String> rejectsTable, OptionalLong maxMemory, int parallelism, int maxParallelism)
 {
     public static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
     public static final String CHECKPOINT_TIMEOUT = "checkpoint.timeout";
@@ -44,6 +49,9 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
     public static final String RESTART_BACKOFF = "restart.backoff";
     public static final String DELIVERY_GUARANTEE = "delivery.guarantee";
     public static final String PARALLELISM = "parallelism";
+    public static final String MAX_PARALLELISM = "max-parallelism";
+    /** The most key groups a job may have. */
+    public static final int MAX_KEY_GROUPS = 32768;
     public static final String REJECTS_TABLE = "rejects.table";
     public static final String MAX_MEMORY = "max-memory";
     /** Every option with its default, in the order DESCRIBE shows them. */
@@ -100,9 +108,13 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
         }
         int maxAttempts = wholeNumber(options, RESTART_MAX_ATTEMPTS, 0);
         int parallelism = wholeNumber(options, PARALLELISM, 1);
-        if (parallelism != 1) {
-            throw new OntulException(ErrorCode.NOT_SUPPORTED, "Streaming job option '" + PARALLELISM + "' = " + parallelism
-                    + " is not supported yet: a job runs as one task (one thread reading every partition)");
+        int maxParallelism = wholeNumber(options, MAX_PARALLELISM, 1);
+        if (maxParallelism > MAX_KEY_GROUPS) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Streaming job option '" + MAX_PARALLELISM + "' = " + maxParallelism + " is more than " + MAX_KEY_GROUPS);
+        }
+        if (parallelism > maxParallelism) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Streaming job option '" + PARALLELISM + "' = " + parallelism + " is more than its '" + MAX_PARALLELISM + "' of "
+                    + maxParallelism + ": a job cannot have more tasks than key groups");
         }
         String guarantee = value(options, DELIVERY_GUARANTEE).toLowerCase(Locale.ROOT);
         DeliveryGuarantee deliveryGuarantee = null;
@@ -118,7 +130,8 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
         Optional<String> rejectsTable = Optional.of(value(options, REJECTS_TABLE)).filter(name -> !name.isEmpty());
         String memory = value(options, MAX_MEMORY);
         OptionalLong maxMemory = memory.isEmpty() ? OptionalLong.empty() : OptionalLong.of(DataSize.parse(memory, "streaming job option '" + MAX_MEMORY + "'"));
-        return new StreamingJobOptions(interval, timeout, duration(options, CHECKPOINT_MIN_PAUSE), maxAttempts, duration(options, RESTART_BACKOFF), deliveryGuarantee, rejectsTable, maxMemory);
+        return new StreamingJobOptions(interval, timeout, duration(options, CHECKPOINT_MIN_PAUSE), maxAttempts, duration(options, RESTART_BACKOFF), deliveryGuarantee, rejectsTable, maxMemory,
+                parallelism, maxParallelism);
     }
 
     private static int wholeNumber(Map<String, String> options, String name, int minimum)
@@ -167,6 +180,7 @@ public record StreamingJobOptions(Duration checkpointInterval, Duration checkpoi
         defaults.put(CHECKPOINT_MIN_PAUSE, "0s");
         defaults.put(DELIVERY_GUARANTEE, DeliveryGuarantee.EXACTLY_ONCE.text());
         defaults.put(PARALLELISM, "1");
+        defaults.put(MAX_PARALLELISM, String.valueOf(io.ontul.engine.stream.shuffle.KeyGroups.DEFAULT_MAX_PARALLELISM));
         defaults.put(REJECTS_TABLE, "");
         defaults.put(MAX_MEMORY, "");
         defaults.put(RESTART_MAX_ATTEMPTS, "3");

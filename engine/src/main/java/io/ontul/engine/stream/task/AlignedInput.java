@@ -6,6 +6,7 @@ import java.util.BitSet;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
 
+import io.ontul.engine.stream.shuffle.ChannelElement;
 import io.ontul.engine.stream.window.WatermarkTracker;
 
 /**

@@ -10,6 +10,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
 import org.junit.jupiter.api.Test;
 
+import io.ontul.engine.sql.tree.SqlAlterStreamingJob;
 import io.ontul.engine.sql.tree.SqlCreateStreamingJob;
 import io.ontul.engine.sql.tree.SqlDropStreamingJob;
 import io.ontul.engine.sql.tree.SqlProperties;
@@ -56,6 +57,13 @@ class TestStreamingJobParsing
         assertThat(drop.ifExists()).isTrue();
         assertThat(drop.name().getSimple()).isEqualTo("j");
         assertThat(parse("DROP STREAMING JOB j", SqlDropStreamingJob.class).ifExists()).isFalse();
+        SqlAlterStreamingJob alter = parse("ALTER STREAMING JOB j SET ('parallelism' = '3', 'checkpoint.interval' = '1s')", SqlAlterStreamingJob.class);
+        assertThat(alter.name().getSimple()).isEqualTo("j");
+        assertThat(SqlProperties.text(alter.options())).isEqualTo(Map.of("parallelism", "3", "checkpoint.interval", "1s"));
+        assertThat(OntulParser.parse("ALTER USER ann PASSWORD 'x'")).isNotInstanceOf(SqlAlterStreamingJob.class);
+        assertThatThrownBy(() -> OntulParser.parse("ALTER STREAMING JOB j SET parallelism = 3"))
+                .isInstanceOf(OntulException.class)
+                .hasMessageContaining("line 1:27");
     }
 
     @Test

@@ -15,6 +15,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.ontul.engine.stream.shuffle.ChannelElement;
+import io.ontul.engine.stream.shuffle.InputGate;
 import io.ontul.engine.stream.window.WatermarkTracker;
 
 /**

@@ -1,4 +1,4 @@
-package io.ontul.engine.stream.task;
+package io.ontul.engine.stream.shuffle;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -113,6 +113,17 @@ public final class InputGate
                 remaining = notEmpty.awaitNanos(remaining);
             }
             return null;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean isClosed()
+    {
+        lock.lock();
+        try {
+            return closed;
         }
         finally {
             lock.unlock();

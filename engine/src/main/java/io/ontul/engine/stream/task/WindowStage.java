@@ -8,9 +8,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.engine.operator.Batches;
 import io.ontul.engine.operator.Operator;
@@ -18,50 +19,49 @@ import io.ontul.engine.plan.TaskContext;
 import io.ontul.engine.query.QueryContext;
 import io.ontul.engine.stream.plan.StreamFeedNode;
 import io.ontul.engine.stream.plan.StreamingJobPlan;
+import io.ontul.engine.stream.shuffle.KeyGroups;
 import io.ontul.engine.stream.window.EventTimeSessions;
 import io.ontul.engine.stream.window.EventTimeWindowAggregation;
-import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.exchange.checkpoint.StateStreamReader;
 import io.ontul.exchange.checkpoint.StateStreamWriter;
 import io.ontul.exchange.checkpoint.TaskSnapshot;
 import io.ontul.exchange.checkpoint.TaskSnapshotWriter;
-import io.ontul.spi.stream.StreamBatch;
 
 /**
- * The operators of one task of a streaming job, between its source reader and its sink. Polled
- * batches go through the query's filter/project (and window table function) operators; a
- * stateless job hands the result to the sink, a windowed job adds it to its
- * {@link EventTimeWindowAggregation} with the watermark before the batch, advances the watermark
- * with the batch's event times ({@link WatermarkTracker}) and hands the rows of every window the
- * watermark closed, through the operators above the aggregation, to the sink.
+ * The keyed part of a windowed job, run by each window task. The rows the source tasks send
+ * (after the job's filter/project and window table function) wait in the job's SESSION window, if
+ * it has one, and in its window aggregations, innermost first. As the task's watermark passes
+ * window ends ({@link #advance}), the rows of every closed window run through the operators above
+ * its aggregation into the next one, and those of the last into the sink.
  * <p>
- * On a checkpoint barrier {@link #snapshot} adds the watermark state to the task's metadata and
- * the open windows as the state stream {@value #WINDOWS}; {@link #restore} takes them back.
- * Single-threaded, on the task's thread.
+ * On a checkpoint barrier {@link #snapshot} writes the task's watermark as metadata
+ * ({@value #WATERMARK}) and the open windows (and sessions) as state streams; {@link #restore}
+ * takes back, from every task snapshot of a checkpoint, the state rows of the key groups this
+ * task owns now, so a job may restart with another parallelism. Single-threaded, on the task's
+ * thread.
  */
-public final class StreamingPipeline
+final class WindowStage
         implements AutoCloseable
 {
     static final String WINDOWS = "windows";
     static final String SESSIONS = "sessions";
-    private static final String WATERMARK = "watermark";
-    private static final String EVENT_TIME = "event-time.";
+    static final String WATERMARK = "watermark";
 
     private final StreamingJobPlan plan;
-    private final Operator input;
     private final EventTimeSessions sessions;
     private final Operator sessionOutput;
-    /** The window aggregations, innermost first, with the operators after each; empty for a stateless job. */
+    /** The window aggregations, innermost first, with the operators after each. */
     private final List<EventTimeWindowAggregation> windows = new ArrayList<>();
     private final List<Operator> outputs = new ArrayList<>();
-    private final WatermarkTracker watermarks;
+    private final int keyCount;
     private long lastSnapshotBytes;
 
-    public StreamingPipeline(StreamingJobPlan plan, QueryContext context, Collection<String> splits, LongSupplier nanoClock)
+    WindowStage(StreamingJobPlan plan, QueryContext context, TaskContext task)
     {
         this.plan = requireNonNull(plan, "plan is null");
-        TaskContext task = TaskContext.single(context);
-        this.input = plan.input().open(task);
+        if (plan.aggregations().isEmpty()) {
+            throw new IllegalArgumentException("a stateless job has no window stage");
+        }
         if (plan.session().isPresent()) {
             StreamingJobPlan.SessionStage session = plan.session().get();
             this.sessions = new EventTimeSessions(context, session.function(), session.input().schema(), session.outputSchema(), session.microsPerUnit());
@@ -75,32 +75,23 @@ public final class StreamingPipeline
             windows.add(EventTimeWindowAggregation.of(context, aggregation.aggregate().parts(), aggregation.windowEndKey(), aggregation.microsPerUnit()));
             outputs.add(aggregation.output().open(task));
         }
-        this.watermarks = plan.aggregations().isEmpty() ? null : new WatermarkTracker(plan.watermark().orElseThrow(), splits, nanoClock);
+        this.keyCount = plan.aggregations().get(0).aggregate().parts().keyColumns().length;
     }
 
-    /** Runs one poll's rows through the operators; what is ready for the sink goes to {@code sink}, which must not keep the batch. */
-    public void process(StreamBatch polled, Consumer<VectorSchemaRoot> sink)
+    /** Takes rows the source tasks sent, with the task's watermark before them (rows of windows closed under it are late). */
+    void add(VectorSchemaRoot batch, long watermarkBefore)
     {
-        if (windows.isEmpty()) {
-            if (polled.batch() != null) {
-                plan.feed().offer(polled.batch());
-                drain(input, sink);
-            }
-            return;
+        if (sessions != null) {
+            sessions.add(batch, watermarkBefore);
         }
-        long before = watermarks.watermark();
-        if (polled.batch() != null) {
-            plan.feed().offer(polled.batch());
-            drain(input, batch -> {
-                if (sessions != null) {
-                    sessions.add(batch, before);
-                }
-                else {
-                    windows.get(0).add(batch, before);
-                }
-            });
+        else {
+            windows.get(0).add(batch, watermarkBefore);
         }
-        long watermark = watermarks.advance(polled.maxEventTimes());
+    }
+
+    /** The task's watermark moved to {@code watermark}: closed sessions and windows go on, the last ones' rows to {@code sink}, which must not keep them. */
+    void advance(long watermark, Consumer<VectorSchemaRoot> sink)
+    {
         if (sessions != null) {
             // a session's rows come out once it ended; they are never late for the aggregation
             feedThrough(sessions.close(watermark), plan.session().orElseThrow().feed(), sessionOutput, windows.get(0)::addOnTime);
@@ -115,7 +106,7 @@ public final class StreamingPipeline
     /** Runs each batch, owned from now on, from {@code feed} through {@code operator} into {@code consumer}. */
     private static void feedThrough(List<VectorSchemaRoot> batches, StreamFeedNode feed, Operator operator, Consumer<VectorSchemaRoot> consumer)
     {
-        List<VectorSchemaRoot> fired = new java.util.ArrayList<>(batches);
+        List<VectorSchemaRoot> fired = new ArrayList<>(batches);
         try {
             for (int i = 0; i < fired.size(); i++) {
                 feed.offer(fired.get(i));
@@ -132,7 +123,7 @@ public final class StreamingPipeline
         }
     }
 
-    private static void drain(Operator operator, Consumer<VectorSchemaRoot> consumer)
+    static void drain(Operator operator, Consumer<VectorSchemaRoot> consumer)
     {
         for (VectorSchemaRoot batch = operator.next(); batch != null; batch = operator.next()) {
             try (VectorSchemaRoot owned = batch) {
@@ -141,67 +132,48 @@ public final class StreamingPipeline
         }
     }
 
-    /** Rows left out because their window had closed; 0 for a stateless job. */
-    public long lateRows()
+    /** Rows left out because their window had closed. */
+    long lateRows()
     {
-        return (windows.isEmpty() ? 0 : windows.get(0).lateRows()) + (sessions == null ? 0 : sessions.lateRows());
+        return windows.get(0).lateRows() + (sessions == null ? 0 : sessions.lateRows());
     }
 
-    /** The watermark in epoch microseconds, or {@link WatermarkTracker#NONE}. */
-    public long watermark()
-    {
-        return watermarks == null ? WatermarkTracker.NONE : watermarks.watermark();
-    }
-
-    /** Open window groups held; 0 for a stateless job. */
-    public int openGroups()
+    /** Open window groups held. */
+    int openGroups()
     {
         return windows.stream().mapToInt(EventTimeWindowAggregation::groupCount).sum();
     }
 
     /** The task's state for a checkpoint: metadata entries (returned) and state streams (written to {@code writer}). */
-    public Map<String, String> snapshot(TaskSnapshotWriter writer)
+    Map<String, String> snapshot(TaskSnapshotWriter writer, long watermark)
     {
         lastSnapshotBytes = 0;
         Map<String, String> metadata = new HashMap<>();
-        if (windows.isEmpty()) {
-            return metadata;
-        }
-        metadata.put(WATERMARK, String.valueOf(watermarks.watermark()));
-        watermarks.maxEventTimes().forEach((split, time) -> metadata.put(EVENT_TIME + split, String.valueOf(time)));
+        metadata.put(WATERMARK, String.valueOf(watermark));
         for (int i = 0; i < windows.size(); i++) {
             EventTimeWindowAggregation aggregation = windows.get(i);
             StateStreamWriter stream = writer.stream(windowsStream(i), aggregation.stateSchema());
             aggregation.snapshot(batch -> {
                 stream.write(batch);
-                lastSnapshotBytes += bytes(batch);
+                lastSnapshotBytes += Batches.bytes(batch);
             });
             stream.finish();
         }
         if (sessions != null) {
             List<VectorSchemaRoot> state = sessions.snapshot();
-            state.forEach(batch -> lastSnapshotBytes += bytes(batch));
+            state.forEach(batch -> lastSnapshotBytes += Batches.bytes(batch));
             writeState(writer, SESSIONS, sessions.stateSchema(), state);
         }
         return metadata;
     }
 
     /** Bytes of Arrow state the latest {@link #snapshot} wrote (before compression and encryption). */
-    public long lastSnapshotBytes()
+    long lastSnapshotBytes()
     {
         return lastSnapshotBytes;
     }
 
-    private static long bytes(VectorSchemaRoot batch)
-    {
-        long bytes = 0;
-        for (org.apache.arrow.vector.FieldVector vector : batch.getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
-        return bytes;
-    }
-
-    private static void writeState(TaskSnapshotWriter writer, String name, org.apache.arrow.vector.types.pojo.Schema schema, List<VectorSchemaRoot> state)
+    private static void writeState(TaskSnapshotWriter writer, String name, Schema schema, List<VectorSchemaRoot> state)
     {
         try {
             StateStreamWriter stream = writer.stream(name, schema);
@@ -215,24 +187,47 @@ public final class StreamingPipeline
         }
     }
 
-    /** Takes back the state a checkpoint holds for this task: its metadata and snapshot (null when the task has none). */
-    public void restore(Map<String, String> metadata, TaskSnapshot snapshot, QueryContext context)
+    /**
+     * Takes back the open windows (and sessions) a checkpoint holds: of every task snapshot, the
+     * state rows whose key group task {@code task} of {@code parallelism} owns.
+     */
+    void restore(Collection<TaskSnapshot> snapshots, QueryContext context, int task, int parallelism, int maxParallelism)
     {
-        if (windows.isEmpty() || !metadata.containsKey(WATERMARK)) {
+        int[] stateKeys = new int[keyCount];
+        for (int i = 0; i < keyCount; i++) {
+            stateKeys[i] = i;
+        }
+        KeyGroups keyGroups = new KeyGroups(stateKeys, maxParallelism);
+        for (TaskSnapshot snapshot : snapshots) {
+            // only the innermost aggregation is keyed by the shuffle's keys; jobs with more run as one task
+            readState(snapshot, windowsStream(0), context, batch -> restoreOwned(batch, keyGroups, task, parallelism, context, windows.get(0)::restore));
+            for (int i = 1; i < windows.size(); i++) {
+                readState(snapshot, windowsStream(i), context, windows.get(i)::restore);
+            }
+            if (sessions != null) {
+                readState(snapshot, SESSIONS, context, batch -> sessions.add(batch, EventTimeWindowAggregation.NO_WATERMARK));
+            }
+        }
+    }
+
+    private static void restoreOwned(VectorSchemaRoot state, KeyGroups keyGroups, int task, int parallelism, QueryContext context, Consumer<VectorSchemaRoot> restore)
+    {
+        if (parallelism == 1) {
+            restore.accept(state);
             return;
         }
-        Map<String, Long> maxEventTimes = new HashMap<>();
-        metadata.forEach((key, value) -> {
-            if (key.startsWith(EVENT_TIME)) {
-                maxEventTimes.put(key.substring(EVENT_TIME.length()), Long.parseLong(value));
+        VectorSchemaRoot[] byTask = Batches.scatter(state, keyGroups.tasks(state, parallelism), parallelism, context.allocator());
+        try {
+            if (byTask[task] != null) {
+                restore.accept(byTask[task]);
             }
-        });
-        watermarks.restore(maxEventTimes, Long.parseLong(metadata.get(WATERMARK)));
-        for (int i = 0; i < windows.size(); i++) {
-            readState(snapshot, windowsStream(i), context, windows.get(i)::restore);
         }
-        if (sessions != null) {
-            readState(snapshot, SESSIONS, context, batch -> sessions.add(batch, EventTimeWindowAggregation.NO_WATERMARK));
+        finally {
+            for (VectorSchemaRoot slice : byTask) {
+                if (slice != null) {
+                    slice.close();
+                }
+            }
         }
     }
 
@@ -244,7 +239,7 @@ public final class StreamingPipeline
 
     private static void readState(TaskSnapshot snapshot, String name, QueryContext context, Consumer<VectorSchemaRoot> consumer)
     {
-        if (snapshot == null || snapshot.stream(name).isEmpty()) {
+        if (snapshot.stream(name).isEmpty()) {
             return;
         }
         try (StateStreamReader reader = snapshot.openStream(name, context.allocator())) {
@@ -259,7 +254,7 @@ public final class StreamingPipeline
     @Override
     public void close()
     {
-        List<AutoCloseable> closing = new ArrayList<>(List.of(input));
+        List<AutoCloseable> closing = new ArrayList<>();
         if (sessions != null) {
             closing.add(sessionOutput);
             closing.add(sessions);

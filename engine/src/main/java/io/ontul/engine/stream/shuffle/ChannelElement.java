@@ -1,4 +1,4 @@
-package io.ontul.engine.stream.task;
+package io.ontul.engine.stream.shuffle;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,0 +1,258 @@
+package io.ontul.engine.stream.job;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.ToLongFunction;
+
+import io.ontul.engine.operator.Batches;
+import io.ontul.engine.stream.checkpoint.CheckpointCoordinator;
+import io.ontul.engine.stream.plan.StreamingJobPlan;
+import io.ontul.engine.stream.shuffle.InputGate;
+import io.ontul.engine.stream.shuffle.KeyGroups;
+import io.ontul.engine.stream.shuffle.ShuffleOutput;
+import io.ontul.engine.stream.sink.JobSinks;
+import io.ontul.engine.stream.task.SourceTask;
+import io.ontul.engine.stream.task.TaskMetrics;
+import io.ontul.engine.stream.task.TaskReport;
+import io.ontul.engine.stream.task.TaskServices;
+import io.ontul.engine.stream.task.WindowTask;
+import io.ontul.engine.stream.window.WatermarkTracker;
+import io.ontul.spi.stream.StreamSplit;
+
+/**
+ * One attempt of a job: its tasks, each on its own thread, started from the latest complete
+ * checkpoint. A job of parallelism P has P source tasks, the source's partitions dealt out to them
+ * in order (partition j to task j mod P: the coordinator decides, never a consumer group); a
+ * stateless job's source tasks write their own sinks, a windowed job's send their rows through a
+ * hash shuffle by key group to P window tasks, which write the sinks. The tasks talk to the
+ * job's coordinator ({@link StreamingJob}) only by {@link TaskReport reports}, and it to them by
+ * injecting barriers into the source tasks.
+ * <p>
+ * On restore, each source task takes its partitions' positions and greatest event times, whichever
+ * task held them before; each window task takes, from every task snapshot, the window state of the
+ * key groups it owns now, so the parallelism may change between attempts.
+ */
+final class JobAttempt
+        implements AutoCloseable
+{
+    /** Batches a channel holds before its sender waits. */
+    static final int CHANNEL_CAPACITY = 8;
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final List<SourceTask> sources = new ArrayList<>();
+    private final List<WindowTask> windows = new ArrayList<>();
+    private final List<InputGate> gates = new ArrayList<>();
+    private final List<JobSinks> sinks = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final BlockingQueue<TaskReport> reports;
+
+    /**
+     * @param plans one plan of the job per task index (a plan's feeds belong to one source and one window task)
+     * @param restored the checkpoint the attempt starts from
+     */
+    JobAttempt(String jobName, String jobId, List<StreamingJobPlan> plans, StreamingJobOptions options, TaskServices shared, CheckpointCoordinator.Restored restored)
+    {
+        int parallelism = plans.size();
+        StreamingJobPlan plan = plans.get(0);
+        boolean windowed = !plan.aggregations().isEmpty();
+        this.reports = shared.reports();
+        try {
+            Map<String, byte[]> saved = restored.positions();
+            List<List<StreamSplit>> assigned = new ArrayList<>();
+            for (int task = 0; task < parallelism; task++) {
+                assigned.add(new ArrayList<>());
+            }
+            List<StreamSplit> splits = plan.source().splits(plan.scan().table());
+            for (int j = 0; j < splits.size(); j++) {
+                StreamSplit split = splits.get(j);
+                assigned.get(j % parallelism).add(new StreamSplit(split.id(), saved.getOrDefault(split.id(), split.startPosition())));
+            }
+            long restoredWatermark = restored.stateValues(WindowTask.WATERMARK).stream().mapToLong(Long::parseLong).min().orElse(WatermarkTracker.NONE);
+            Map<String, Long> eventTimes = new HashMap<>();
+            restored.stateWithPrefix(SourceTask.EVENT_TIME).forEach((split, time) -> eventTimes.put(split, Long.parseLong(time)));
+            if (windowed) {
+                for (int task = 0; task < parallelism; task++) {
+                    gates.add(new InputGate(parallelism, CHANNEL_CAPACITY));
+                }
+            }
+            int[] keyColumns = windowed ? plan.aggregations().get(0).aggregate().parts().keyColumns() : new int[0];
+            for (int task = 0; task < parallelism; task++) {
+                JobSinks sourceSinks = open(plans.get(task), jobName, jobId, shared);
+                WatermarkTracker watermarks = null;
+                ShuffleOutput shuffle = null;
+                if (windowed) {
+                    List<String> ids = assigned.get(task).stream().map(StreamSplit::id).toList();
+                    watermarks = new WatermarkTracker(plan.watermark().orElseThrow(), ids, System::nanoTime);
+                    Map<String, Long> own = new HashMap<>();
+                    ids.forEach(id -> {
+                        if (eventTimes.containsKey(id)) {
+                            own.put(id, eventTimes.get(id));
+                        }
+                    });
+                    watermarks.restore(own, restoredWatermark);
+                    shuffle = new ShuffleOutput(task, gates, new KeyGroups(keyColumns, options.maxParallelism()), shared.context().allocator());
+                }
+                sources.add(new SourceTask("source-" + task, plans.get(task), assigned.get(task), watermarks, sourceSinks, shuffle, shared));
+                if (windowed) {
+                    windows.add(new WindowTask("window-" + task, task, parallelism, options.maxParallelism(), plans.get(task), gates.get(task), open(plans.get(task), jobName, jobId, shared),
+                            shared, restored.snapshots().values(), restoredWatermark));
+                }
+            }
+        }
+        catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    private JobSinks open(StreamingJobPlan plan, String jobName, String jobId, TaskServices shared)
+    {
+        JobSinks opened = JobSinks.open(plan, jobName, jobId, shared.context().allocator());
+        sinks.add(opened);
+        return opened;
+    }
+
+    /** The ids of the tasks of a job of {@code parallelism}: each acknowledges every checkpoint. */
+    static Set<String> taskIds(int parallelism, boolean windowed)
+    {
+        Set<String> ids = new TreeSet<>();
+        for (int task = 0; task < parallelism; task++) {
+            ids.add("source-" + task);
+            if (windowed) {
+                ids.add("window-" + task);
+            }
+        }
+        return ids;
+    }
+
+    /** The ids of every task: each acknowledges every checkpoint. */
+    Set<String> taskIds()
+    {
+        Set<String> ids = new TreeSet<>();
+        sources.forEach(task -> ids.add(task.taskId()));
+        windows.forEach(task -> ids.add(task.taskId()));
+        return ids;
+    }
+
+    /** Starts every task's thread, the receiving tasks first. */
+    void start(String jobName)
+    {
+        for (WindowTask task : windows) {
+            startThread(task, "ontul-stream-" + jobName + "-" + task.taskId());
+        }
+        for (SourceTask task : sources) {
+            startThread(task, "ontul-stream-" + jobName + "-" + task.taskId());
+        }
+    }
+
+    private void startThread(Runnable task, String name)
+    {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
+    }
+
+    BlockingQueue<TaskReport> reports()
+    {
+        return reports;
+    }
+
+    void injectBarrier(long checkpointId)
+    {
+        sources.forEach(task -> task.injectBarrier(checkpointId));
+    }
+
+    void checkpointCompleted(long checkpointId)
+    {
+        sources.forEach(task -> task.checkpointCompleted(checkpointId));
+    }
+
+    /** Asks the source tasks to stop reading; their end of input then ends the window tasks. */
+    void endSources()
+    {
+        sources.forEach(SourceTask::end);
+    }
+
+    int parallelism()
+    {
+        return sources.size();
+    }
+
+    /** The sum of one figure over the source tasks or over the window tasks. */
+    long sum(boolean ofSources, ToLongFunction<TaskMetrics> figure)
+    {
+        List<TaskMetrics> metrics = (ofSources ? sources.stream().map(SourceTask::metrics) : windows.stream().map(WindowTask::metrics)).toList();
+        return metrics.stream().mapToLong(figure).sum();
+    }
+
+    /** The job's records out: written by the window tasks of a windowed job, by the source tasks of a stateless one. */
+    long recordsOut()
+    {
+        return windows.isEmpty() ? sum(true, metrics -> metrics.recordsOut.get()) : sum(false, metrics -> metrics.recordsOut.get());
+    }
+
+    /** The job's watermark: the least of its window tasks', or none for a stateless job. */
+    long watermark()
+    {
+        return windows.stream().mapToLong(task -> task.metrics().watermark).min().orElse(WatermarkTracker.NONE);
+    }
+
+    /** Records behind the partitions' ends over all source tasks, or -1 when no task knows. */
+    long lag()
+    {
+        long lag = 0;
+        boolean known = false;
+        for (SourceTask task : sources) {
+            if (task.metrics().lag >= 0) {
+                lag += task.metrics().lag;
+                known = true;
+            }
+        }
+        return known ? lag : -1;
+    }
+
+    long lastCheckpointBytes()
+    {
+        return sum(false, metrics -> metrics.lastCheckpointBytes);
+    }
+
+    /** Waits up to the join timeout for every task's thread to end; false if some did not. */
+    boolean join()
+            throws InterruptedException
+    {
+        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
+        for (Thread thread : threads) {
+            thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        }
+        return threads.stream().noneMatch(Thread::isAlive);
+    }
+
+    /**
+     * Ends the attempt: closes the channels (what waits in them is freed, blocked senders go on),
+     * interrupts the tasks, waits for them and closes their sinks, which discards what was not
+     * prepared.
+     */
+    @Override
+    public void close()
+    {
+        gates.forEach(InputGate::close);
+        threads.forEach(Thread::interrupt);
+        try {
+            join();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        List<AutoCloseable> closing = new ArrayList<>(sinks);
+        Batches.closeAll(closing);
+    }
+}
