@@ -28,14 +28,16 @@ public final class OntulStreamingJobRun
     private final String sinkKind;
     private final String contender;
     private final String interval;
+    private final String parallelism;
     private final long timeoutNanos;
 
-    private OntulStreamingJobRun(OntulStatements sql, String sinkKind, String contender, String interval, long timeoutNanos)
+    private OntulStreamingJobRun(OntulStatements sql, String sinkKind, String contender, String interval, String parallelism, long timeoutNanos)
     {
         this.sql = requireNonNull(sql, "sql is null");
         this.sinkKind = requireNonNull(sinkKind, "sinkKind is null");
         this.contender = requireNonNull(contender, "contender is null");
         this.interval = requireNonNull(interval, "interval is null");
+        this.parallelism = requireNonNull(parallelism, "parallelism is null");
         this.timeoutNanos = timeoutNanos;
     }
 
@@ -65,7 +67,7 @@ public final class OntulStreamingJobRun
                 sql.run("CREATE SCHEMA iceberg.bench");
             }
             OntulStreamingJobRun runner = new OntulStreamingJobRun(sql, sinkKind, arguments.get("contender").replaceAll("[^a-z0-9]", "_"), arguments.get("interval"),
-                    arguments.getLong("timeout-seconds") * 1_000_000_000L);
+                    arguments.get("parallelism"), arguments.getLong("timeout-seconds") * 1_000_000_000L);
             if (warmupRecords > 0) {
                 Map<String, Object> warmup = runner.measure("warmup", "warmup", warmupRecords);
                 Progress.log("warm-up: %d records in %.1f s wall, %.1f CPU-s", warmupRecords, (long) warmup.get("wall_ns") / 1e9, (long) warmup.get("cpu_ns") / 1e9);
@@ -95,7 +97,7 @@ public final class OntulStreamingJobRun
 
         long cpuStart = ProcessCpu.nanos();
         long wallStart = System.nanoTime();
-        sql.run("CREATE STREAMING JOB " + job + " WITH ('checkpoint.interval' = '" + interval + "') AS INSERT INTO " + sink + " "
+        sql.run("CREATE STREAMING JOB " + job + " WITH ('checkpoint.interval' = '" + interval + "', 'parallelism' = '" + parallelism + "') AS INSERT INTO " + sink + " "
                 + OntulStatements.WINDOW_QUERY.formatted("kafka.\"default\"." + source));
         awaitRecords(job, records, wallStart + timeoutNanos);
         sql.run("STOP STREAMING JOB " + job);

@@ -18,6 +18,7 @@ record StreamingContender(String id, String description, boolean flink, String s
 
     static final List<StreamingContender> ALL = List.of(
             ontul("ontul-iceberg-10s", "Ontul → Iceberg, checkpoints every 10 s", "iceberg", "10s"),
+            ontul("ontul-iceberg-10s-p2", "Ontul → Iceberg, parallelism 2, checkpoints every 10 s", "iceberg", "10s", 2),
             ontul("ontul-iceberg-off", "Ontul → Iceberg, checkpoints off (1h: only STOP's final commit)", "iceberg", OFF),
             ontul("ontul-postgres-10s", "Ontul → PostgreSQL, checkpoints every 10 s", "postgres", "10s"),
             ontul("ontul-postgres-off", "Ontul → PostgreSQL, checkpoints off (1h: only STOP's final commit)", "postgres", OFF),
@@ -55,7 +56,12 @@ record StreamingContender(String id, String description, boolean flink, String s
 
     private static StreamingContender ontul(String id, String description, String sink, String interval)
     {
-        return new StreamingContender(id, description, false, sink, interval, 1);
+        return ontul(id, description, sink, interval, 1);
+    }
+
+    private static StreamingContender ontul(String id, String description, String sink, String interval, int parallelism)
+    {
+        return new StreamingContender(id, description, false, sink, interval, parallelism);
     }
 
     private static StreamingContender flink(String id, int parallelism, String interval)

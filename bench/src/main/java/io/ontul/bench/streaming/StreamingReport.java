@@ -113,6 +113,13 @@ final class StreamingReport
                         flink, ontulIceberg.get().rowsPerCpuSecond(records) / peer.get().rowsPerCpuSecond(records)));
             }
         }
+        Optional<ContenderRun> parallel = best("ontul-iceberg-10s-p2");
+        if (ontulIceberg.isPresent() && parallel.isPresent()) {
+            lines.add(String.format(Locale.ROOT, "Ontul → Iceberg (10 s), parallelism 2 vs 1: input rows per wall-second **%.2f×** (goal ≥ 1.7×; %,.0f vs %,.0f), "
+                    + "rows per CPU-second **%.2f×** (goal ≥ 0.9×: the shuffle must be cheap; %,.0f vs %,.0f)",
+                    parallel.get().rowsPerWallSecond(records) / ontulIceberg.get().rowsPerWallSecond(records), parallel.get().rowsPerWallSecond(records), ontulIceberg.get().rowsPerWallSecond(records),
+                    parallel.get().rowsPerCpuSecond(records) / ontulIceberg.get().rowsPerCpuSecond(records), parallel.get().rowsPerCpuSecond(records), ontulIceberg.get().rowsPerCpuSecond(records)));
+        }
         for (String sink : List.of("iceberg", "postgres")) {
             Optional<ContenderRun> on = best("ontul-" + sink + "-10s");
             Optional<ContenderRun> off = best("ontul-" + sink + "-off");

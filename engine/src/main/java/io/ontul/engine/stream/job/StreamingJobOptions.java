@@ -20,9 +20,9 @@ import io.ontul.spi.OntulException;
  *
  * @param checkpointInterval time from the start of one checkpoint to the start of the next
  * ({@value #CHECKPOINT_INTERVAL}, default 10s)
- * @param checkpointTimeout a checkpoint whose sink preparation and snapshot took longer than this
- * fails the attempt, which restarts from the previous one; checked when they return, a hanging
- * one is not interrupted ({@value #CHECKPOINT_TIMEOUT}, default 10m)
+ * @param checkpointTimeout a checkpoint that not every task has acknowledged this long after its
+ * barriers were injected fails the attempt, which restarts from the previous one
+ * ({@value #CHECKPOINT_TIMEOUT}, default 10m)
  * @param checkpointMinPause least time from the end of one checkpoint to the start of the next
  * ({@value #CHECKPOINT_MIN_PAUSE}, default 0s)
  * @param restartMaxAttempts restarts after consecutive failures before the job is FAILED
