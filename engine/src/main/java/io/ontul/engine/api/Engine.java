@@ -99,9 +99,12 @@ public final class Engine
             closeAfterFailedStart(e);
             throw e;
         }
+        // system.runtime.stream_tasks reads the streaming job manager, made after the catalogs
+        java.util.concurrent.atomic.AtomicReference<io.ontul.engine.stream.job.StreamingJobManager> streamingJobsOnceMade = new java.util.concurrent.atomic.AtomicReference<>();
         CatalogManager catalogManager;
         try {
-            catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries, accessControl.audit())),
+            catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries, accessControl.audit(),
+                    () -> streamingJobsOnceMade.get() == null ? java.util.List.of() : streamingJobsOnceMade.get().tasks())),
                     this.metadata, dataDirectory(config),
                     io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                             config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
@@ -118,6 +121,7 @@ public final class Engine
         this.streamingJobs = new io.ontul.engine.stream.job.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
                 exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl,
                 config.property(EngineConfig.STREAMING_DEFAULT_PARALLELISM, "1"));
+        streamingJobsOnceMade.set(streamingJobs);
         streamingJobs.resumeJobs();
     }
 

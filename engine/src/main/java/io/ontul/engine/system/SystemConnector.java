@@ -32,6 +32,7 @@ public final class SystemConnector
 
     private final QueryRegistry registry;
     private final io.ontul.engine.security.AuditLog audit;
+    private final java.util.function.Supplier<List<io.ontul.engine.stream.task.TaskStatus>> streamTasks;
     private final ConnectorMetadata metadata = new ConnectorMetadata()
     {
         @Override
@@ -44,7 +45,7 @@ public final class SystemConnector
         public List<String> listTables(String schema)
         {
             return switch (schema) {
-                case QueriesTable.SCHEMA -> List.of(QueriesTable.NAME);
+                case QueriesTable.SCHEMA -> List.of(QueriesTable.NAME, StreamTasksTable.NAME);
                 case TypesTable.SCHEMA -> List.of(TypesTable.NAME);
                 case AuditEventsTable.SCHEMA -> List.of(AuditEventsTable.NAME);
                 default -> List.of();
@@ -57,6 +58,9 @@ public final class SystemConnector
             if (schema.equals(QueriesTable.SCHEMA) && table.equals(QueriesTable.NAME)) {
                 return Optional.of(new TableHandle(CATALOG, schema, table, QueriesTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, QueriesTable.NAME));
             }
+            if (schema.equals(StreamTasksTable.SCHEMA) && table.equals(StreamTasksTable.NAME)) {
+                return Optional.of(new TableHandle(CATALOG, schema, table, StreamTasksTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, StreamTasksTable.NAME));
+            }
             if (schema.equals(AuditEventsTable.SCHEMA) && table.equals(AuditEventsTable.NAME)) {
                 return Optional.of(new TableHandle(CATALOG, schema, table, AuditEventsTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, AuditEventsTable.NAME));
             }
@@ -67,10 +71,14 @@ public final class SystemConnector
         }
     };
 
-    public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit)
+    /**
+     * @param streamTasks the tasks of the running streaming jobs (the job manager is made after the catalogs)
+     */
+    public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit, java.util.function.Supplier<List<io.ontul.engine.stream.task.TaskStatus>> streamTasks)
     {
         this.registry = requireNonNull(registry, "registry is null");
         this.audit = requireNonNull(audit, "audit is null");
+        this.streamTasks = requireNonNull(streamTasks, "streamTasks is null");
     }
 
     @Override
@@ -83,7 +91,7 @@ public final class SystemConnector
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
     {
-        return List.of(new SystemSplit((String) table.connectorHandle(), List.of(), List.of()));
+        return List.of(new SystemSplit((String) table.connectorHandle(), List.of(), List.of(), List.of()));
     }
 
     @Override
@@ -91,7 +99,8 @@ public final class SystemConnector
     {
         String name = (String) table.connectorHandle();
         return List.of(new SystemSplit(name, name.equals(QueriesTable.NAME) ? registry.queries(query.user()) : List.of(),
-                name.equals(AuditEventsTable.NAME) ? audit.events() : List.of()));
+                name.equals(AuditEventsTable.NAME) ? audit.events() : List.of(),
+                name.equals(StreamTasksTable.NAME) ? streamTasks.get() : List.of()));
     }
 
     @Override
@@ -113,6 +122,7 @@ public final class SystemConnector
                 return switch (systemSplit.table()) {
                     case TypesTable.NAME -> TypesTable.batch(scan.columns(), allocator);
                     case AuditEventsTable.NAME -> AuditEventsTable.batch(systemSplit.events(), scan.columns(), allocator);
+                    case StreamTasksTable.NAME -> StreamTasksTable.batch(systemSplit.streamTasks(), scan.columns(), allocator);
                     default -> QueriesTable.batch(rows, scan.columns(), allocator);
                 };
             }

@@ -6,10 +6,10 @@ import io.ontul.engine.query.QueryInfo;
 import io.ontul.spi.Split;
 
 /**
- * A system table ({@code table}, its handle) and, for the queries and audit tables, the rows the
- * reading query may see, taken when it started.
+ * A system table ({@code table}, its handle) and, for the queries, audit and stream task tables,
+ * the rows the reading query may see, taken when it started.
  */
-record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.security.AuditLog.Event> events)
+record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.security.AuditLog.Event> events, List<io.ontul.engine.stream.task.TaskStatus> streamTasks)
         implements Split
 {
     SystemSplit
@@ -17,6 +17,7 @@ record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.s
         java.util.Objects.requireNonNull(table, "table is null");
         queries = List.copyOf(queries);
         events = List.copyOf(events);
+        streamTasks = List.copyOf(streamTasks);
     }
 
     @Override
@@ -25,6 +26,7 @@ record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.s
         return switch (table) {
             case TypesTable.NAME -> "system.jdbc.types";
             case AuditEventsTable.NAME -> "system.audit.events (" + events.size() + " rows)";
+            case StreamTasksTable.NAME -> "system.runtime.stream_tasks (" + streamTasks.size() + " rows)";
             default -> "system.runtime.queries (" + queries.size() + " rows)";
         };
     }

@@ -33,16 +33,18 @@ import io.ontul.server.testing.ServerProcess;
 /**
  * Exactly-once across real process deaths: the server runs as its own OS process and is killed
  * with SIGKILL at random moments and halted at each injected crash point, while two streaming
- * jobs aggregate 100,000 out-of-order events over 4 Kafka partitions into 10 s windows, one into
- * Iceberg, one into PostgreSQL (append mode, so a duplicate would be an extra row). After an
- * event that closes every window, both tables hold exactly the windows computed here from the
- * same events, which are also what the batch query over the Kafka table returns.
+ * jobs of parallelism 4 (4 source tasks, a hash shuffle, 4 window tasks) aggregate 100,000
+ * out-of-order events over 8 Kafka partitions into 10 s windows, one into Iceberg, one into
+ * PostgreSQL (append mode, so a duplicate would be an extra row); in the middle of the run both
+ * are rescaled to 2, later to 3 (STOP, ALTER STREAMING JOB, START). After an event that closes
+ * every window, both tables hold exactly the windows computed here from the same events, which
+ * are also what the batch query over the Kafka table returns.
  */
 class StreamingCrashIT
 {
     private static final int EVENTS = 100_000;
     private static final int CHUNK = 10_000;
-    private static final int PARTITIONS = 4;
+    private static final int PARTITIONS = 8;
     private static final String TOPIC = "crash_events";
     private static final String COLUMNS = "(event_id BIGINT, category VARCHAR, amount DOUBLE, event_time TIMESTAMP(3))";
     private static final String SUMMARY_COLUMNS = "(window_start TIMESTAMP(3), window_end TIMESTAMP(3), category VARCHAR, total DOUBLE, cnt BIGINT)";
@@ -96,16 +98,22 @@ class StreamingCrashIT
                     + "'scan.startup.mode' = 'earliest-offset', 'watermark.column' = 'event_time', 'watermark.delay' = '5s')");
             statement.execute("CREATE SCHEMA iceberg.lake");
             statement.execute("CREATE TABLE iceberg.lake.window_summary " + SUMMARY_COLUMNS);
-            statement.execute("CREATE STREAMING JOB to_iceberg WITH ('checkpoint.interval' = '300ms') AS INSERT INTO iceberg.lake.window_summary " + WINDOW_QUERY);
-            statement.execute("CREATE STREAMING JOB to_postgres WITH ('checkpoint.interval' = '300ms') AS INSERT INTO pg.crash.window_summary " + WINDOW_QUERY);
+            statement.execute("CREATE STREAMING JOB to_iceberg WITH ('checkpoint.interval' = '300ms', 'parallelism' = '4') AS INSERT INTO iceberg.lake.window_summary " + WINDOW_QUERY);
+            statement.execute("CREATE STREAMING JOB to_postgres WITH ('checkpoint.interval' = '300ms', 'parallelism' = '4') AS INSERT INTO pg.crash.window_summary " + WINDOW_QUERY);
         }
 
         // each round produces a chunk, then the server dies: halted at an injected point, or killed at a random moment
         List<String> deaths = List.of(
                 CrashPoints.AFTER_PREPARE_COMMIT, "kill", CrashPoints.BEFORE_CHECKPOINT_COMPLETE, "kill", CrashPoints.AFTER_CHECKPOINT_COMPLETE, "kill",
                 CrashPoints.AFTER_SINK_COMMIT, "kill", "kill");
+        // the jobs' parallelism from the round of that index on: 4, then 2, then 3
+        Map<Integer, Integer> rescales = Map.of(3, 2, 6, 3);
         int produced = 0;
-        for (String death : deaths) {
+        for (int round = 0; round < deaths.size(); round++) {
+            String death = deaths.get(round);
+            if (rescales.containsKey(round)) {
+                rescale(server, rescales.get(round));
+            }
             produce(produced, CHUNK);
             produced += CHUNK;
             if (death.equals("kill")) {
@@ -153,6 +161,21 @@ class StreamingCrashIT
                 }
             }
             assertThat(inPostgres).isEqualTo(expected);
+        }
+    }
+
+    /** STOP, ALTER STREAMING JOB ... SET ('parallelism' = N), START for both jobs. */
+    private static void rescale(ServerProcess server, int parallelism)
+            throws SQLException
+    {
+        try (Connection connection = server.connect(); Statement statement = connection.createStatement()) {
+            for (String job : List.of("to_iceberg", "to_postgres")) {
+                statement.execute("STOP STREAMING JOB " + job);
+                statement.execute("ALTER STREAMING JOB " + job + " SET ('parallelism' = '" + parallelism + "')");
+                statement.execute("START STREAMING JOB " + job);
+            }
+            // the tasks start with the job's next attempt, just after START returns
+            await(() -> count(statement, "system.runtime.stream_tasks WHERE job = 'to_iceberg' AND kind = 'window'") == parallelism);
         }
     }
 

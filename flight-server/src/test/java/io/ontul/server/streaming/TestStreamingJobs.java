@@ -433,6 +433,22 @@ class TestStreamingJobs
             List<List<Object>> expectedRows = query(session, rows + " ORDER BY event_id");
             assertThat(expectedRows).hasSize((int) expectedCount(0, 5 * perRound));
             await(() -> count(session, "iceberg.lake.parallel_summary") >= expected.size() && count(session, "iceberg.lake.parallel_rows") >= expectedRows.size());
+            // the tasks of parallelism 3: partitions dealt out in order, key groups in ranges
+            assertThat(query(session, "SELECT task, kind, assignment FROM system.runtime.stream_tasks WHERE job = 'parallel_windows' ORDER BY task")).containsExactly(
+                    List.of("source-0", "source", "partitions [0, 3, 6]"),
+                    List.of("source-1", "source", "partitions [1, 4, 7]"),
+                    List.of("source-2", "source", "partitions [2, 5]"),
+                    List.of("window-0", "window", "key groups 0..42 of 128"),
+                    List.of("window-1", "window", "key groups 43..85 of 128"),
+                    List.of("window-2", "window", "key groups 86..127 of 128"));
+            assertThat(query(session, "SELECT kind, count(*) FROM system.runtime.stream_tasks WHERE job = 'parallel_rows' GROUP BY kind")).containsExactly(List.of("source", 3L));
+            List<List<Object>> flows = query(session, "SELECT sum(CASE WHEN kind = 'source' THEN records_out ELSE 0 END), sum(CASE WHEN kind = 'window' THEN records_in ELSE 0 END) "
+                    + "FROM system.runtime.stream_tasks WHERE job = 'parallel_windows'");
+            assertThat((Long) flows.get(0).get(0)).as("rows the source tasks sent into the shuffle").isPositive();
+            assertThat((Long) flows.get(0).get(1)).as("rows the window tasks took from it").isPositive();
+            assertThat(query(session, "DESCRIBE STREAMING JOB parallel_windows").stream().filter(row -> row.get(0).equals("task")).map(row -> (String) row.get(1)).toList())
+                    .hasSize(6)
+                    .anySatisfy(line -> assertThat(line).startsWith("window-2: key groups 86..127 of 128, records in "));
             Map<Object, List<Object>> shown = new HashMap<>();
             query(session, "SHOW STREAMING JOBS").forEach(job -> shown.put(job.get(0), job));
             assertThat(shown.get("parallel_windows").get(RECORDS_LATE)).isEqualTo(0L);

@@ -23,6 +23,7 @@ import io.ontul.engine.stream.task.SourceTask;
 import io.ontul.engine.stream.task.TaskMetrics;
 import io.ontul.engine.stream.task.TaskReport;
 import io.ontul.engine.stream.task.TaskServices;
+import io.ontul.engine.stream.task.TaskStatus;
 import io.ontul.engine.stream.task.WindowTask;
 import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.spi.stream.StreamSplit;
@@ -46,6 +47,7 @@ final class JobAttempt
     /** Batches a channel holds before its sender waits. */
     static final int CHANNEL_CAPACITY = 8;
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(30);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobAttempt.class);
 
     private final List<SourceTask> sources = new ArrayList<>();
     private final List<WindowTask> windows = new ArrayList<>();
@@ -220,9 +222,18 @@ final class JobAttempt
         return known ? lag : -1;
     }
 
+    /** Every task as it is now, sources first. */
+    List<TaskStatus> statuses(String jobName)
+    {
+        List<TaskStatus> statuses = new ArrayList<>();
+        sources.forEach(task -> statuses.add(task.status(jobName)));
+        windows.forEach(task -> statuses.add(task.status(jobName)));
+        return statuses;
+    }
+
     long lastCheckpointBytes()
     {
-        return sum(false, metrics -> metrics.lastCheckpointBytes);
+        return sum(true, metrics -> metrics.lastCheckpointBytes) + sum(false, metrics -> metrics.lastCheckpointBytes);
     }
 
     /** Waits up to the join timeout for every task's thread to end; false if some did not. */
@@ -246,12 +257,24 @@ final class JobAttempt
     {
         gates.forEach(InputGate::close);
         threads.forEach(Thread::interrupt);
-        try {
-            join();
+        // the tasks must be gone before their sinks and the job's memory are freed, even when this
+        // thread was interrupted itself (the engine shutting the job down)
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
+        for (Thread thread : threads) {
+            while (thread.isAlive() && System.nanoTime() < deadline) {
+                try {
+                    thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                }
+                catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
         }
-        catch (InterruptedException e) {
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        threads.stream().filter(Thread::isAlive).forEach(thread -> LOG.warn("Task thread {} still runs {} after its attempt ended; closing its sinks anyway", thread.getName(), JOIN_TIMEOUT));
         List<AutoCloseable> closing = new ArrayList<>(sinks);
         Batches.closeAll(closing);
     }

@@ -35,6 +35,7 @@ import io.ontul.engine.stream.plan.StreamingJobPlanner;
 import io.ontul.engine.stream.sink.JobSinks;
 import io.ontul.engine.stream.task.TaskReport;
 import io.ontul.engine.stream.task.TaskServices;
+import io.ontul.engine.stream.task.TaskStatus;
 import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.engine.type.OntulTypeSystem;
 import io.ontul.spi.ErrorCode;
@@ -466,6 +467,13 @@ public final class StreamingJob
         state = newState;
         lastError = error;
         environment.store().updateState(definition.name(), newState.name(), error);
+    }
+
+    /** The tasks of the running attempt; empty when the job does not run. */
+    public List<TaskStatus> tasks()
+    {
+        JobAttempt attempt = current;
+        return attempt == null ? List.of() : attempt.statuses(definition.name());
     }
 
     /** One row of SHOW STREAMING JOBS, in {@link StreamingJobManager#SHOW_COLUMNS} order. */

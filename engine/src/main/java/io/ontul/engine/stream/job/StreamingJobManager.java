@@ -29,6 +29,8 @@ import io.ontul.engine.sql.tree.SqlProperties;
 import io.ontul.engine.stream.checkpoint.CheckpointCoordinator;
 import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.engine.stream.plan.StreamingJobPlanner;
+import io.ontul.engine.stream.task.TaskStatus;
+import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.exchange.checkpoint.CheckpointStore;
 import io.ontul.exchange.spill.SpillStore;
 import io.ontul.spi.ErrorCode;
@@ -247,11 +249,30 @@ public final class StreamingJobManager
         catch (RuntimeException e) {
             rows.add(List.of("plan", "cannot be planned now: " + e.getMessage()));
         }
+        for (TaskStatus task : job.tasks()) {
+            rows.add(List.of("task", describe(task)));
+        }
         List<Long> checkpoints = new CheckpointCoordinator(environment.checkpoints().get(), stored.jobId(), Set.of()).completedCheckpointIds();
         for (Long checkpoint : checkpoints) {
             rows.add(List.of("checkpoint", String.valueOf(checkpoint)));
         }
         return rows;
+    }
+
+    /** One line of DESCRIBE STREAMING JOB for a task: {@code source-0: partitions [0, 2], records in 10, out 0, watermark ..., blocked 3 ms, last checkpoint 2 ms, 0 bytes}. */
+    private static String describe(TaskStatus task)
+    {
+        return task.taskId() + ": " + task.assignment() + ", records in " + task.recordsIn() + ", out " + task.recordsOut()
+                + ", watermark " + (task.watermark() == WatermarkTracker.NONE ? "none" : java.time.Instant.EPOCH.plus(task.watermark(), java.time.temporal.ChronoUnit.MICROS))
+                + ", blocked " + task.blockedMillis() + " ms, last checkpoint " + task.lastCheckpointMillis() + " ms, " + task.lastCheckpointBytes() + " bytes";
+    }
+
+    /** The tasks of every running job, for {@code system.runtime.stream_tasks}. */
+    public List<TaskStatus> tasks()
+    {
+        List<TaskStatus> tasks = new ArrayList<>();
+        jobs.values().stream().sorted(Comparator.comparing(StreamingJob::name)).forEach(job -> tasks.addAll(job.tasks()));
+        return tasks;
     }
 
     private StreamingJob job(String name)

@@ -89,6 +89,13 @@ public final class SourceTask
         return metrics;
     }
 
+    /** What the task shows of itself. */
+    public TaskStatus status(String job)
+    {
+        return new TaskStatus(job, taskId, "source", "partitions " + splits.stream().map(StreamSplit::id).toList(), metrics.recordsIn.get(), metrics.recordsOut.get(),
+                metrics.watermark, metrics.blockedNanos.get() / 1_000_000, metrics.lastCheckpointMillis, metrics.lastCheckpointBytes);
+    }
+
     /** Asks the task to take checkpoint {@code checkpointId} between its next two polls. */
     public void injectBarrier(long checkpointId)
     {
@@ -192,6 +199,7 @@ public final class SourceTask
         }
         try {
             shuffle.records(batch);
+            metrics.recordsOut.addAndGet(batch.getRowCount());
             metrics.blockedNanos.set(shuffle.blockedNanos());
         }
         catch (InterruptedException e) {
@@ -203,6 +211,7 @@ public final class SourceTask
     private void checkpoint(long checkpointId)
             throws InterruptedException
     {
+        long started = System.nanoTime();
         byte[] committable = sinks.prepareCommit(checkpointId);
         services.hook().reached(CrashPoints.AFTER_PREPARE_COMMIT);
         Map<String, byte[]> at = Map.copyOf(positions);
@@ -217,6 +226,8 @@ public final class SourceTask
             shuffle.broadcast(new ChannelElement.Barrier(checkpointId));
         }
         checkpointPositions.put(checkpointId, at);
+        metrics.lastCheckpointMillis = (System.nanoTime() - started) / 1_000_000;
+        metrics.lastCheckpointBytes = committable.length;
         services.reports().add(new TaskReport.Acknowledged(new Ack(taskId, checkpointId, committable)));
     }
 

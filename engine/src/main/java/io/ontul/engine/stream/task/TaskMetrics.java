@@ -17,4 +17,5 @@ public final class TaskMetrics
     /** Records behind the end of the task's partitions, or -1 when unknown. */
     public volatile long lag = -1;
     public volatile long lastCheckpointBytes;
+    public volatile long lastCheckpointMillis;
 }

@@ -14,6 +14,7 @@ import io.ontul.engine.stream.checkpoint.Ack;
 import io.ontul.engine.stream.checkpoint.CrashPoints;
 import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.engine.stream.shuffle.InputGate;
+import io.ontul.engine.stream.shuffle.KeyGroups;
 import io.ontul.engine.stream.sink.JobSinks;
 import io.ontul.exchange.checkpoint.TaskSnapshot;
 
@@ -71,6 +72,21 @@ public final class WindowTask
     public TaskMetrics metrics()
     {
         return metrics;
+    }
+
+    /** What the task shows of itself. */
+    public TaskStatus status(String job)
+    {
+        int first = firstKeyGroup(index);
+        int end = firstKeyGroup(index + 1);
+        return new TaskStatus(job, taskId, "window", "key groups " + first + ".." + (end - 1) + " of " + maxParallelism, metrics.recordsIn.get(), metrics.recordsOut.get(),
+                metrics.watermark, 0, metrics.lastCheckpointMillis, metrics.lastCheckpointBytes);
+    }
+
+    /** The first key group task {@code task} owns (the groups of task i are those that {@link KeyGroups#taskOf} maps to i). */
+    private int firstKeyGroup(int task)
+    {
+        return (int) (((long) task * maxParallelism + parallelism - 1) / parallelism);
     }
 
     @Override
@@ -134,10 +150,12 @@ public final class WindowTask
         @Override
         public void barrier(long checkpointId)
         {
+            long started = System.nanoTime();
             byte[] committable = sinks.prepareCommit(checkpointId);
             services.hook().reached(CrashPoints.AFTER_PREPARE_COMMIT);
             services.checkpoints().snapshotTask(taskId, checkpointId, Map.of(), writer -> stage.snapshot(writer, input.watermark()));
             metrics.lastCheckpointBytes = stage.lastSnapshotBytes() + committable.length;
+            metrics.lastCheckpointMillis = (System.nanoTime() - started) / 1_000_000;
             services.reports().add(new TaskReport.Acknowledged(new Ack(taskId, checkpointId, committable)));
         }
 
