@@ -465,6 +465,53 @@ class TestStreamingJobs
         }
     }
 
+    /**
+     * Back-pressure: the sink of a windowed job of parallelism 2 waits 100 ms before every write
+     * (test connector slow-iceberg: Iceberg's own sink, slowed), so its window tasks fall behind a
+     * backlog of 60,000 events. The source tasks then wait for room in the shuffle's bounded
+     * channels (their blocked_ms grows) instead of queueing rows: the job's Arrow memory stays
+     * under 8 MB, within its 24 MB budget, and its output is still the batch query's. Measured on
+     * 2026-12-05: source tasks blocked 5.9 s, peak memory 0.75 MB (the printed line says it).
+     */
+    @Test
+    void aSlowSinkHoldsTheSourcesBackAndTheJobsMemoryStaysBounded(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("slow", 4);
+        Map<String, Map<String, String>> catalogs = new HashMap<>(config(dataDirectory).catalogs());
+        catalogs.put("slowlake", Map.of("connector.name", "slow-iceberg", "iceberg.warehouse", dataDirectory.resolve("warehouse").toString(), SlowSinkConnectorFactory.DELAY, "100"));
+        // polls of 500 records: many batches, each a few seconds of event time, so windows close (and the sink writes) every few polls
+        catalogs.put("kafka", Map.of("connector.name", "kafka", "kafka.bootstrap-servers", kafka.bootstrapServers(), "kafka.max.poll.records", "500"));
+        int events = 60_000;
+        try (Engine engine = Engine.create(new EngineConfig(config(dataDirectory).properties(), catalogs))) {
+            Session session = engine.createSession("admin");
+            createEventTable(session, "slow", "slow", "5s", "30s");
+            run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
+            run(session, "CREATE TABLE iceberg.lake.slow_summary " + SUMMARY_COLUMNS);
+            produceWindowEvents("slow", 0, events);
+            List<ProducerRecord<String, String>> closing = new ArrayList<>();
+            for (int partition = 0; partition < 4; partition++) {
+                closing.add(new ProducerRecord<>("slow", partition, null, event(-1 - partition, 0.5, 100_000_000)));
+            }
+            kafka.produce(closing);
+            run(session, "CREATE STREAMING JOB slow_job WITH ('checkpoint.interval' = '200ms', 'parallelism' = '2', 'max-memory' = '24MB') "
+                    + "AS INSERT INTO slowlake.lake.slow_summary " + WINDOW_QUERY.formatted("slow"));
+            List<List<Object>> expected = query(session, WINDOW_QUERY.formatted("slow") + " ORDER BY window_start, category");
+            assertThat(expected).isEqualTo(windowsComputedHere(events));
+            await(() -> count(session, "iceberg.lake.slow_summary") >= expected.size());
+            long blocked = (long) query(session, "SELECT sum(blocked_ms) FROM system.runtime.stream_tasks WHERE job = 'slow_job' AND kind = 'source'").get(0).get(0);
+            Map<String, String> described = new HashMap<>();
+            query(session, "DESCRIBE STREAMING JOB slow_job").forEach(row -> described.putIfAbsent((String) row.get(0), (String) row.get(1)));
+            long peak = Long.parseLong(described.get("memory_peak_bytes"));
+            assertThat(described.get("state")).isEqualTo("RUNNING");
+            assertThat(described.get("last_error")).isNull();
+            assertThat(blocked).as("time the source tasks waited for the slow window tasks").isPositive();
+            assertThat(peak).as("the job's peak Arrow memory, with a backlog of %,d events behind a slow sink", events).isPositive().isLessThan(8L << 20);
+            System.out.printf("slow sink: source tasks blocked %d ms, job memory peak %,d bytes%n", blocked, peak);
+            run(session, "STOP STREAMING JOB slow_job");
+            assertThat(query(session, "SELECT * FROM iceberg.lake.slow_summary ORDER BY window_start, category")).isEqualTo(expected);
+        }
+    }
+
     /** Stops both parallel jobs, sets their parallelism and starts them again. */
     private static void rescale(Session session, int parallelism)
     {

@@ -80,6 +80,8 @@ public final class StreamingJob
     private volatile JobAttempt current;
     private volatile long watermark = WatermarkTracker.NONE;
     private volatile long spilledBytes;
+    private volatile long memoryBytes;
+    private volatile long memoryPeakBytes;
     private int consecutiveFailures;
     private Thread thread;
 
@@ -448,6 +450,8 @@ public final class StreamingJob
         private void updateFigures()
         {
             spilledBytes = context.spillStatistics().bytes();
+            memoryBytes = context.allocator().getAllocatedMemory();
+            memoryPeakBytes = Math.max(memoryPeakBytes, context.allocator().getPeakMemoryAllocation());
         }
     }
 
@@ -467,6 +471,18 @@ public final class StreamingJob
         state = newState;
         lastError = error;
         environment.store().updateState(definition.name(), newState.name(), error);
+    }
+
+    /** Arrow memory the running attempt holds (batches in channels, window state, rows held for sinks), and the most it held; 0 when it does not run. */
+    public long memoryBytes()
+    {
+        return current == null ? 0 : memoryBytes;
+    }
+
+    /** The most Arrow memory an attempt of this job held since the job was loaded. */
+    public long memoryPeakBytes()
+    {
+        return memoryPeakBytes;
     }
 
     /** The tasks of the running attempt; empty when the job does not run. */

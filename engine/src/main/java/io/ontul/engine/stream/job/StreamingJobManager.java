@@ -249,6 +249,8 @@ public final class StreamingJobManager
         catch (RuntimeException e) {
             rows.add(List.of("plan", "cannot be planned now: " + e.getMessage()));
         }
+        rows.add(List.of("memory_bytes", String.valueOf(job.memoryBytes())));
+        rows.add(List.of("memory_peak_bytes", String.valueOf(job.memoryPeakBytes())));
         for (TaskStatus task : job.tasks()) {
             rows.add(List.of("task", describe(task)));
         }
