@@ -22,8 +22,8 @@ import io.ontul.exchange.checkpoint.TaskSnapshotWriter;
  * <ol>
  * <li>each task, on barrier N, pre-commits its sink, writes its snapshot (source positions, state) with
  * {@link #snapshotTask} and sends a {@link Ack} carrying its committable;</li>
- * <li>when every task has acknowledged N, {@link #acknowledge} completes checkpoint N in the store
- * with the committables as its metadata, durably, and returns them;</li>
+ * <li>when every task has acknowledged N, {@link #complete} completes checkpoint N in the store
+ * with the committables as its metadata, durably;</li>
  * <li>only then does the caller commit the sinks for N.</li>
  * </ol>
  * {@link #restore} is the other half: it discards incomplete checkpoints and returns the latest
@@ -37,7 +37,6 @@ public final class CheckpointCoordinator
     private final CheckpointStore store;
     private final String jobId;
     private final Set<String> taskIds;
-    private final Map<String, Ack> acknowledged = new HashMap<>();
 
     public CheckpointCoordinator(CheckpointStore store, String jobId, Set<String> taskIds)
     {
@@ -148,28 +147,32 @@ public final class CheckpointCoordinator
     }
 
     /**
-     * Records a task's acknowledgement. Returns the checkpoint's committables once every task has
-     * acknowledged it and the checkpoint is complete in the store; empty while some are missing.
+     * Completes checkpoint {@code checkpointId} in the store, durably, once every task has
+     * acknowledged it: its metadata holds the committables of {@code acks}, which are the
+     * checkpoint's own and those of aborted checkpoints before it (their rows are committed with
+     * this one). Every task id of the job must have acknowledged {@code checkpointId}.
      */
-    public Optional<List<byte[]>> acknowledge(Ack acknowledgement)
+    public void complete(long checkpointId, List<Ack> acks)
     {
-        if (!taskIds.contains(acknowledgement.taskId())) {
-            throw new IllegalArgumentException("Unknown task " + acknowledgement.taskId() + " of job " + jobId);
-        }
-        acknowledged.put(acknowledgement.taskId(), acknowledgement);
-        long checkpointId = acknowledgement.checkpointId();
-        if (!acknowledged.keySet().equals(taskIds) || acknowledged.values().stream().anyMatch(ack -> ack.checkpointId() != checkpointId)) {
-            return Optional.empty();
-        }
+        Set<String> acknowledging = new java.util.HashSet<>();
         Map<String, String> metadata = new TreeMap<>();
-        List<byte[]> committables = new ArrayList<>();
-        for (Ack ack : acknowledged.values()) {
-            metadata.put(COMMITTABLE + ack.taskId(), Base64.getEncoder().encodeToString(ack.committable()));
-            committables.add(ack.committable());
+        for (Ack ack : acks) {
+            if (!taskIds.contains(ack.taskId())) {
+                throw new IllegalArgumentException("Unknown task " + ack.taskId() + " of job " + jobId);
+            }
+            if (ack.checkpointId() > checkpointId) {
+                throw new IllegalArgumentException("Acknowledgement of checkpoint " + ack.checkpointId() + " by task " + ack.taskId() + " cannot complete checkpoint " + checkpointId);
+            }
+            if (ack.checkpointId() == checkpointId) {
+                acknowledging.add(ack.taskId());
+            }
+            metadata.put(COMMITTABLE + ack.taskId() + (ack.checkpointId() == checkpointId ? "" : "@" + ack.checkpointId()), Base64.getEncoder().encodeToString(ack.committable()));
         }
-        acknowledged.clear();
+        if (!acknowledging.equals(taskIds)) {
+            throw new IllegalArgumentException("Checkpoint " + checkpointId + " of job " + jobId + " is missing acknowledgements of " + new java.util.TreeSet<>(
+                    taskIds.stream().filter(task -> !acknowledging.contains(task)).toList()));
+        }
         store.complete(jobId, checkpointId, metadata);
-        return Optional.of(committables);
     }
 
     public List<Long> completedCheckpointIds()

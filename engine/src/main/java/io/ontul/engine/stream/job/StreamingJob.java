@@ -82,6 +82,7 @@ public final class StreamingJob
     private volatile long spilledBytes;
     private volatile long memoryBytes;
     private volatile long memoryPeakBytes;
+    private final AtomicLong checkpointsAborted = new AtomicLong();
     private int consecutiveFailures;
     private Thread thread;
 
@@ -287,9 +288,12 @@ public final class StreamingJob
     /**
      * The coordinator's side of one attempt, on the job's thread: every checkpoint interval it
      * injects barrier N into the source tasks; once every task acknowledged N it completes N in
-     * the checkpoint store and commits the sinks of N (one commit of every writer's committable);
-     * a task's failure, or a checkpoint that takes longer than its timeout, ends the attempt.
-     * STOP takes a final checkpoint, then lets the tasks run out.
+     * the checkpoint store and commits the sinks of N (one commit of every writer's committable).
+     * A checkpoint that not every task acknowledged within 'checkpoint.timeout' is aborted: the
+     * job carries on and the next checkpoint is triggered; the aborted one's acknowledgements,
+     * which still come (each task acknowledges in order), go with the next checkpoint that
+     * completes, so its committables are committed then and nothing is lost. A task's failure ends
+     * the attempt. STOP takes a final checkpoint, then lets the tasks run out.
      */
     private final class Coordination
     {
@@ -297,8 +301,10 @@ public final class StreamingJob
         private final CheckpointCoordinator coordinator;
         private final JobSinks committer;
         private final QueryContext context;
-        private final Map<String, Ack> acks = new HashMap<>();
+        /** Checkpoints triggered and not complete yet, aborted ones included, with the acknowledgements so far. */
+        private final java.util.TreeMap<Long, Map<String, Ack>> pending = new java.util.TreeMap<>();
         private long nextCheckpointId;
+        /** The latest triggered checkpoint while it is neither complete nor aborted; -1 otherwise. */
         private long inFlight = -1;
         private long inFlightStarted;
         private long nextCheckpointNanos;
@@ -322,12 +328,9 @@ public final class StreamingJob
                 awaitReport(POLL_TIMEOUT);
             }
             if (stopRequested && !shutdown) {
-                // the final checkpoint: whatever is in flight completes first
-                while (inFlight >= 0) {
-                    awaitReport(POLL_TIMEOUT);
-                }
+                // the final checkpoint: it completes whatever is pending
                 trigger();
-                while (inFlight >= 0) {
+                while (!pending.isEmpty()) {
                     awaitReport(POLL_TIMEOUT);
                 }
                 attempt.endSources();
@@ -348,7 +351,7 @@ public final class StreamingJob
             inFlight = nextCheckpointId;
             nextCheckpointId = checkpointIdAfter(nextCheckpointId);
             inFlightStarted = System.nanoTime();
-            acks.clear();
+            pending.put(inFlight, new HashMap<>());
             attempt.injectBarrier(inFlight);
         }
 
@@ -370,14 +373,19 @@ public final class StreamingJob
                 handle(report);
             }
             updateFigures();
-            if (inFlight >= 0) {
-                Duration elapsed = Duration.ofNanos(System.nanoTime() - inFlightStarted);
-                if (elapsed.compareTo(options.checkpointTimeout()) > 0) {
-                    throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Checkpoint " + inFlight + " of streaming job " + definition.name() + " took more than its '"
-                            + StreamingJobOptions.CHECKPOINT_TIMEOUT + "' of " + options.checkpointTimeout().toMillis() + " ms (" + acks.size() + " of "
-                            + attempt.taskIds().size() + " tasks acknowledged it); the job restarts from the previous checkpoint");
-                }
+            if (inFlight >= 0 && System.nanoTime() - inFlightStarted > options.checkpointTimeout().toNanos()) {
+                abort();
             }
+        }
+
+        /** The in-flight checkpoint took too long: the job carries on, its acknowledgements go with the next checkpoint. */
+        private void abort()
+        {
+            LOG.warn("Checkpoint {} of streaming job {} was not acknowledged by every task within its '{}' of {} ms ({} of {} did); aborted: its rows go with the next checkpoint",
+                    inFlight, definition.name(), StreamingJobOptions.CHECKPOINT_TIMEOUT, options.checkpointTimeout().toMillis(), pending.get(inFlight).size(), attempt.taskIds().size());
+            checkpointsAborted.incrementAndGet();
+            nextCheckpointNanos = Math.max(inFlightStarted + options.checkpointInterval().toNanos(), System.nanoTime() + options.checkpointMinPause().toNanos());
+            inFlight = -1;
         }
 
         private void failOnReport()
@@ -401,49 +409,57 @@ public final class StreamingJob
             }
             if (report instanceof TaskReport.Acknowledged acknowledged) {
                 Ack ack = acknowledged.ack();
-                if (ack.checkpointId() != inFlight) {
+                Map<String, Ack> acks = pending.get(ack.checkpointId());
+                if (acks == null) {
                     throw OntulException.internal("task " + ack.taskId() + " of streaming job " + definition.name() + " acknowledged checkpoint " + ack.checkpointId()
-                            + " while " + inFlight + " is in flight", null);
+                            + ", which is not pending (pending: " + pending.keySet() + ")", null);
                 }
                 acks.put(ack.taskId(), ack);
                 if (acks.size() == attempt.taskIds().size()) {
-                    complete();
+                    complete(ack.checkpointId());
                 }
             }
         }
 
-        private void complete()
+        /**
+         * Completes checkpoint {@code checkpointId}, which every task acknowledged, together with
+         * the aborted checkpoints before it: every task acknowledged those too, as tasks
+         * acknowledge in order.
+         */
+        private void complete(long checkpointId)
         {
-            long checkpointId = inFlight;
-            List<byte[]> committables = new ArrayList<>();
-            acks.values().forEach(ack -> committables.add(ack.committable()));
+            Map<Long, Map<String, Ack>> completing = new java.util.TreeMap<>(pending.headMap(checkpointId, true));
+            List<Ack> acks = new ArrayList<>();
+            completing.forEach((id, byTask) -> {
+                if (byTask.size() != attempt.taskIds().size()) {
+                    throw OntulException.internal("checkpoint " + id + " of streaming job " + definition.name() + " is missing acknowledgements while " + checkpointId + " is complete", null);
+                }
+                acks.addAll(byTask.values());
+            });
+            List<byte[]> committables = acks.stream().map(Ack::committable).toList();
             boolean atLeastOnce = options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE;
             if (atLeastOnce) {
                 // rows visible before the checkpoint is stored: a failure until it is replays them
                 committer.commit(checkpointId, committables);
             }
             CrashHook.NONE.reached(CrashPoints.BEFORE_CHECKPOINT_COMPLETE);
-            Optional<List<byte[]>> completed = Optional.empty();
-            for (Ack ack : acks.values()) {
-                completed = coordinator.acknowledge(ack);
-            }
-            if (completed.isEmpty()) {
-                throw OntulException.internal("checkpoint " + checkpointId + " of streaming job " + definition.name() + " is missing acknowledgements", null);
-            }
+            coordinator.complete(checkpointId, acks);
             CrashHook.NONE.reached(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
             if (!atLeastOnce) {
-                committer.commit(checkpointId, completed.get());
+                committer.commit(checkpointId, committables);
             }
             CrashHook.NONE.reached(CrashPoints.AFTER_SINK_COMMIT);
             attempt.checkpointCompleted(checkpointId);
-            long started = inFlightStarted;
-            inFlight = -1;
-            acks.clear();
+            completing.keySet().forEach(pending::remove);
+            if (inFlight >= 0 && inFlight <= checkpointId) {
+                long started = inFlightStarted;
+                inFlight = -1;
+                lastCheckpointDurationMillis = (System.nanoTime() - started) / 1_000_000;
+                nextCheckpointNanos = Math.max(started + options.checkpointInterval().toNanos(), System.nanoTime() + options.checkpointMinPause().toNanos());
+            }
             lastCheckpointId = checkpointId;
             lastCheckpointTime = Instant.now();
-            lastCheckpointDurationMillis = (System.nanoTime() - started) / 1_000_000;
             lastCheckpointBytes = attempt.lastCheckpointBytes();
-            nextCheckpointNanos = Math.max(started + options.checkpointInterval().toNanos(), System.nanoTime() + options.checkpointMinPause().toNanos());
             consecutiveFailures = 0;
         }
 
@@ -477,6 +493,12 @@ public final class StreamingJob
     public long memoryBytes()
     {
         return current == null ? 0 : memoryBytes;
+    }
+
+    /** Checkpoints aborted by their timeout since the job was loaded (their rows went with a later one). */
+    public long checkpointsAborted()
+    {
+        return checkpointsAborted.get();
     }
 
     /** The most Arrow memory an attempt of this job held since the job was loaded. */

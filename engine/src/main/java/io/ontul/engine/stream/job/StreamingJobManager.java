@@ -251,6 +251,7 @@ public final class StreamingJobManager
         }
         rows.add(List.of("memory_bytes", String.valueOf(job.memoryBytes())));
         rows.add(List.of("memory_peak_bytes", String.valueOf(job.memoryPeakBytes())));
+        rows.add(List.of("checkpoints_aborted", String.valueOf(job.checkpointsAborted())));
         for (TaskStatus task : job.tasks()) {
             rows.add(List.of("task", describe(task)));
         }

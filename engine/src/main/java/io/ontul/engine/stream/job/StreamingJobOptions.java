@@ -21,7 +21,7 @@ import io.ontul.spi.OntulException;
  * @param checkpointInterval time from the start of one checkpoint to the start of the next
  * ({@value #CHECKPOINT_INTERVAL}, default 10s)
  * @param checkpointTimeout a checkpoint that not every task has acknowledged this long after its
- * barriers were injected fails the attempt, which restarts from the previous one
+ * barriers were injected is aborted: the job carries on and a later checkpoint commits its rows
  * ({@value #CHECKPOINT_TIMEOUT}, default 10m)
  * @param checkpointMinPause least time from the end of one checkpoint to the start of the next
  * ({@value #CHECKPOINT_MIN_PAUSE}, default 0s)
