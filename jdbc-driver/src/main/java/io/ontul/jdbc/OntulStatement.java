@@ -33,6 +33,9 @@ final class OntulStatement
     // read by cancel() from another thread
     private volatile PreparedStatement current;
     private volatile boolean closed;
+    // whether an execution runs, and whether cancel() was called since it started
+    private volatile boolean executing;
+    private volatile boolean cancelled;
 
     private long maxRows;
     private int queryTimeout;
@@ -94,28 +97,28 @@ final class OntulStatement
     public ResultSet executeQuery(String sql)
             throws SQLException
     {
-        return prepare(sql).executeQuery();
+        return run(sql, PreparedStatement::executeQuery);
     }
 
     @Override
     public int executeUpdate(String sql)
             throws SQLException
     {
-        return prepare(sql).executeUpdate();
+        return run(sql, PreparedStatement::executeUpdate);
     }
 
     @Override
     public long executeLargeUpdate(String sql)
             throws SQLException
     {
-        return prepare(sql).executeLargeUpdate();
+        return run(sql, PreparedStatement::executeLargeUpdate);
     }
 
     @Override
     public boolean execute(String sql)
             throws SQLException
     {
-        return prepare(sql).execute();
+        return run(sql, PreparedStatement::execute);
     }
 
     @Override
@@ -290,13 +293,59 @@ final class OntulStatement
         return statement != null && statement.getMoreResults(current);
     }
 
+    /** One execution: while it runs, {@link #cancel} may close its prepared statement; a failure after a cancel is SQLState 57014. */
+    private <T> T run(String sql, Execution<T> execution)
+            throws SQLException
+    {
+        cancelled = false;
+        executing = true;
+        try {
+            PreparedStatement statement = prepare(sql);
+            if (cancelled) {
+                // cancelled while the server prepared it: it never runs
+                statement.close();
+                throw new SQLException("Statement was cancelled", "57014");
+            }
+            return execution.run(statement);
+        }
+        catch (SQLException e) {
+            if (cancelled && !"57014".equals(e.getSQLState())) {
+                throw new SQLException("Statement was cancelled", "57014", e);
+            }
+            throw e;
+        }
+        finally {
+            executing = false;
+        }
+    }
+
+    @FunctionalInterface
+    private interface Execution<T>
+    {
+        T run(PreparedStatement statement)
+                throws SQLException;
+    }
+
+    /**
+     * Stops the running execution. Arrow's driver drops a cancel that comes between the server's
+     * answer to GetFlightInfo and the opening of the result stream (it has nothing to cancel yet,
+     * and its flag is never read afterwards), so while an execution runs this also closes the
+     * execution's own prepared statement (each execution of this statement has one): the server
+     * then cancels what that statement runs, whatever its stage. Afterwards the statement runs
+     * the next SQL as usual.
+     */
     @Override
     public void cancel()
             throws SQLException
     {
         PreparedStatement statement = current;
-        if (statement != null) {
-            statement.cancel();
+        if (statement == null) {
+            return;
+        }
+        cancelled = true;
+        statement.cancel();
+        if (executing) {
+            statement.close();
         }
     }
 

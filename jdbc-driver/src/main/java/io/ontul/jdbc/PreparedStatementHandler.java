@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.BitSet;
 import java.util.Set;
 
@@ -32,18 +31,12 @@ final class PreparedStatementHandler
     private static final Set<String> NUMERIC_SETTERS = Set.of("setString", "setNString", "setBigDecimal", "setObject", "setLong", "setInt",
             "setShort", "setByte", "setDouble", "setFloat");
 
-    /** How long cancel() waits for the execution to stop, and how often it repeats meanwhile. */
-    private static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
-    private static final Duration CANCEL_RETRY = Duration.ofMillis(100);
-
     private final Connection connection;
     private final Statement owner;
     private final BitSet bound = new BitSet();
     private ParameterMetaData parameters;
     // the count of the last execute() of an update, which Arrow's driver reports as a result set
     private long updateCount = -1;
-    // executions in flight, waited for by cancel(); guarded by itself
-    private final int[] executing = new int[1];
 
     private PreparedStatementHandler(PreparedStatement delegate, Connection connection, Statement owner)
     {
@@ -81,17 +74,17 @@ final class PreparedStatementHandler
                 && (name.equals("execute") || name.equals("executeQuery") || name.equals("executeUpdate") || name.equals("executeLargeUpdate") || name.equals("addBatch"))) {
             checkAllBound();
         }
-        if (name.startsWith("execute")) {
-            return executing(proxy, method, arguments);
-        }
         switch (name) {
-            case "cancel":
-                cancel(method, arguments);
-                return null;
             case "getConnection":
                 return connection;
             case "clearParameters":
                 bound.clear();
+                return forward(method, arguments);
+            case "execute":
+                if (arguments.length == 0 && delegate().getMetaData().getColumnCount() == 0) {
+                    updateCount = delegate().executeLargeUpdate();
+                    return false;
+                }
                 return forward(method, arguments);
             case "getUpdateCount":
                 return updateCount >= 0 ? (int) Math.min(updateCount, Integer.MAX_VALUE) : forward(method, arguments);
@@ -105,7 +98,7 @@ final class PreparedStatementHandler
                 return forward(method, arguments);
             case "getResultSet":
                 return updateCount >= 0 ? null : ResultSetHandler.wrap((ResultSet) forward(method, arguments), statement);
-            case "getGeneratedKeys":
+            case "executeQuery", "getGeneratedKeys":
                 return ResultSetHandler.wrap((ResultSet) forward(method, arguments), statement);
             case "setDate", "setTime", "setTimestamp", "setObject":
                 if (arguments.length >= 2 && arguments[0] instanceof Integer index
@@ -115,62 +108,6 @@ final class PreparedStatementHandler
                 return forward(method, arguments);
             default:
                 return forward(method, arguments);
-        }
-    }
-
-    /** Runs an {@code execute...} call, counted as in flight for {@link #cancel}. */
-    private Object executing(Object proxy, Method method, Object[] arguments)
-            throws Throwable
-    {
-        synchronized (executing) {
-            executing[0]++;
-        }
-        try {
-            return switch (method.getName()) {
-                case "execute" -> {
-                    if (arguments.length == 0 && delegate().getMetaData().getColumnCount() == 0) {
-                        updateCount = delegate().executeLargeUpdate();
-                        yield false;
-                    }
-                    yield forward(method, arguments);
-                }
-                case "executeQuery" -> ResultSetHandler.wrap((ResultSet) forward(method, arguments), owner == null ? (Statement) proxy : owner);
-                default -> forward(method, arguments);
-            };
-        }
-        finally {
-            synchronized (executing) {
-                executing[0]--;
-                executing.notifyAll();
-            }
-        }
-    }
-
-    /**
-     * Cancels the running execution and returns once it has stopped (at most {@link #CANCEL_WAIT}).
-     * Arrow's driver loses a cancel that comes between the server's answer to GetFlightInfo and the
-     * opening of the result stream (there is nothing to cancel yet, and its flag is never read), so
-     * the cancel is repeated until the execution ends; once the stream is open it lands.
-     */
-    private void cancel(Method method, Object[] arguments)
-            throws Throwable
-    {
-        long deadline = System.nanoTime() + CANCEL_WAIT.toNanos();
-        while (true) {
-            forward(method, arguments);
-            synchronized (executing) {
-                if (executing[0] == 0) {
-                    return;
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                executing.wait(Math.max(1, Math.min(CANCEL_RETRY.toMillis(), left / 1_000_000)));
-                if (executing[0] == 0) {
-                    return;
-                }
-            }
         }
     }
 

@@ -82,6 +82,40 @@ class TestOntulDriver
         assertThat(failures).isEmpty();
     }
 
+    @Test
+    void cancelStopsTheRunningQueryAndTheStatementRunsTheNextOne()
+            throws Exception
+    {
+        String marker = "/* cancelled " + System.nanoTime() + " */";
+        try (Connection connection = DriverManager.getConnection(server.urlWithCredentials()); Statement statement = connection.createStatement()) {
+            List<SQLException> failures = new ArrayList<>();
+            List<String> answers = new ArrayList<>();
+            Thread query = new Thread(() -> {
+                try (ResultSet rows = statement.executeQuery(marker + " SELECT count(*), sum(l_extendedprice) FROM tpch.sf100.lineitem")) {
+                    rows.next();
+                    answers.add("answered");
+                }
+                catch (SQLException e) {
+                    failures.add(e);
+                }
+            });
+            query.start();
+            try (Connection admin = DriverManager.getConnection(server.urlWithCredentials()); Statement watch = admin.createStatement()) {
+                assertThat(awaitState(watch, marker, "RUNNING")).isEqualTo("RUNNING");
+                statement.cancel();
+                assertThat(awaitState(watch, marker, "CANCELLED")).isEqualTo("CANCELLED");
+            }
+            query.join(Duration.ofSeconds(30).toMillis());
+            assertThat(query.isAlive()).as("the cancelled query still waits").isFalse();
+            assertThat(answers).isEmpty();
+            assertThat(failures).singleElement().satisfies(e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+            try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM tpch.tiny.nation")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getLong(1)).as("the statement after its cancel").isEqualTo(25);
+            }
+        }
+    }
+
     /** Polls system.runtime.queries (up to 30 s) until the statement marked so is in {@code wanted}; returns its last state. */
     private static String awaitState(Statement watch, String marker, String wanted)
             throws Exception

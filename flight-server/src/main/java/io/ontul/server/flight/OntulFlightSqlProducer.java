@@ -232,9 +232,15 @@ public final class OntulFlightSqlProducer
 
     private FlightInfo park(Session session, QueryResult result, CallContext context, FlightDescriptor descriptor)
     {
+        return park(session, result, context, descriptor, Optional.empty());
+    }
+
+    /** @param preparedStatement the handle of the prepared statement executed, if one was */
+    private FlightInfo park(Session session, QueryResult result, CallContext context, FlightDescriptor descriptor, Optional<ByteString> preparedStatement)
+    {
         ConnectionMiddleware connection = context.getMiddleware(ConnectionMiddleware.KEY);
         Optional<String> transport = connection == null ? Optional.empty() : connection.transport();
-        ByteString handle = pendingResults.park(session, result, transport);
+        ByteString handle = pendingResults.park(session, result, transport, preparedStatement);
         if (transport.isPresent() && !transports.isOpen(transport.get())) {
             // the client went away while the query started: nobody will fetch it
             pendingResults.closeAll(transport.get());
@@ -352,7 +358,10 @@ public final class OntulFlightSqlProducer
     public void closePreparedStatement(ActionClosePreparedStatementRequest request, CallContext context, StreamListener<Result> listener)
     {
         try {
-            preparedStatements.remove(sessions.session(context), request.getPreparedStatementHandle());
+            Session session = sessions.session(context);
+            // its executions go with it, as a JDBC result set goes with its statement
+            pendingResults.closeAll(session, request.getPreparedStatementHandle());
+            preparedStatements.remove(session, request.getPreparedStatementHandle());
         }
         catch (RuntimeException e) {
             // closing twice, or after the session expired: nothing is left to close
@@ -366,7 +375,7 @@ public final class OntulFlightSqlProducer
         return mapErrors(() -> {
             Session session = sessions.session(context);
             PreparedStatements.PreparedStatement statement = preparedStatements.get(session, command.getPreparedStatementHandle());
-            return park(session, statement.execute(), context, descriptor);
+            return park(session, statement.execute(), context, descriptor, Optional.of(command.getPreparedStatementHandle()));
         });
     }
 

@@ -25,7 +25,9 @@ import io.ontul.engine.api.Session;
  * session that started it. Results nobody fetches within the timeout are closed, which cancels
  * their query and frees its memory. A taken result stays known until its stream is
  * {@linkplain #finished finished}, so that a client can still {@linkplain #cancel cancel} it.
- * When the client connection that parked a result ends, the result is closed at once.
+ * When the client connection that parked a result ends, the result is closed at once, and when
+ * the prepared statement a result was executed from is closed, the result is closed or its
+ * stream cancelled too (JDBC: closing a statement closes its result set).
  */
 public final class PendingResults
         implements AutoCloseable
@@ -37,7 +39,8 @@ public final class PendingResults
     private final Map<ByteString, Entry> results = new ConcurrentHashMap<>();
     private final Map<ByteString, Entry> streaming = new ConcurrentHashMap<>();
 
-    private record Entry(Session session, QueryResult result, long createdMillis, Optional<String> transport) {}
+    /** @param preparedStatement the handle of the prepared statement the result was executed from, if any */
+    private record Entry(Session session, QueryResult result, long createdMillis, Optional<String> transport, Optional<ByteString> preparedStatement) {}
 
     public PendingResults(Duration timeout, Clock clock)
     {
@@ -52,8 +55,19 @@ public final class PendingResults
      */
     public ByteString park(Session session, QueryResult result, Optional<String> transport)
     {
+        return park(session, result, transport, Optional.empty());
+    }
+
+    /**
+     * Parks a started result of a prepared statement until its ticket is fetched.
+     *
+     * @param preparedStatement the prepared statement's handle (see {@link #closeAll(Session, ByteString)})
+     */
+    public ByteString park(Session session, QueryResult result, Optional<String> transport, Optional<ByteString> preparedStatement)
+    {
         ByteString handle = newHandle();
-        results.put(handle, new Entry(requireNonNull(session, "session is null"), requireNonNull(result, "result is null"), clock.millis(), requireNonNull(transport, "transport is null")));
+        results.put(handle, new Entry(requireNonNull(session, "session is null"), requireNonNull(result, "result is null"), clock.millis(),
+                requireNonNull(transport, "transport is null"), requireNonNull(preparedStatement, "preparedStatement is null")));
         return handle;
     }
 
@@ -105,6 +119,19 @@ public final class PendingResults
         });
         streaming.values().stream()
                 .filter(entry -> entry.session() == session)
+                .forEach(entry -> entry.result().cancel());
+    }
+
+    /** The prepared statement of this session so named was closed: closes its parked results and cancels its streaming ones. */
+    public void closeAll(Session session, ByteString preparedStatement)
+    {
+        results.forEach((handle, entry) -> {
+            if (entry.session() == session && entry.preparedStatement().filter(preparedStatement::equals).isPresent() && results.remove(handle, entry)) {
+                abandon(entry.result());
+            }
+        });
+        streaming.values().stream()
+                .filter(entry -> entry.session() == session && entry.preparedStatement().filter(preparedStatement::equals).isPresent())
                 .forEach(entry -> entry.result().cancel());
     }
 

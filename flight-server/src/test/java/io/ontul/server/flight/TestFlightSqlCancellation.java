@@ -171,6 +171,46 @@ class TestFlightSqlCancellation
         }
     }
 
+    /** Closing a prepared statement stops what it runs, as closing a JDBC statement closes its result set: a parked result and a streaming one. */
+    @Test
+    void closingAPreparedStatementStopsItsExecutions()
+            throws Exception
+    {
+        try (FlightClient client = connect(server.port()); FlightSqlClient sql = new FlightSqlClient(client)) {
+            CredentialCallOption bearer = client.authenticateBasicToken("admin", PASSWORD).orElseThrow();
+            FlightSqlClient.PreparedStatement prepared = sql.prepare(LONG_COUNT, bearer);
+            FlightInfo parked = prepared.execute(bearer);
+            FlightInfo streamed = prepared.execute(bearer);
+            CompletableFuture<Boolean> reading = CompletableFuture.supplyAsync(() -> {
+                try (FlightStream stream = sql.getStream(streamed.getEndpoints().get(0).getTicket(), bearer)) {
+                    return stream.next();
+                }
+                catch (FlightRuntimeException e) {
+                    throw e;
+                }
+                catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            // the second execution streams, the first waits parked (and the statement is open)
+            while (server.openHandles() > 2) {
+                Thread.sleep(10);
+            }
+            assertThat(runningQueries()).isEqualTo(2);
+            prepared.close(bearer);
+            Throwable failure = assertThrows(Exception.class, () -> reading.get(30, TimeUnit.SECONDS)).getCause();
+            assertThat(((FlightRuntimeException) failure).status().code()).isEqualTo(FlightStatusCode.CANCELLED);
+            FlightRuntimeException gone = assertThrows(FlightRuntimeException.class, () -> {
+                try (FlightStream stream = sql.getStream(parked.getEndpoints().get(0).getTicket(), bearer)) {
+                    stream.next();
+                }
+            });
+            assertThat(gone.status().code()).isEqualTo(FlightStatusCode.NOT_FOUND);
+            awaitIdle();
+            assertThat(count(sql, bearer, "SELECT count(*) FROM tpch.tiny.nation")).isEqualTo(25);
+        }
+    }
+
     @Test
     void closingTheStreamEarlyFreesTheQuery()
             throws Exception

@@ -133,6 +133,15 @@ public record StreamingJobPlan(
         }
     }
 
+    /**
+     * Whether the source tasks aggregate each poll locally per window and key and send state rows
+     * to the window tasks (a windowed job without a SESSION window, whose rows wait whole).
+     */
+    public boolean aggregatesLocally()
+    {
+        return session.isEmpty() && !aggregations.isEmpty();
+    }
+
     /** The node that emits what the sink writes. */
     public PlanNode top()
     {

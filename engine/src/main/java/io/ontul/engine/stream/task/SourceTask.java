@@ -19,6 +19,7 @@ import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.engine.stream.shuffle.ChannelElement;
 import io.ontul.engine.stream.shuffle.ShuffleOutput;
 import io.ontul.engine.stream.sink.JobSinks;
+import io.ontul.engine.stream.window.LocalWindowAggregation;
 import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.spi.stream.StreamBatch;
 import io.ontul.spi.stream.StreamReader;
@@ -29,7 +30,8 @@ import io.ontul.spi.stream.StreamSplit;
  * job's filter/project and window table function operators ({@link InputStage}) and either writes
  * them to its own sink writer (a stateless job) or sends them through the hash shuffle to the
  * window tasks, with its watermark (the minimum over its partitions, {@link WatermarkTracker}),
- * or that it is idle when it reads no partition.
+ * or that it is idle when it reads no partition. A job that aggregates per window sends, for
+ * each poll, the state rows of its {@link LocalWindowAggregation} instead of the rows.
  * <p>
  * The coordinator injects checkpoint barriers ({@link #injectBarrier}); between two polls the task
  * takes the next one: it pre-commits its sinks, writes its snapshot (its partitions' positions and
@@ -57,6 +59,8 @@ public final class SourceTask
     private volatile long completedCheckpoint;
     private volatile boolean ending;
     private long sentWatermark = WatermarkTracker.NONE;
+    /** The local half of a windowed job's aggregation, or null: rows cross the shuffle as they are. */
+    private LocalWindowAggregation local;
 
     /**
      * @param splits the partitions to read, each from its position
@@ -117,7 +121,11 @@ public final class SourceTask
     @Override
     public void run()
     {
-        try (InputStage input = new InputStage(plan, TaskContext.single(services.context()))) {
+        try (InputStage input = new InputStage(plan, TaskContext.single(services.context()));
+                LocalWindowAggregation local = shuffle != null && plan.aggregatesLocally()
+                        ? new LocalWindowAggregation(services.context(), plan.aggregations().get(0).aggregate().parts())
+                        : null) {
+            this.local = local;
             if (splits.isEmpty()) {
                 runIdle();
             }
@@ -156,6 +164,7 @@ public final class SourceTask
                 if (polled.batch() != null) {
                     input.process(polled.batch(), this::emit);
                 }
+                flushLocal();
                 sinks.writeRejected(polled.rejected());
                 positions.putAll(polled.positions());
                 metrics.rejected.set(reader.rejectedRecords());
@@ -197,9 +206,34 @@ public final class SourceTask
             metrics.recordsOut.addAndGet(batch.getRowCount());
             return;
         }
+        if (local != null) {
+            local.add(batch);
+            metrics.recordsOut.addAndGet(batch.getRowCount());
+            return;
+        }
+        send(batch);
+    }
+
+    /** Sends the poll's local aggregation (its state rows) into the shuffle, before the watermark that follows it. */
+    private void flushLocal()
+    {
+        if (local == null) {
+            return;
+        }
+        try (VectorSchemaRoot state = local.flush()) {
+            if (state != null) {
+                send(state);
+            }
+        }
+    }
+
+    private void send(VectorSchemaRoot batch)
+    {
         try {
             shuffle.records(batch);
-            metrics.recordsOut.addAndGet(batch.getRowCount());
+            if (local == null) {
+                metrics.recordsOut.addAndGet(batch.getRowCount());
+            }
             metrics.blockedNanos.set(shuffle.blockedNanos());
         }
         catch (InterruptedException e) {

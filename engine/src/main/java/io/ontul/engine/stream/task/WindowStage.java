@@ -78,16 +78,21 @@ final class WindowStage
         this.keyCount = plan.aggregations().get(0).aggregate().parts().keyColumns().length;
     }
 
-    /** Takes rows the source tasks sent, with the task's watermark before them (rows of windows closed under it are late). */
+    /**
+     * Takes what the source tasks sent, with the task's watermark before it (rows of windows
+     * closed under it are late): the job's windowed rows for a SESSION window, else the state rows
+     * of the source tasks' {@link io.ontul.engine.stream.window.LocalWindowAggregation}.
+     */
     void add(VectorSchemaRoot batch, long watermarkBefore)
     {
-        if (sessions != null) {
-            sessions.add(batch, watermarkBefore);
+        if (plan.aggregatesLocally()) {
+            windows.get(0).addLocal(batch, watermarkBefore);
         }
         else {
-            windows.get(0).add(batch, watermarkBefore);
+            sessions.add(batch, watermarkBefore);
         }
     }
+
 
     /** The task's watermark moved to {@code watermark}: closed sessions and windows go on, the last ones' rows to {@code sink}, which must not keep them. */
     void advance(long watermark, Consumer<VectorSchemaRoot> sink)

@@ -351,6 +351,43 @@ public final class EventTimeWindowAggregation
         return state;
     }
 
+    /**
+     * Merges the state rows of a {@link LocalWindowAggregation} (this aggregation's state columns,
+     * then the input rows of each group); the caller keeps owning the batch. Groups of windows
+     * ending at or before {@code watermark} are late: dropped, and their input rows counted.
+     */
+    public void addLocal(VectorSchemaRoot local, long watermark)
+    {
+        int rowCount = local.getRowCount();
+        int stateColumns = stateSchema.getFields().size();
+        TimeStampVector windowEnds = (TimeStampVector) local.getVector(windowEndKey);
+        org.apache.arrow.vector.IntVector groupSets = (org.apache.arrow.vector.IntVector) local.getVector(keyColumns.length);
+        org.apache.arrow.vector.BigIntVector inputRows = (org.apache.arrow.vector.BigIntVector) local.getVector(stateColumns);
+        int[] kept = new int[rowCount];
+        int keptCount = 0;
+        for (int row = 0; row < rowCount; row++) {
+            if (closed(windowEnds.get(row), watermark)) {
+                // every input row is in each grouping set once: count it in the first
+                if (groupSets.get(row) == 0) {
+                    lateRows += inputRows.get(row);
+                }
+                continue;
+            }
+            kept[keptCount++] = row;
+        }
+        if (keptCount == 0) {
+            return;
+        }
+        List<FieldVector> vectors = local.getFieldVectors().subList(0, stateColumns);
+        if (keptCount == rowCount) {
+            restore(new VectorSchemaRoot(stateSchema.getFields(), vectors, rowCount));
+            return;
+        }
+        try (VectorSchemaRoot onTime = select(new VectorSchemaRoot(stateSchema.getFields(), vectors, rowCount), kept, keptCount)) {
+            restore(onTime);
+        }
+    }
+
     /** Takes back state rows of a checkpoint ({@link #stateSchema}); the caller keeps owning the batch. */
     public void restore(VectorSchemaRoot state)
     {
