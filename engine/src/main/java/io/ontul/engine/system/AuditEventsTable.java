@@ -1,16 +1,10 @@
 package io.ontul.engine.system;
 
-import java.util.List;
-import java.util.function.Function;
+import static io.ontul.engine.system.SystemColumns.TIMESTAMP;
+import static io.ontul.engine.system.SystemColumns.VARCHAR;
+import static io.ontul.engine.system.SystemColumns.column;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.TimeUnit;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
+import java.util.List;
 
 import io.ontul.engine.security.AuditLog;
 
@@ -23,51 +17,14 @@ final class AuditEventsTable
     static final String SCHEMA = "audit";
     static final String NAME = "events";
 
-    private record Column(Field field, Function<AuditLog.Event, Object> value) {}
-
-    private static final ArrowType VARCHAR = ArrowType.Utf8.INSTANCE;
-
-    private static final List<Column> COLUMNS = List.of(
-            new Column(new Field("time", FieldType.notNullable(new ArrowType.Timestamp(TimeUnit.MILLISECOND, null)), null), AuditLog.Event::time),
-            column("kind", false, event -> event.kind().name()),
-            column("user", false, AuditLog.Event::user),
-            column("address", true, AuditLog.Event::address),
-            column("statement", true, AuditLog.Event::statement),
-            column("outcome", false, AuditLog.Event::outcome),
-            column("detail", true, AuditLog.Event::detail));
-
-    static final Schema SCHEMA_COLUMNS = new Schema(COLUMNS.stream().map(Column::field).toList());
+    static final SystemColumns<AuditLog.Event> COLUMNS = new SystemColumns<>("system.audit.events", List.of(
+            column("time", TIMESTAMP, false, AuditLog.Event::time),
+            column("kind", VARCHAR, false, event -> event.kind().name()),
+            column("user", VARCHAR, false, AuditLog.Event::user),
+            column("address", VARCHAR, true, AuditLog.Event::address),
+            column("statement", VARCHAR, true, AuditLog.Event::statement),
+            column("outcome", VARCHAR, false, AuditLog.Event::outcome),
+            column("detail", VARCHAR, true, AuditLog.Event::detail)));
 
     private AuditEventsTable() {}
-
-    private static Column column(String name, boolean nullable, Function<AuditLog.Event, Object> value)
-    {
-        return new Column(new Field(name, nullable ? FieldType.nullable(VARCHAR) : FieldType.notNullable(VARCHAR), null), value);
-    }
-
-    /** One batch holding {@code columns} (in that order) of {@code events}. */
-    static VectorSchemaRoot batch(List<AuditLog.Event> events, List<String> columns, BufferAllocator allocator)
-    {
-        List<Column> selected = columns.stream()
-                .map(name -> COLUMNS.stream().filter(column -> column.field().getName().equals(name)).findFirst()
-                        .orElseThrow(() -> new IllegalArgumentException("No column " + name + " in system.audit.events")))
-                .toList();
-        VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(selected.stream().map(Column::field).toList()), allocator);
-        try {
-            root.allocateNew();
-            for (int column = 0; column < selected.size(); column++) {
-                FieldVector vector = root.getVector(column);
-                for (int row = 0; row < events.size(); row++) {
-                    QueriesTable.set(vector, row, selected.get(column).value().apply(events.get(row)));
-                }
-                vector.setValueCount(events.size());
-            }
-            root.setRowCount(events.size());
-            return root;
-        }
-        catch (RuntimeException e) {
-            root.close();
-            throw e;
-        }
-    }
 }

@@ -1,21 +1,11 @@
 package io.ontul.engine.system;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.List;
-import java.util.function.Function;
+import static io.ontul.engine.system.SystemColumns.BIGINT;
+import static io.ontul.engine.system.SystemColumns.TIMESTAMP;
+import static io.ontul.engine.system.SystemColumns.VARCHAR;
+import static io.ontul.engine.system.SystemColumns.column;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.TimeStampMilliVector;
-import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.TimeUnit;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
+import java.util.List;
 
 import io.ontul.engine.query.QueryInfo;
 
@@ -29,13 +19,7 @@ final class QueriesTable
     static final String SCHEMA = "runtime";
     static final String NAME = "queries";
 
-    private record Column(Field field, Function<QueryInfo, Object> value) {}
-
-    private static final ArrowType VARCHAR = ArrowType.Utf8.INSTANCE;
-    private static final ArrowType BIGINT = new ArrowType.Int(64, true);
-    private static final ArrowType TIMESTAMP = new ArrowType.Timestamp(TimeUnit.MILLISECOND, null);
-
-    private static final List<Column> COLUMNS = List.of(
+    static final SystemColumns<QueryInfo> COLUMNS = new SystemColumns<>("system.runtime.queries", List.of(
             column("query_id", VARCHAR, false, QueryInfo::queryId),
             column("user", VARCHAR, false, QueryInfo::user),
             column("state", VARCHAR, false, query -> query.state().name()),
@@ -47,61 +31,7 @@ final class QueriesTable
             column("peak_memory_bytes", BIGINT, false, QueryInfo::peakMemoryBytes),
             column("spilled_bytes", BIGINT, false, QueryInfo::spilledBytes),
             column("spill_files", BIGINT, false, QueryInfo::spillFiles),
-            column("error", VARCHAR, true, query -> query.error().orElse(null)));
-
-    static final Schema SCHEMA_COLUMNS = new Schema(COLUMNS.stream().map(Column::field).toList());
+            column("error", VARCHAR, true, query -> query.error().orElse(null))));
 
     private QueriesTable() {}
-
-    private static Column column(String name, ArrowType type, boolean nullable, Function<QueryInfo, Object> value)
-    {
-        return new Column(new Field(name, nullable ? FieldType.nullable(type) : FieldType.notNullable(type), null), value);
-    }
-
-    /** One batch holding {@code columns} (in that order) of {@code queries}. */
-    static VectorSchemaRoot batch(List<QueryInfo> queries, List<String> columns, BufferAllocator allocator)
-    {
-        List<Column> selected = columns.stream().map(QueriesTable::column).toList();
-        VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(selected.stream().map(Column::field).toList()), allocator);
-        try {
-            root.allocateNew();
-            for (int column = 0; column < selected.size(); column++) {
-                FieldVector vector = root.getVector(column);
-                for (int row = 0; row < queries.size(); row++) {
-                    set(vector, row, selected.get(column).value().apply(queries.get(row)));
-                }
-                vector.setValueCount(queries.size());
-            }
-            root.setRowCount(queries.size());
-            return root;
-        }
-        catch (RuntimeException e) {
-            root.close();
-            throw e;
-        }
-    }
-
-    private static Column column(String name)
-    {
-        return COLUMNS.stream()
-                .filter(column -> column.field().getName().equals(name))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("No column " + name + " in system.runtime.queries"));
-    }
-
-    static void set(FieldVector vector, int row, Object value)
-    {
-        if (value == null) {
-            vector.setNull(row);
-        }
-        else if (vector instanceof VarCharVector varchar) {
-            varchar.setSafe(row, ((String) value).getBytes(StandardCharsets.UTF_8));
-        }
-        else if (vector instanceof BigIntVector bigint) {
-            bigint.setSafe(row, (Long) value);
-        }
-        else {
-            ((TimeStampMilliVector) vector).setSafe(row, ((Instant) value).toEpochMilli());
-        }
-    }
 }

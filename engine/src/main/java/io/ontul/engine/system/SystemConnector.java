@@ -56,13 +56,13 @@ public final class SystemConnector
         public Optional<TableHandle> getTable(String schema, String table)
         {
             if (schema.equals(QueriesTable.SCHEMA) && table.equals(QueriesTable.NAME)) {
-                return Optional.of(new TableHandle(CATALOG, schema, table, QueriesTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, QueriesTable.NAME));
+                return Optional.of(new TableHandle(CATALOG, schema, table, QueriesTable.COLUMNS.schema(), TableStatistics.UNKNOWN, QueriesTable.NAME));
             }
             if (schema.equals(StreamTasksTable.SCHEMA) && table.equals(StreamTasksTable.NAME)) {
-                return Optional.of(new TableHandle(CATALOG, schema, table, StreamTasksTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, StreamTasksTable.NAME));
+                return Optional.of(new TableHandle(CATALOG, schema, table, StreamTasksTable.COLUMNS.schema(), TableStatistics.UNKNOWN, StreamTasksTable.NAME));
             }
             if (schema.equals(AuditEventsTable.SCHEMA) && table.equals(AuditEventsTable.NAME)) {
-                return Optional.of(new TableHandle(CATALOG, schema, table, AuditEventsTable.SCHEMA_COLUMNS, TableStatistics.UNKNOWN, AuditEventsTable.NAME));
+                return Optional.of(new TableHandle(CATALOG, schema, table, AuditEventsTable.COLUMNS.schema(), TableStatistics.UNKNOWN, AuditEventsTable.NAME));
             }
             if (schema.equals(TypesTable.SCHEMA) && table.equals(TypesTable.NAME)) {
                 return Optional.of(new TableHandle(CATALOG, schema, table, TypesTable.SCHEMA_COLUMNS, new TableStatistics(io.ontul.engine.type.TypeInfo.rows(null).size()), TypesTable.NAME));
@@ -121,9 +121,9 @@ public final class SystemConnector
                 done = true;
                 return switch (systemSplit.table()) {
                     case TypesTable.NAME -> TypesTable.batch(scan.columns(), allocator);
-                    case AuditEventsTable.NAME -> AuditEventsTable.batch(systemSplit.events(), scan.columns(), allocator);
-                    case StreamTasksTable.NAME -> StreamTasksTable.batch(systemSplit.streamTasks(), scan.columns(), allocator);
-                    default -> QueriesTable.batch(rows, scan.columns(), allocator);
+                    case AuditEventsTable.NAME -> AuditEventsTable.COLUMNS.batch(systemSplit.events(), scan.columns(), allocator);
+                    case StreamTasksTable.NAME -> StreamTasksTable.COLUMNS.batch(systemSplit.streamTasks(), scan.columns(), allocator);
+                    default -> QueriesTable.COLUMNS.batch(rows, scan.columns(), allocator);
                 };
             }
 
