@@ -657,6 +657,8 @@ class TestStreamingJobs
             createEventTable(session, "distinct_events", "distinct_events", "5s", "30s");
             run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
             run(session, "CREATE TABLE iceberg.lake.distinct_summary (window_start TIMESTAMP(3), window_end TIMESTAMP(3), category VARCHAR, distinct_amounts BIGINT, cnt BIGINT)");
+            assertError(session, "CREATE STREAMING JOB distinct_job WITH ('parallelism' = '2') AS INSERT INTO iceberg.lake.distinct_summary " + query, ErrorCode.NOT_SUPPORTED,
+                    "Streaming job option 'parallelism' = 2 is not supported for a job with stacked window aggregations (COUNT(DISTINCT), or windows over windows) yet: use 'parallelism' = '1'");
             run(session, "CREATE STREAMING JOB distinct_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.distinct_summary " + query);
             produceWindowEvents("distinct_events", 0, 3000);
             await(() -> count(session, "iceberg.lake.distinct_summary") > 0);

@@ -122,14 +122,14 @@ public record StreamingJobPlan(
     /**
      * Refuses a parallelism the plan cannot run with: rows reach the window tasks hashed by the
      * GROUP BY keys of the innermost window aggregation, which is right for one aggregation over
-     * TUMBLE or HOP windows; a SESSION window or windows over windows need other keys and run as
-     * one task for now.
+     * TUMBLE or HOP windows; a SESSION window and stacked aggregations (COUNT(DISTINCT) is planned
+     * as two, windows over windows) need other keys and run as one task for now.
      */
     public void checkParallelism(int parallelism)
     {
         if (parallelism > 1 && (session.isPresent() || aggregations.size() > 1)) {
             throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.NOT_SUPPORTED, "Streaming job option 'parallelism' = " + parallelism + " is not supported for a job with "
-                    + (session.isPresent() ? "a SESSION window" : "windows over windows") + " yet: use 'parallelism' = '1'");
+                    + (session.isPresent() ? "a SESSION window" : "stacked window aggregations (COUNT(DISTINCT), or windows over windows)") + " yet: use 'parallelism' = '1'");
         }
     }
 
