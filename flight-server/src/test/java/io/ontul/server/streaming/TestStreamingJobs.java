@@ -452,6 +452,7 @@ class TestStreamingJobs
             Map<Object, List<Object>> shown = new HashMap<>();
             query(session, "SHOW STREAMING JOBS").forEach(job -> shown.put(job.get(0), job));
             assertThat(shown.get("parallel_windows").get(RECORDS_LATE)).isEqualTo(0L);
+            assertThat(shown.get("parallel_windows").get(StreamingJobManager.SHOW_COLUMNS.size() - 2)).as("parallelism").isEqualTo(3L);
             assertThat((String) shown.get("parallel_windows").get(WATERMARK)).isEqualTo("2026-01-02T03:46:35Z");
             run(session, "STOP STREAMING JOB parallel_windows");
             run(session, "STOP STREAMING JOB parallel_rows");

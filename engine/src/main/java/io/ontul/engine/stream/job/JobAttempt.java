@@ -240,6 +240,24 @@ final class JobAttempt
         return sum(true, metrics -> metrics.lastCheckpointBytes) + sum(false, metrics -> metrics.lastCheckpointBytes);
     }
 
+    /** Waits up to {@code timeout} for the task threads, whatever interrupts come; returns whether one came. */
+    private boolean awaitThreads(Duration timeout)
+    {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Thread thread : threads) {
+            while (thread.isAlive() && System.nanoTime() < deadline) {
+                try {
+                    thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                }
+                catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        return interrupted;
+    }
+
     /** Waits up to the join timeout for every task's thread to end; false if some did not. */
     boolean join()
             throws InterruptedException
@@ -259,21 +277,18 @@ final class JobAttempt
     @Override
     public void close()
     {
+        // closed channels free what they hold and release blocked senders and receivers; source
+        // tasks stop between two polls (an interrupt is the last resort: Kafka's client and file
+        // I/O do not take it well)
         gates.forEach(InputGate::close);
-        threads.forEach(Thread::interrupt);
+        sources.forEach(SourceTask::abort);
         // the tasks must be gone before their sinks and the job's memory are freed, even when this
         // thread was interrupted itself (the engine shutting the job down)
         boolean interrupted = Thread.interrupted();
-        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
-        for (Thread thread : threads) {
-            while (thread.isAlive() && System.nanoTime() < deadline) {
-                try {
-                    thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-                }
-                catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
+        interrupted |= awaitThreads(JOIN_TIMEOUT);
+        if (threads.stream().anyMatch(Thread::isAlive)) {
+            threads.forEach(Thread::interrupt);
+            interrupted |= awaitThreads(Duration.ofSeconds(5));
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -551,6 +551,7 @@ public final class StreamingJob
                 checkpointTime == null ? null : lastCheckpointDurationMillis,
                 checkpointTime == null ? null : lastCheckpointBytes,
                 lastError,
+                (long) options.parallelism(),
                 definition.createdBy());
     }
 

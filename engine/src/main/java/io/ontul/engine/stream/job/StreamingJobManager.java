@@ -48,7 +48,7 @@ public final class StreamingJobManager
     public static final List<Field> SHOW_COLUMNS = List.of(
             text("name"), text("state"), text("uptime"), bigint("records_in"), bigint("records_out"), bigint("records_rejected"),
             bigint("records_late"), bigint("source_lag"), text("watermark"), bigint("spilled_bytes"), bigint("last_checkpoint_id"), text("last_checkpoint_time"), bigint("last_checkpoint_duration_ms"), bigint("last_checkpoint_bytes"), text("last_error"),
-            text("owner"));
+            bigint("parallelism"), text("owner"));
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJobManager.class);
 

@@ -58,6 +58,7 @@ public final class SourceTask
     private final TreeMap<Long, Map<String, byte[]>> checkpointPositions = new TreeMap<>();
     private volatile long completedCheckpoint;
     private volatile boolean ending;
+    private volatile boolean aborted;
     private long sentWatermark = WatermarkTracker.NONE;
     /** The local half of a windowed job's aggregation, or null: rows cross the shuffle as they are. */
     private LocalWindowAggregation local;
@@ -112,6 +113,16 @@ public final class SourceTask
         completedCheckpoint = checkpointId;
     }
 
+    /**
+     * Asks the task to stop at once, between two polls, without ending its output (the attempt
+     * is over: its channels are closed). Not an interrupt: Kafka's client and file I/O do not
+     * take interrupts well.
+     */
+    public void abort()
+    {
+        aborted = true;
+    }
+
     /** Asks the task to stop reading once the barriers injected so far are taken, and to end its output. */
     public void end()
     {
@@ -132,6 +143,9 @@ public final class SourceTask
             else {
                 runReading(input);
             }
+            if (aborted) {
+                return;
+            }
             if (shuffle != null) {
                 shuffle.broadcast(new ChannelElement.EndOfInput());
             }
@@ -146,7 +160,7 @@ public final class SourceTask
             throws InterruptedException
     {
         try (StreamReader reader = plan.source().open(plan.scan().table(), plan.scan().scan().columns(), splits, services.context().allocator())) {
-            while (true) {
+            while (!aborted) {
                 reportCompleted(reader);
                 Long barrier = barriers.poll();
                 if (barrier != null) {
@@ -188,7 +202,7 @@ public final class SourceTask
         if (shuffle != null) {
             shuffle.broadcast(new ChannelElement.Idle());
         }
-        while (true) {
+        while (!aborted) {
             Long barrier = barriers.poll(POLL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             if (barrier != null) {
                 checkpoint(barrier);
