@@ -104,7 +104,7 @@ public final class Engine
         CatalogManager catalogManager;
         try {
             catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries, accessControl.audit(),
-                    () -> streamingJobsOnceMade.get() == null ? java.util.List.of() : streamingJobsOnceMade.get().tasks())),
+                    () -> streamTaskRows(streamingJobsOnceMade.get()))),
                     this.metadata, dataDirectory(config),
                     io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                             config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
@@ -123,6 +123,19 @@ public final class Engine
                 config.property(EngineConfig.STREAMING_DEFAULT_PARALLELISM, "1"));
         streamingJobsOnceMade.set(streamingJobs);
         streamingJobs.resumeJobs();
+    }
+
+    /** The rows of system.runtime.stream_tasks: the running jobs' tasks. */
+    private static java.util.List<io.ontul.engine.system.StreamTasksTable.Row> streamTaskRows(io.ontul.engine.stream.job.StreamingJobManager jobs)
+    {
+        if (jobs == null) {
+            return java.util.List.of();
+        }
+        return jobs.tasks().stream()
+                .map(task -> new io.ontul.engine.system.StreamTasksTable.Row(task.job(), task.taskId(), task.kind(), task.assignment(), task.recordsIn(), task.recordsOut(),
+                        task.watermark() == io.ontul.engine.stream.window.WatermarkTracker.NONE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(task.watermark()),
+                        task.blockedMillis(), task.lastCheckpointMillis(), task.lastCheckpointBytes()))
+                .toList();
     }
 
     private void closeAfterFailedStart(RuntimeException failure)

@@ -32,7 +32,7 @@ public final class SystemConnector
 
     private final QueryRegistry registry;
     private final io.ontul.engine.security.AuditLog audit;
-    private final java.util.function.Supplier<List<io.ontul.engine.stream.task.TaskStatus>> streamTasks;
+    private final java.util.function.Supplier<List<StreamTasksTable.Row>> streamTasks;
     private final ConnectorMetadata metadata = new ConnectorMetadata()
     {
         @Override
@@ -74,7 +74,7 @@ public final class SystemConnector
     /**
      * @param streamTasks the tasks of the running streaming jobs (the job manager is made after the catalogs)
      */
-    public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit, java.util.function.Supplier<List<io.ontul.engine.stream.task.TaskStatus>> streamTasks)
+    public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit, java.util.function.Supplier<List<StreamTasksTable.Row>> streamTasks)
     {
         this.registry = requireNonNull(registry, "registry is null");
         this.audit = requireNonNull(audit, "audit is null");

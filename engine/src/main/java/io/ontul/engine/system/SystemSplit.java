@@ -9,7 +9,7 @@ import io.ontul.spi.Split;
  * A system table ({@code table}, its handle) and, for the queries, audit and stream task tables,
  * the rows the reading query may see, taken when it started.
  */
-record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.security.AuditLog.Event> events, List<io.ontul.engine.stream.task.TaskStatus> streamTasks)
+record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.security.AuditLog.Event> events, List<StreamTasksTable.Row> streamTasks)
         implements Split
 {
     SystemSplit
