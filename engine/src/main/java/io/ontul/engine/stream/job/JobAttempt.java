@@ -1,7 +1,5 @@
 package io.ontul.engine.stream.job;
 
-import static java.util.Objects.requireNonNull;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
