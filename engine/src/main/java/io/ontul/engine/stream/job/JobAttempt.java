@@ -186,11 +186,6 @@ final class JobAttempt
         sources.forEach(SourceTask::end);
     }
 
-    int parallelism()
-    {
-        return sources.size();
-    }
-
     /** The sum of one figure over the source tasks or over the window tasks. */
     long sum(boolean ofSources, ToLongFunction<TaskMetrics> figure)
     {
@@ -256,20 +251,18 @@ final class JobAttempt
         return interrupted;
     }
 
-    /** Waits up to the join timeout for every task's thread to end; false if some did not. */
+    /** Waits up to the join timeout for every task's thread to end (an interrupt meanwhile is kept for the caller); false if some did not. */
     boolean join()
-            throws InterruptedException
     {
-        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
-        for (Thread thread : threads) {
-            thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        if (awaitThreads(JOIN_TIMEOUT)) {
+            Thread.currentThread().interrupt();
         }
         return threads.stream().noneMatch(Thread::isAlive);
     }
 
     /**
      * Ends the attempt: closes the channels (what waits in them is freed, blocked senders go on),
-     * interrupts the tasks, waits for them and closes their sinks, which discards what was not
+     * stops the tasks, waits for them and closes their sinks, which discards what was not
      * prepared.
      */
     @Override

@@ -333,13 +333,8 @@ public final class StreamingJob
                     awaitReport(POLL_TIMEOUT);
                 }
                 attempt.endSources();
-                try {
-                    if (!attempt.join()) {
-                        LOG.warn("Streaming job {}: tasks still running after the final checkpoint", definition.name());
-                    }
-                }
-                catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                if (!attempt.join()) {
+                    LOG.warn("Streaming job {}: tasks still running after the final checkpoint", definition.name());
                 }
                 failOnReport();
             }

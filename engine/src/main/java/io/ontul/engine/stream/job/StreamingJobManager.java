@@ -63,7 +63,13 @@ public final class StreamingJobManager
     {
         this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints, spillStore, defaultMaxMemory, accessControl);
         this.defaultParallelism = defaultParallelism.trim();
-        StreamingJobOptions.parse(Map.of(StreamingJobOptions.PARALLELISM, this.defaultParallelism));
+        try {
+            StreamingJobOptions.parse(Map.of(StreamingJobOptions.PARALLELISM, this.defaultParallelism));
+        }
+        catch (OntulException e) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid ontul.streaming.default-parallelism '" + this.defaultParallelism + "': use a whole number from 1 to "
+                    + StreamingJobOptions.DEFAULTS.get(StreamingJobOptions.MAX_PARALLELISM), e);
+        }
     }
 
     /** Resumes the jobs stored as RUNNING or RESTARTING; a job that cannot start is FAILED with the reason. */

@@ -142,12 +142,6 @@ final class WindowStage
         return windows.get(0).lateRows() + (sessions == null ? 0 : sessions.lateRows());
     }
 
-    /** Open window groups held. */
-    int openGroups()
-    {
-        return windows.stream().mapToInt(EventTimeWindowAggregation::groupCount).sum();
-    }
-
     /** The task's state for a checkpoint: metadata entries (returned) and state streams (written to {@code writer}). */
     Map<String, String> snapshot(TaskSnapshotWriter writer, long watermark)
     {
