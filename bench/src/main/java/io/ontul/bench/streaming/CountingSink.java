@@ -16,10 +16,10 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.types.Row;
 
 /**
- * The Flink contender's sink: discards the window rows as Flink's {@code blackhole} connector does,
- * but first counts them, sums their {@code cnt} and {@code total} and notes every checkpoint it
- * takes part in, in static counters the child reads after the job (the MiniCluster runs in its
- * JVM). It holds no state: the snapshots are empty.
+ * The Flink contenders' sink: discards the rows as Flink's {@code blackhole} connector does, but
+ * first counts them, sums two of their fields (a text field: its length; none when the name is
+ * null) and notes every checkpoint it takes part in, in static counters the child reads after the
+ * job (the MiniCluster runs in its JVM). It holds no state: the snapshots are empty.
  */
 final class CountingSink
         implements Sink<Row>, SupportsWriterState<Row, Void>
@@ -30,6 +30,19 @@ final class CountingSink
     private static final LongAdder COUNT_SUM = new LongAdder();
     private static final DoubleAdder TOTAL_SUM = new DoubleAdder();
     private static final Set<Long> CHECKPOINTS = ConcurrentHashMap.newKeySet();
+
+    private final String countField;
+    private final String sumField;
+
+    /**
+     * @param countField the field whose values {@link #countSum} adds up, or null
+     * @param sumField the field whose values (or lengths) {@link #totalSum} adds up, or null
+     */
+    CountingSink(String countField, String sumField)
+    {
+        this.countField = countField;
+        this.sumField = sumField;
+    }
 
     static void reset()
     {
@@ -62,13 +75,13 @@ final class CountingSink
     @Override
     public StatefulSinkWriter<Row, Void> createWriter(WriterInitContext context)
     {
-        return new Writer();
+        return new Writer(countField, sumField);
     }
 
     @Override
     public StatefulSinkWriter<Row, Void> restoreWriter(WriterInitContext context, Collection<Void> recoveredState)
     {
-        return new Writer();
+        return new Writer(countField, sumField);
     }
 
     @Override
@@ -97,15 +110,25 @@ final class CountingSink
         };
     }
 
-    private static final class Writer
+    private record Writer(String countField, String sumField)
             implements StatefulSinkWriter<Row, Void>
     {
         @Override
         public void write(Row row, Context context)
         {
             ROWS.increment();
-            COUNT_SUM.add(((Number) row.getField("cnt")).longValue());
-            TOTAL_SUM.add(((Number) row.getField("total")).doubleValue());
+            if (countField != null && row.getField(countField) instanceof Number count) {
+                COUNT_SUM.add(count.longValue());
+            }
+            if (sumField != null) {
+                Object value = row.getField(sumField);
+                if (value instanceof Number number) {
+                    TOTAL_SUM.add(number.doubleValue());
+                }
+                else if (value != null) {
+                    TOTAL_SUM.add(value.toString().length());
+                }
+            }
         }
 
         @Override

@@ -21,9 +21,6 @@ final class EventRecords
     static final long WINDOW_MILLIS = 10_000;
     static final double CLOSING_AMOUNT = 0.5;
 
-    private long cachedDay = Long.MIN_VALUE;
-    private String cachedDate;
-
     /** Milliseconds after {@link #EPOCH} of pre-filled event {@code i}. */
     static long eventMillis(long i)
     {
@@ -68,15 +65,11 @@ final class EventRecords
         return json.append("\"}").toString();
     }
 
-    private void appendTimestamp(StringBuilder text, long epochMillis)
+    /** {@code epochMillis} as ISO-8601 local date-time in UTC with milliseconds: {@code 2026-01-01T00:00:00.000}. */
+    static void appendTimestamp(StringBuilder text, long epochMillis)
     {
-        long day = Math.floorDiv(epochMillis, 86_400_000L);
-        if (day != cachedDay) {
-            cachedDay = day;
-            cachedDate = LocalDate.ofEpochDay(day).toString();
-        }
         long ofDay = Math.floorMod(epochMillis, 86_400_000L);
-        text.append(cachedDate).append('T');
+        text.append(LocalDate.ofEpochDay(Math.floorDiv(epochMillis, 86_400_000L))).append('T');
         pad(text, ofDay / 3_600_000, 2).append(':');
         pad(text, ofDay / 60_000 % 60, 2).append(':');
         pad(text, ofDay / 1000 % 60, 2).append('.');

@@ -110,7 +110,7 @@ public final class FlinkStreamingJobRun
         long cpuStart = ProcessCpu.nanos();
         long wallStart = System.nanoTime();
         Table windows = tables.sqlQuery(WINDOW_QUERY);
-        tables.toDataStream(windows).sinkTo(new CountingSink()).name("counting sink");
+        tables.toDataStream(windows).sinkTo(new CountingSink("cnt", "total")).name("counting sink");
         environment.execute("streaming-bench-" + suffix);
         long cpu = ProcessCpu.nanos() - cpuStart;
         long wall = System.nanoTime() - wallStart;

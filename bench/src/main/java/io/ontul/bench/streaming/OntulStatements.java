@@ -66,6 +66,26 @@ final class OntulStatements
         throw new IllegalStateException("Streaming job " + name + " is not listed");
     }
 
+    /** Waits until job {@code job} has read {@code records} records; throws when it failed or at {@code deadline} (System.nanoTime). */
+    void awaitRecords(String job, long records, long deadline)
+            throws InterruptedException
+    {
+        while (true) {
+            Map<String, Object> row = job(job);
+            if ("FAILED".equals(row.get(STATE))) {
+                throw new IllegalStateException("Streaming job " + job + " failed: " + row.get(LAST_ERROR));
+            }
+            long in = asLong(row.get(RECORDS_IN));
+            if (in >= records) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Streaming job " + job + " read " + in + " of " + records + " records before the time-out");
+            }
+            Thread.sleep(50);
+        }
+    }
+
     static String kafkaTable(String name, String topic)
     {
         return "CREATE TABLE kafka.\"default\"." + name + " " + EVENT_COLUMNS + " WITH ('topic' = '" + topic + "', 'format' = 'json', "

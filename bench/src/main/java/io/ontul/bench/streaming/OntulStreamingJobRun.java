@@ -99,7 +99,7 @@ public final class OntulStreamingJobRun
         long wallStart = System.nanoTime();
         sql.run("CREATE STREAMING JOB " + job + " WITH ('checkpoint.interval' = '" + interval + "', 'parallelism' = '" + parallelism + "') AS INSERT INTO " + sink + " "
                 + OntulStatements.WINDOW_QUERY.formatted("kafka.\"default\"." + source));
-        awaitRecords(job, records, wallStart + timeoutNanos);
+        sql.awaitRecords(job, records, wallStart + timeoutNanos);
         sql.run("STOP STREAMING JOB " + job);
         long cpu = ProcessCpu.nanos() - cpuStart;
         long wall = System.nanoTime() - wallStart;
@@ -118,24 +118,5 @@ public final class OntulStreamingJobRun
         result.put("late", OntulStatements.asLong(stopped.get(OntulStatements.RECORDS_LATE)));
         result.put("checkpoints", OntulStatements.asLong(stopped.get(OntulStatements.LAST_CHECKPOINT_ID)));
         return result;
-    }
-
-    private void awaitRecords(String job, long records, long deadline)
-            throws InterruptedException
-    {
-        while (true) {
-            Map<String, Object> row = sql.job(job);
-            if ("FAILED".equals(row.get(OntulStatements.STATE))) {
-                throw new IllegalStateException("Streaming job " + job + " failed: " + row.get(OntulStatements.LAST_ERROR));
-            }
-            long in = OntulStatements.asLong(row.get(OntulStatements.RECORDS_IN));
-            if (in >= records) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Streaming job " + job + " read " + in + " of " + records + " records before the time-out");
-            }
-            Thread.sleep(50);
-        }
     }
 }
