@@ -385,6 +385,44 @@ public final class Functions
         return s.substring(begin, finish);
     }
 
+    /**
+     * SPLIT_PART as PostgreSQL has it: field {@code index} of {@code s} split at every
+     * {@code delimiter}, counted from 1, or from the end when negative; '' past the last field;
+     * an empty delimiter leaves {@code s} one field.
+     */
+    public static String splitPart(String s, String delimiter, long index)
+    {
+        if (index == 0) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "SPLIT_PART field position must not be zero");
+        }
+        if (delimiter.isEmpty()) {
+            return index == 1 || index == -1 ? s : "";
+        }
+        if (index < 0) {
+            int end = s.length();
+            for (long field = -1; ; field--) {
+                int start = end < delimiter.length() ? -1 : s.lastIndexOf(delimiter, end - delimiter.length());
+                if (field == index) {
+                    return start < 0 ? s.substring(0, end) : s.substring(start + delimiter.length(), end);
+                }
+                if (start < 0) {
+                    return "";
+                }
+                end = start;
+            }
+        }
+        int start = 0;
+        for (long field = 1; field < index; field++) {
+            int next = s.indexOf(delimiter, start);
+            if (next < 0) {
+                return "";
+            }
+            start = next + delimiter.length();
+        }
+        int end = s.indexOf(delimiter, start);
+        return end < 0 ? s.substring(start) : s.substring(start, end);
+    }
+
     public static long charLength(String s)
     {
         return s.codePointCount(0, s.length());

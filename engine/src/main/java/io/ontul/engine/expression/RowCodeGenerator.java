@@ -1176,6 +1176,7 @@ final class RowCodeGenerator
                     : F + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + integral(args.get(2)) + ")";
             case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> castLong(F + "charLength(" + args.get(0).value() + ")", type);
             case "REPLACE" -> args.get(0).value() + ".replace(" + args.get(1).value() + ", " + args.get(2).value() + ")";
+            case "SPLIT_PART" -> F + "splitPart(" + args.get(0).value() + ", " + args.get(1).value() + ", " + integral(args.get(2)) + ")";
             case "ABS" -> switch (JavaKind.of(type)) {
                 case DOUBLE -> "Math.abs(" + args.get(0).value() + ")";
                 case INT -> F + "checkInt(Math.abs((long) " + args.get(0).value() + "), \"" + type.getSqlTypeName() + "\")";

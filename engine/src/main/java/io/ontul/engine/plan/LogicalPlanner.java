@@ -39,6 +39,7 @@ import org.apache.calcite.tools.RelBuilder;
 import io.ontul.engine.query.PlanningDeadline;
 import io.ontul.engine.security.UserAccess;
 import io.ontul.engine.sql.HiddenColumnValidator;
+import io.ontul.engine.sql.OntulOperatorTable;
 import io.ontul.engine.type.OntulTypeSystem;
 
 /**
@@ -99,7 +100,7 @@ public final class LogicalPlanner
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
         this.catalogReader = new CalciteCatalogReader(CalciteSchema.from(rootSchema), defaultPath, typeFactory, config);
         this.validator = new HiddenColumnValidator(
-                SqlStdOperatorTable.instance(),
+                OntulOperatorTable.instance(),
                 catalogReader,
                 typeFactory,
                 SqlValidator.Config.DEFAULT
