@@ -65,17 +65,30 @@ final class ChildJvm
     List<Map<String, String>> run(String mainClass, boolean flink, List<String> arguments, long timeoutSeconds)
             throws IOException, InterruptedException
     {
+        List<Map<String, String>> results = new ArrayList<>();
+        run(mainClass, flink, arguments, timeoutSeconds, results);
+        return List.copyOf(results);
+    }
+
+    /**
+     * Adds the child's result lines to {@code results} as they come, so that those printed before
+     * a failure stay there; throws when it exits with another code than 0 or outlives
+     * {@code timeoutSeconds}.
+     */
+    void run(String mainClass, boolean flink, List<String> arguments, long timeoutSeconds, List<Map<String, String>> results)
+            throws IOException, InterruptedException
+    {
         // Flink unpacks its RPC system (a 21 MB jar) and more into java.io.tmpdir and leaves them there
         Path temporary = Files.createTempDirectory("bench-child-");
         try {
-            return run(mainClass, flink, arguments, timeoutSeconds, temporary);
+            run(mainClass, flink, arguments, timeoutSeconds, temporary, results);
         }
         finally {
             TemporaryDirectories.delete(temporary);
         }
     }
 
-    private List<Map<String, String>> run(String mainClass, boolean flink, List<String> arguments, long timeoutSeconds, Path temporary)
+    private void run(String mainClass, boolean flink, List<String> arguments, long timeoutSeconds, Path temporary, List<Map<String, String>> results)
             throws IOException, InterruptedException
     {
         List<String> command = new ArrayList<>();
@@ -95,7 +108,6 @@ final class ChildJvm
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .start();
         process.getOutputStream().close();
-        List<Map<String, String>> results = new ArrayList<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
@@ -122,9 +134,6 @@ final class ChildJvm
         reader.join();
         if (process.exitValue() != 0) {
             throw new IllegalStateException(mainClass + " exited with code " + process.exitValue());
-        }
-        synchronized (results) {
-            return List.copyOf(results);
         }
     }
 

@@ -5,11 +5,14 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -24,8 +27,9 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  * mini-batch and split-distinct settings of Nexmark's Flink configuration. Exactly-once
  * checkpoints every {@code --interval} with the hashmap state backend on local disk. Per query: one
  * warm-up job over {@code --warmup-topic}, then one measured job over {@code --topic}, each with a
- * fresh MiniCluster and consumer group; prints a {@link ResultLine} per query with the process CPU
- * time and the wall time from just before planning the query to the end of the job.
+ * fresh MiniCluster and consumer group, cancelled after {@code --timeout-seconds}; prints a
+ * {@link ResultLine} per query with the process CPU time and the wall time from just before
+ * planning the query to the end of the job.
  */
 public final class FlinkNexmarkRun
 {
@@ -111,7 +115,15 @@ public final class FlinkNexmarkRun
             throw new IllegalStateException(query.id() + " has no column " + query.checkColumn());
         }
         tables.toDataStream(result).sinkTo(new CountingSink(null, query.checkColumn())).name("counting sink");
-        environment.execute("nexmark-" + suffix);
+        JobClient job = environment.executeAsync("nexmark-" + suffix);
+        long timeoutSeconds = arguments.getLong("timeout-seconds");
+        try {
+            job.getJobExecutionResult().get(timeoutSeconds, TimeUnit.SECONDS);
+        }
+        catch (TimeoutException e) {
+            job.cancel().get();
+            throw new IllegalStateException("the job did not finish within " + timeoutSeconds + " s (cancelled)");
+        }
         long cpu = ProcessCpu.nanos() - cpuStart;
         long wall = System.nanoTime() - wallStart;
 

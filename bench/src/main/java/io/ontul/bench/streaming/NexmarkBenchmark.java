@@ -49,12 +49,14 @@ public final class NexmarkBenchmark
             "  --events         Nexmark events pre-filled into topic 'nexmark' (plus one closing event per partition)",
             "  --warmup-events  events in topic 'nexmark-warmup', which each query reads once first in each engine, unmeasured",
             "  --partitions     partitions of the topics",
-            "  --parallelism    of both engines' jobs (Ontul runs SESSION windows and COUNT(DISTINCT) at 1 only, for now)",
+            "  --parallelism    of both engines' jobs",
             "  --queries        all, or a comma-separated list of " + NexmarkQuery.ALL.stream().map(NexmarkQuery::id).toList(),
             "  --engines        which child JVMs run",
             "  --interval       checkpoint interval of both engines (exactly-once)",
             "  --child-heap     -Xmx of each engine's JVM",
             "  --out            file the report section is appended to, or none to only print it");
+    /** The field of the line that says an engine's JVM failed (the queries it reported before keep their lines). */
+    static final String ENGINE_ERROR = "engine_error";
     private static final String TOPIC = "nexmark";
     private static final String WARMUP_TOPIC = "nexmark-warmup";
 
@@ -139,8 +141,9 @@ public final class NexmarkBenchmark
         long perJob = 120 + (records + options.warmupEvents()) / 20_000;
         long timeoutSeconds = 120 + options.queries().size() * 2 * perJob;
         Progress.log("%s: %d queries, parallelism %d", engine, options.queries().size(), options.parallelism());
+        List<Map<String, String>> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         try {
-            return children.run(NexmarkBenchmark.class.getPackageName() + (flink ? ".FlinkNexmarkRun" : ".OntulNexmarkRun"), flink, List.of(
+            children.run(NexmarkBenchmark.class.getPackageName() + (flink ? ".FlinkNexmarkRun" : ".OntulNexmarkRun"), flink, List.of(
                     "--bootstrap", kafka.bootstrapServers(),
                     "--topic", TOPIC,
                     "--records", String.valueOf(records),
@@ -149,12 +152,13 @@ public final class NexmarkBenchmark
                     "--queries", String.join(",", options.queries().stream().map(NexmarkQuery::id).toList()),
                     "--parallelism", String.valueOf(options.parallelism()),
                     "--interval", options.interval(),
-                    "--timeout-seconds", String.valueOf(perJob)), timeoutSeconds);
+                    "--timeout-seconds", String.valueOf(perJob)), timeoutSeconds, lines);
         }
         catch (IllegalStateException e) {
             Progress.log("%s failed: %s", engine, e.getMessage());
-            return List.of(Map.of("error", String.valueOf(e.getMessage())));
+            lines.add(Map.of(ENGINE_ERROR, String.valueOf(e.getMessage())));
         }
+        return List.copyOf(lines);
     }
 
     /** Sends events 0 to {@code events - 1} round robin over the partitions, then a closing event per partition; the average record size. */

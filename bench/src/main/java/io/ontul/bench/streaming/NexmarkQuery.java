@@ -21,10 +21,8 @@ import java.util.Optional;
  * lengths for a text column) between them.
  *
  * @param ontulColumns the Ontul sink table's columns
- * @param ontulParallel whether Ontul runs it above parallelism 1 (SESSION windows and
- * COUNT(DISTINCT) run at 1 only, for now)
  */
-record NexmarkQuery(String id, String description, String ontulSql, String ontulColumns, String flinkSql, String checkColumn, boolean checkText, boolean ontulParallel)
+record NexmarkQuery(String id, String description, String ontulSql, String ontulColumns, String flinkSql, String checkColumn, boolean checkText)
 {
     private static final String PER_DAY_COUNTS = """
             count(*) AS total_bids,
@@ -57,17 +55,17 @@ record NexmarkQuery(String id, String description, String ontulSql, String ontul
                     "SELECT auction, bidder, price, date_time, extra FROM %s WHERE event_type = 2",
                     "(auction BIGINT, bidder BIGINT, price BIGINT, date_time TIMESTAMP(3), extra VARCHAR)",
                     "SELECT auction, bidder, price, date_time, extra FROM bid",
-                    "price", false, true),
+                    "price", false),
             new NexmarkQuery("q1", "currency conversion",
                     "SELECT auction, bidder, 0.908 * price AS price, date_time, extra FROM %s WHERE event_type = 2",
                     "(auction BIGINT, bidder BIGINT, price DECIMAL(23, 3), date_time TIMESTAMP(3), extra VARCHAR)",
                     "SELECT auction, bidder, 0.908 * price AS price, date_time, extra FROM bid",
-                    "price", false, true),
+                    "price", false),
             new NexmarkQuery("q2", "selection",
                     "SELECT auction, price FROM %s WHERE event_type = 2 AND MOD(auction, 123) = 0",
                     "(auction BIGINT, price BIGINT)",
                     "SELECT auction, price FROM bid WHERE MOD(auction, 123) = 0",
-                    "price", false, true),
+                    "price", false),
             new NexmarkQuery("q11", "user sessions (SESSION window, 10 s gap, per bidder)",
                     "SELECT bidder, count(*) AS bid_count, window_start AS starttime, window_end AS endtime "
                             + "FROM TABLE(SESSION(TABLE %s, DESCRIPTOR(date_time), DESCRIPTOR(bidder), INTERVAL '10' SECOND)) WHERE event_type = 2 "
@@ -75,7 +73,7 @@ record NexmarkQuery(String id, String description, String ontulSql, String ontul
                     "(bidder BIGINT, bid_count BIGINT, starttime TIMESTAMP(3), endtime TIMESTAMP(3))",
                     "SELECT bidder, count(*) AS bid_count, SESSION_START(date_time, INTERVAL '10' SECOND) AS starttime, "
                             + "SESSION_END(date_time, INTERVAL '10' SECOND) AS endtime FROM bid GROUP BY bidder, SESSION(date_time, INTERVAL '10' SECOND)",
-                    "bid_count", false, false),
+                    "bid_count", false),
             new NexmarkQuery("q14", "calculation (CASE on the hour, count of 'c' in extra)",
                     "SELECT auction, bidder, 0.908 * price AS price, " + HOUR_CASE.formatted("EXTRACT(HOUR FROM date_time)") + " AS bid_time_type, date_time, extra, "
                             + "CHAR_LENGTH(extra) - CHAR_LENGTH(REPLACE(extra, 'c', '')) AS c_counts "
@@ -84,33 +82,33 @@ record NexmarkQuery(String id, String description, String ontulSql, String ontul
                     "SELECT auction, bidder, 0.908 * price AS price, " + HOUR_CASE.formatted("HOUR(date_time)") + " AS bid_time_type, date_time, extra, "
                             + "CAST(CHAR_LENGTH(extra) - CHAR_LENGTH(REPLACE(extra, 'c', '')) AS BIGINT) AS c_counts "
                             + "FROM bid WHERE 0.908 * price > 1000000 AND 0.908 * price < 50000000",
-                    "c_counts", false, true),
+                    "c_counts", false),
             new NexmarkQuery("q15", "bidding statistics per day (COUNT DISTINCT with FILTER)",
                     "SELECT window_start AS day_start, " + PER_DAY_COUNTS + ",\n" + PER_DAY_DISTINCT + "\nFROM " + DAY_WINDOW_ONTUL
                             + " WHERE event_type = 2 GROUP BY window_start, window_end",
                     "(day_start TIMESTAMP(3), " + PER_DAY_COUNT_COLUMNS + ", " + PER_DAY_DISTINCT_COLUMNS + ")",
                     "SELECT window_start AS day_start, " + PER_DAY_COUNTS + ",\n" + PER_DAY_DISTINCT + "\nFROM " + DAY_WINDOW_FLINK + " GROUP BY window_start, window_end",
-                    "total_bidders", false, false),
+                    "total_bidders", false),
             new NexmarkQuery("q16", "channel statistics per day (COUNT DISTINCT with FILTER)",
                     "SELECT channel, window_start AS day_start, max(SUBSTRING(CAST(date_time AS VARCHAR), 12, 5)) AS last_minute, " + PER_DAY_COUNTS + ",\n" + PER_DAY_DISTINCT
                             + "\nFROM " + DAY_WINDOW_ONTUL + " WHERE event_type = 2 GROUP BY channel, window_start, window_end",
                     "(channel VARCHAR, day_start TIMESTAMP(3), last_minute VARCHAR, " + PER_DAY_COUNT_COLUMNS + ", " + PER_DAY_DISTINCT_COLUMNS + ")",
                     "SELECT channel, window_start AS day_start, max(DATE_FORMAT(date_time, 'HH:mm')) AS last_minute, " + PER_DAY_COUNTS + ",\n" + PER_DAY_DISTINCT
                             + "\nFROM " + DAY_WINDOW_FLINK + " GROUP BY channel, window_start, window_end",
-                    "total_bidders", false, false),
+                    "total_bidders", false),
             new NexmarkQuery("q17", "auction statistics per day",
                     "SELECT auction, window_start AS day_start, " + PER_DAY_COUNTS + ", min(price) AS min_price, max(price) AS max_price, avg(price) AS avg_price, "
                             + "sum(price) AS sum_price FROM " + DAY_WINDOW_ONTUL + " WHERE event_type = 2 GROUP BY auction, window_start, window_end",
                     "(auction BIGINT, day_start TIMESTAMP(3), " + PER_DAY_COUNT_COLUMNS + ", min_price BIGINT, max_price BIGINT, avg_price BIGINT, sum_price BIGINT)",
                     "SELECT auction, window_start AS day_start, " + PER_DAY_COUNTS + ", min(price) AS min_price, max(price) AS max_price, avg(price) AS avg_price, "
                             + "sum(price) AS sum_price FROM " + DAY_WINDOW_FLINK + " GROUP BY auction, window_start, window_end",
-                    "sum_price", false, true),
+                    "sum_price", false),
             new NexmarkQuery("q22", "URL directories (SPLIT_PART / SPLIT_INDEX)",
                     "SELECT auction, bidder, price, channel, SPLIT_PART(url, '/', 4) AS dir1, SPLIT_PART(url, '/', 5) AS dir2, SPLIT_PART(url, '/', 6) AS dir3 "
                             + "FROM %s WHERE event_type = 2",
                     "(auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, dir1 VARCHAR, dir2 VARCHAR, dir3 VARCHAR)",
                     "SELECT auction, bidder, price, channel, SPLIT_INDEX(url, '/', 3) AS dir1, SPLIT_INDEX(url, '/', 4) AS dir2, SPLIT_INDEX(url, '/', 5) AS dir3 FROM bid",
-                    "dir3", true, true));
+                    "dir3", true));
 
     NexmarkQuery
     {

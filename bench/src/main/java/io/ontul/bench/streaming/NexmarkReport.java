@@ -56,8 +56,7 @@ final class NexmarkReport
         for (NexmarkQuery query : options.queries()) {
             Optional<Map<String, String>> ontul = result("ontul", query);
             Optional<Map<String, String>> flink = result("flink", query);
-            String parallel = query.ontulParallel() || options.parallelism() == 1 ? "" : " (Ontul at parallelism 1)";
-            text.append("| ").append(query.id()).append(": ").append(query.description()).append(parallel)
+            text.append("| ").append(query.id()).append(": ").append(query.description())
                     .append(" | ").append(rate(ontul, records))
                     .append(" | ").append(rate(flink, records));
             if (succeeded(ontul) && succeeded(flink)) {
@@ -89,11 +88,11 @@ final class NexmarkReport
     {
         List<Map<String, String>> lines = results.getOrDefault(engine, List.of());
         Optional<Map<String, String>> line = lines.stream().filter(fields -> query.id().equals(fields.get("query"))).findFirst();
-        if (line.isEmpty() && lines.size() == 1 && lines.get(0).containsKey("error") && !lines.get(0).containsKey("query")) {
-            // the engine's JVM failed as a whole
-            return Optional.of(lines.get(0));
+        if (line.isPresent()) {
+            return line;
         }
-        return line;
+        // the engine's JVM failed before it reported this query
+        return lines.stream().filter(fields -> fields.containsKey(NexmarkBenchmark.ENGINE_ERROR)).findFirst().map(fields -> Map.of("error", fields.get(NexmarkBenchmark.ENGINE_ERROR)));
     }
 
     private static boolean succeeded(Optional<Map<String, String>> result)

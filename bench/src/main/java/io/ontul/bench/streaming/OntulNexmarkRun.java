@@ -15,8 +15,7 @@ import io.ontul.engine.api.EngineConfig;
  * directory; the Kafka tables {@code nexmark} and {@code nexmark_warmup}
  * ({@link NexmarkEvents#ONTUL_COLUMNS}, watermark 4 s behind {@code date_time}). Per query: one
  * warm-up job over the warm-up topic, then one measured job: creates the Iceberg sink table and
- * the streaming job (checkpoints every {@code --interval}, {@code --parallelism} where the query
- * runs in parallel), waits until {@code records_in} reaches the topic's records, stops the job
+ * the streaming job (checkpoints every {@code --interval}, {@code --parallelism}), waits until {@code records_in} reaches the topic's records, stops the job
  * (its final checkpoint commits the rest) and prints a {@link ResultLine} with the process CPU
  * time, the wall time from just before {@code CREATE STREAMING JOB} to the end of
  * {@code STOP STREAMING JOB}, and the check over what the table holds.
@@ -46,7 +45,7 @@ public final class OntulNexmarkRun
             for (NexmarkQuery query : queries) {
                 Map<String, Object> result = new LinkedHashMap<>();
                 result.put("query", query.id());
-                String parallelism = query.ontulParallel() ? arguments.get("parallelism") : "1";
+                String parallelism = arguments.get("parallelism");
                 try {
                     Map<String, Object> warmup = measure(sql, query, "nexmark_warmup", query.id() + "_warmup", warmupRecords, arguments.get("interval"), parallelism, timeoutNanos);
                     Progress.log("ontul %s warm-up: %.1f s wall, %.1f CPU-s", query.id(), (long) warmup.get("wall_ns") / 1e9, (long) warmup.get("cpu_ns") / 1e9);

@@ -601,8 +601,14 @@ class TestStreamingJobs
         return rows;
     }
 
+    /**
+     * A SESSION window per category at parallelism 2: rows reach the window tasks hashed by the
+     * session's key, the sessions and their aggregation live on the task that owns the key; after
+     * a crash the job restarts with parallelism 3 (the sessions held in the checkpoint move to the
+     * tasks that own their keys now) and its output equals the batch query's.
+     */
     @Test
-    void sessionWindowsMatchTheBatchQueryAcrossACrash(@TempDir Path dataDirectory)
+    void sessionWindowsRunInParallelAndMatchTheBatchQueryAcrossACrashAndARescale(@TempDir Path dataDirectory)
     {
         kafka.createTopic("sessions", 2);
         String query = "SELECT window_start, window_end, category, sum(amount) AS total, count(*) AS cnt "
@@ -613,7 +619,16 @@ class TestStreamingJobs
             createEventTable(session, "sessions", "sessions", "2s", "30s");
             run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
             run(session, "CREATE TABLE iceberg.lake.session_summary " + SUMMARY_COLUMNS);
-            run(session, "CREATE STREAMING JOB session_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.session_summary " + query);
+            assertError(session, "CREATE STREAMING JOB unkeyed WITH ('parallelism' = '2') AS INSERT INTO iceberg.lake.session_summary "
+                    + query.replace("DESCRIPTOR(category), ", ""), ErrorCode.NOT_SUPPORTED,
+                    "Streaming job option 'parallelism' = 2 is not supported for a SESSION window without key columns (DESCRIPTOR(key, ...)): its sessions span every key: "
+                            + "use 'parallelism' = '1'");
+            assertError(session, "CREATE STREAMING JOB mixed WITH ('parallelism' = '2') AS INSERT INTO iceberg.lake.session_summary "
+                    + "SELECT window_start, window_end, 'all', sum(amount), count(*) FROM TABLE(SESSION(TABLE kafka.\"default\".sessions, DESCRIPTOR(event_time), DESCRIPTOR(category), "
+                    + "INTERVAL '5' SECOND)) GROUP BY window_start, window_end", ErrorCode.NOT_SUPPORTED,
+                    "Streaming job option 'parallelism' = 2 is not supported for a SESSION window whose key columns are not all in the GROUP BY of every aggregation above it: "
+                            + "use 'parallelism' = '1'");
+            run(session, "CREATE STREAMING JOB session_job WITH ('checkpoint.interval' = '100ms', 'parallelism' = '2') AS INSERT INTO iceberg.lake.session_summary " + query);
             produceSessionEvents(0, 1000);
             await(() -> count(session, "iceberg.lake.session_summary") > 0);
             assertThat(query(session, "DESCRIBE STREAMING JOB session_job").stream().filter(row -> row.get(0).equals("plan")).map(row -> (String) row.get(1)))
@@ -622,12 +637,17 @@ class TestStreamingJobs
         }
         try (Engine engine = Engine.create(config(dataDirectory))) {
             Session session = engine.createSession("admin");
+            run(session, "STOP STREAMING JOB session_job");
+            run(session, "ALTER STREAMING JOB session_job SET ('parallelism' = '3')");
+            run(session, "START STREAMING JOB session_job");
             produceSessionEvents(1000, 1000);
             // far ahead, in both partitions, of its own key: closes every other session
             kafka.produce(List.of(new ProducerRecord<>("sessions", 0, null, event(-1, 0.5, 100_000_000)), new ProducerRecord<>("sessions", 1, null, event(-1, 0.5, 100_000_000))));
             List<List<Object>> expected = query(session, "SELECT * FROM (" + query + ") WHERE category <> 'c9' ORDER BY window_start, category");
             assertThat(expected).hasSizeGreaterThan(100);
             await(() -> count(session, "iceberg.lake.session_summary") >= expected.size());
+            assertThat((Long) query(session, "SELECT count(*) FROM system.runtime.stream_tasks WHERE job = 'session_job' AND kind = 'window' AND records_in > 0").get(0).get(0))
+                    .as("window tasks that took rows").isGreaterThan(1L);
             run(session, "STOP STREAMING JOB session_job");
             assertThat(query(session, "SELECT * FROM iceberg.lake.session_summary ORDER BY window_start, category")).isEqualTo(expected);
             assertThat(query(session, "SHOW STREAMING JOBS").get(0).get(RECORDS_LATE)).isEqualTo(0L);
@@ -646,8 +666,15 @@ class TestStreamingJobs
         kafka.produce(records);
     }
 
+    /**
+     * COUNT(DISTINCT) is planned as two stacked window aggregations (by window, category and
+     * amount, then by window and category): at parallelism 3 the rows are hashed by what both
+     * group by (window and category), so each task fires whole groups of the outer aggregation;
+     * after a crash the job restarts with parallelism 2 and both aggregations' open windows move
+     * by key group. The output equals the batch query's.
+     */
     @Test
-    void distinctCountPerWindowMatchesTheBatchQuery(@TempDir Path dataDirectory)
+    void distinctCountsRunInParallelAndMatchTheBatchQueryAcrossACrashAndARescale(@TempDir Path dataDirectory)
     {
         kafka.createTopic("distinct_events", 4);
         String query = "SELECT window_start, window_end, category, count(DISTINCT amount) AS distinct_amounts, count(*) AS cnt "
@@ -658,15 +685,16 @@ class TestStreamingJobs
             createEventTable(session, "distinct_events", "distinct_events", "5s", "30s");
             run(session, "CREATE SCHEMA IF NOT EXISTS iceberg.lake");
             run(session, "CREATE TABLE iceberg.lake.distinct_summary (window_start TIMESTAMP(3), window_end TIMESTAMP(3), category VARCHAR, distinct_amounts BIGINT, cnt BIGINT)");
-            assertError(session, "CREATE STREAMING JOB distinct_job WITH ('parallelism' = '2') AS INSERT INTO iceberg.lake.distinct_summary " + query, ErrorCode.NOT_SUPPORTED,
-                    "Streaming job option 'parallelism' = 2 is not supported for a job with stacked window aggregations (COUNT(DISTINCT), or windows over windows) yet: use 'parallelism' = '1'");
-            run(session, "CREATE STREAMING JOB distinct_job WITH ('checkpoint.interval' = '100ms') AS INSERT INTO iceberg.lake.distinct_summary " + query);
+            run(session, "CREATE STREAMING JOB distinct_job WITH ('checkpoint.interval' = '100ms', 'parallelism' = '3') AS INSERT INTO iceberg.lake.distinct_summary " + query);
             produceWindowEvents("distinct_events", 0, 3000);
             await(() -> count(session, "iceberg.lake.distinct_summary") > 0);
             crashAt(CrashPoints.AFTER_PREPARE_COMMIT);
         }
         try (Engine engine = Engine.create(config(dataDirectory))) {
             Session session = engine.createSession("admin");
+            run(session, "STOP STREAMING JOB distinct_job");
+            run(session, "ALTER STREAMING JOB distinct_job SET ('parallelism' = '2')");
+            run(session, "START STREAMING JOB distinct_job");
             produceWindowEvents("distinct_events", 3000, 3000);
             List<ProducerRecord<String, String>> closing = new ArrayList<>();
             for (int partition = 0; partition < 4; partition++) {
@@ -678,6 +706,8 @@ class TestStreamingJobs
             await(() -> count(session, "iceberg.lake.distinct_summary") >= expected.size());
             assertThat(query(session, "DESCRIBE STREAMING JOB distinct_job").stream().filter(row -> row.get(0).equals("plan")).filter(row -> ((String) row.get(1)).contains("WindowHashAggregate")))
                     .as("two stacked window aggregations").hasSize(2);
+            assertThat(query(session, "SELECT count(*) FROM system.runtime.stream_tasks WHERE job = 'distinct_job' AND kind = 'window' AND records_in > 0").get(0).get(0))
+                    .as("window tasks that took rows").isEqualTo(2L);
             run(session, "STOP STREAMING JOB distinct_job");
             assertThat(query(session, "SELECT * FROM iceberg.lake.distinct_summary ORDER BY window_start, category")).isEqualTo(expected);
         }

@@ -84,10 +84,7 @@ final class JobAttempt
                 }
             }
             // rows cross the shuffle as the local aggregation's state rows (keys first) or, for a SESSION window, as they are
-            int[] keyColumns = windowed ? plan.aggregations().get(0).aggregate().parts().keyColumns() : new int[0];
-            if (plan.aggregatesLocally()) {
-                keyColumns = java.util.stream.IntStream.range(0, keyColumns.length).toArray();
-            }
+            int[] keyColumns = windowed ? plan.shuffleKey().sent() : new int[0];
             for (int task = 0; task < parallelism; task++) {
                 JobSinks sourceSinks = open(plans.get(task), jobName, jobId, shared);
                 WatermarkTracker watermarks = null;

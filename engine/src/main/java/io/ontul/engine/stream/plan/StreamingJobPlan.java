@@ -119,17 +119,24 @@ public record StreamingJobPlan(
         }
     }
 
+    /** The key a windowed job's rows are hashed by into key groups, in every place they and their state appear. */
+    public ShuffleKey shuffleKey()
+    {
+        return ShuffleKey.of(this);
+    }
+
     /**
-     * Refuses a parallelism the plan cannot run with: rows reach the window tasks hashed by the
-     * GROUP BY keys of the innermost window aggregation, which is right for one aggregation over
-     * TUMBLE or HOP windows; a SESSION window and stacked aggregations (COUNT(DISTINCT) is planned
-     * as two, windows over windows) need other keys and run as one task for now.
+     * Refuses a parallelism the plan cannot run with: a windowed job needs a {@link ShuffleKey}
+     * that keeps each group of each of its stages on one task.
      */
     public void checkParallelism(int parallelism)
     {
-        if (parallelism > 1 && (session.isPresent() || aggregations.size() > 1)) {
-            throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.NOT_SUPPORTED, "Streaming job option 'parallelism' = " + parallelism + " is not supported for a job with "
-                    + (session.isPresent() ? "a SESSION window" : "stacked window aggregations (COUNT(DISTINCT), or windows over windows)") + " yet: use 'parallelism' = '1'");
+        if (parallelism > 1 && !aggregations.isEmpty()) {
+            Optional<String> unkeyable = shuffleKey().unkeyable();
+            if (unkeyable.isPresent()) {
+                throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.NOT_SUPPORTED, "Streaming job option 'parallelism' = " + parallelism + " is not supported for "
+                        + unkeyable.get() + ": use 'parallelism' = '1'");
+            }
         }
     }
 

@@ -132,28 +132,27 @@ public final class SourceTask
     @Override
     public void run()
     {
-        try (InputStage input = new InputStage(plan, TaskContext.single(services.context()));
-                LocalWindowAggregation local = shuffle != null && plan.aggregatesLocally()
-                        ? new LocalWindowAggregation(services.context(), plan.aggregations().get(0).aggregate().parts())
-                        : null) {
-            this.local = local;
-            if (splits.isEmpty()) {
-                runIdle();
+        TaskReporting.run(taskId, services.reports(), () -> {
+            try (InputStage input = new InputStage(plan, TaskContext.single(services.context()));
+                    LocalWindowAggregation local = shuffle != null && plan.aggregatesLocally()
+                            ? new LocalWindowAggregation(services.context(), plan.aggregations().get(0).aggregate().parts())
+                            : null) {
+                this.local = local;
+                if (splits.isEmpty()) {
+                    runIdle();
+                }
+                else {
+                    runReading(input);
+                }
+                if (aborted) {
+                    return false;
+                }
+                if (shuffle != null) {
+                    shuffle.broadcast(new ChannelElement.EndOfInput());
+                }
+                return true;
             }
-            else {
-                runReading(input);
-            }
-            if (aborted) {
-                return;
-            }
-            if (shuffle != null) {
-                shuffle.broadcast(new ChannelElement.EndOfInput());
-            }
-            services.reports().add(new TaskReport.Finished(taskId));
-        }
-        catch (Throwable e) {
-            services.reports().add(new TaskReport.Failure(taskId, e));
-        }
+        });
     }
 
     private void runReading(InputStage input)

@@ -16,6 +16,7 @@ import io.ontul.engine.operator.Batches;
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.plan.TaskContext;
 import io.ontul.engine.query.QueryContext;
+import io.ontul.engine.stream.plan.ShuffleKey;
 import io.ontul.engine.stream.plan.StreamFeedNode;
 import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.engine.stream.shuffle.KeyGroups;
@@ -52,7 +53,6 @@ final class WindowStage
     /** The window aggregations, innermost first, with the operators after each. */
     private final List<EventTimeWindowAggregation> windows = new ArrayList<>();
     private final List<Operator> outputs = new ArrayList<>();
-    private final int keyCount;
     private long lastSnapshotBytes;
 
     WindowStage(StreamingJobPlan plan, QueryContext context, TaskContext task)
@@ -74,7 +74,6 @@ final class WindowStage
             windows.add(EventTimeWindowAggregation.of(context, aggregation.aggregate().parts(), aggregation.windowEndKey(), aggregation.microsPerUnit()));
             outputs.add(aggregation.output().open(task));
         }
-        this.keyCount = plan.aggregations().get(0).aggregate().parts().keyColumns().length;
     }
 
     /**
@@ -191,19 +190,18 @@ final class WindowStage
      */
     void restore(Collection<TaskSnapshot> snapshots, QueryContext context, int task, int parallelism, int maxParallelism)
     {
-        int[] stateKeys = new int[keyCount];
-        for (int i = 0; i < keyCount; i++) {
-            stateKeys[i] = i;
-        }
-        KeyGroups keyGroups = new KeyGroups(stateKeys, maxParallelism);
+        ShuffleKey key = plan.shuffleKey();
+        List<KeyGroups> aggregationGroups = key.aggregationStates().stream().map(columns -> new KeyGroups(columns, maxParallelism)).toList();
+        KeyGroups sessionGroups = new KeyGroups(key.sessionState(), maxParallelism);
         for (TaskSnapshot snapshot : snapshots) {
-            // only the innermost aggregation is keyed by the shuffle's keys; jobs with more run as one task
-            readState(snapshot, windowsStream(0), context, batch -> restoreOwned(batch, keyGroups, task, parallelism, context, windows.get(0)::restore));
-            for (int i = 1; i < windows.size(); i++) {
-                readState(snapshot, windowsStream(i), context, windows.get(i)::restore);
+            for (int i = 0; i < windows.size(); i++) {
+                EventTimeWindowAggregation window = windows.get(i);
+                KeyGroups groups = aggregationGroups.get(i);
+                readState(snapshot, windowsStream(i), context, batch -> restoreOwned(batch, groups, task, parallelism, context, window::restore));
             }
             if (sessions != null) {
-                readState(snapshot, SESSIONS, context, batch -> sessions.add(batch, EventTimeWindowAggregation.NO_WATERMARK));
+                readState(snapshot, SESSIONS, context, batch -> restoreOwned(batch, sessionGroups, task, parallelism, context,
+                        owned -> sessions.add(owned, EventTimeWindowAggregation.NO_WATERMARK)));
             }
         }
     }

@@ -92,29 +92,37 @@ public final class WindowTask
     @Override
     public void run()
     {
-        try (WindowStage stage = new WindowStage(plan, services.context(), TaskContext.single(services.context()))) {
-            stage.restore(restoreFrom, services.context(), index, parallelism, maxParallelism);
-            AlignedInput input = new AlignedInput(gate.channelCount());
-            input.restoreWatermark(restoredWatermark);
-            metrics.watermark = input.watermark();
-            AlignedInput.Handler handler = new Handler(stage, input);
-            int next = 0;
-            while (!input.finished()) {
-                InputGate.Taken taken = gate.take(input.heldBack(), next, POLL_MILLIS, TimeUnit.MILLISECONDS);
-                if (taken == null) {
-                    if (gate.isClosed()) {
-                        return;
-                    }
-                    continue;
-                }
-                next = (taken.channel() + 1) % gate.channelCount();
-                input.accept(taken.channel(), taken.element(), handler);
+        TaskReporting.run(taskId, services.reports(), () -> {
+            try (WindowStage stage = new WindowStage(plan, services.context(), TaskContext.single(services.context()))) {
+                stage.restore(restoreFrom, services.context(), index, parallelism, maxParallelism);
+                AlignedInput input = new AlignedInput(gate.channelCount());
+                input.restoreWatermark(restoredWatermark);
+                metrics.watermark = input.watermark();
+                return consume(gate, input, new Handler(stage, input));
             }
-            services.reports().add(new TaskReport.Finished(taskId));
+        });
+    }
+
+    /**
+     * Takes the gate's elements, round robin over the channels not held back, into {@code input}
+     * until every channel ended (true) or the gate is closed (false: the attempt is ending).
+     */
+    static boolean consume(InputGate gate, AlignedInput input, AlignedInput.Handler handler)
+            throws InterruptedException
+    {
+        int next = 0;
+        while (!input.finished()) {
+            InputGate.Taken taken = gate.take(input.heldBack(), next, POLL_MILLIS, TimeUnit.MILLISECONDS);
+            if (taken == null) {
+                if (gate.isClosed()) {
+                    return false;
+                }
+                continue;
+            }
+            next = (taken.channel() + 1) % gate.channelCount();
+            input.accept(taken.channel(), taken.element(), handler);
         }
-        catch (Throwable e) {
-            services.reports().add(new TaskReport.Failure(taskId, e));
-        }
+        return true;
     }
 
     private final class Handler

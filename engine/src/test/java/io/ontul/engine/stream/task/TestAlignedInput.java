@@ -3,9 +3,11 @@ package io.ontul.engine.stream.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -130,6 +132,74 @@ class TestAlignedInput
         assertThatThrownBy(() -> feed(input, events, 0, records(1)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Channel 0 delivered Records while held back at barrier 3");
+    }
+
+    /**
+     * A window task's loop ({@link WindowTask#consume}) under {@link TaskReporting}: what goes wrong
+     * in it reaches the coordinator as a failure carrying the cause (a protocol error of the
+     * channels, an error of the handler, an {@link Error} too); a task whose every channel ended
+     * reports that it finished; one whose gate was closed by its ending attempt reports nothing.
+     */
+    @Test
+    void aTaskFailureIsReportedNotSwallowed()
+    {
+        Queue<TaskReport> reports = new ArrayDeque<>();
+        try (InputGate gate = new InputGate(2, 8)) {
+            gate.put(0, new ChannelElement.Barrier(3));
+            gate.put(1, new ChannelElement.Barrier(4));
+            TaskReporting.run("window-0", reports, () -> WindowTask.consume(gate, new AlignedInput(2), recorder(new ArrayList<>())));
+        }
+        catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(reports.poll()).isInstanceOfSatisfying(TaskReport.Failure.class, failure -> {
+            assertThat(failure.taskId()).isEqualTo("window-0");
+            assertThat(failure.cause()).isInstanceOf(IllegalStateException.class).hasMessage("Channel 1 delivered barrier 4 while barrier 3 is being aligned");
+        });
+
+        AlignedInput.Handler failing = new AlignedInput.Handler()
+        {
+            @Override
+            public void records(int channel, VectorSchemaRoot batch)
+            {
+                throw new AssertionError("the window state is broken");
+            }
+
+            @Override
+            public void barrier(long checkpointId) {}
+
+            @Override
+            public void watermark(long micros) {}
+
+            @Override
+            public void endOfInput() {}
+        };
+        try (InputGate gate = new InputGate(2, 8)) {
+            gate.put(1, records(7));
+            TaskReporting.run("window-1", reports, () -> WindowTask.consume(gate, new AlignedInput(2), failing));
+        }
+        catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(reports.poll()).isInstanceOfSatisfying(TaskReport.Failure.class, failure -> {
+            assertThat(failure.taskId()).isEqualTo("window-1");
+            assertThat(failure.cause()).isInstanceOf(AssertionError.class).hasMessage("the window state is broken");
+        });
+
+        List<String> events = new ArrayList<>();
+        try (InputGate gate = new InputGate(2, 8)) {
+            gate.put(0, new ChannelElement.EndOfInput());
+            gate.put(1, records(8));
+            gate.put(1, new ChannelElement.EndOfInput());
+            TaskReporting.run("window-2", reports, () -> WindowTask.consume(gate, new AlignedInput(2), recorder(events)));
+            gate.close();
+            TaskReporting.run("window-3", reports, () -> WindowTask.consume(gate, new AlignedInput(2), recorder(events)));
+        }
+        catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(events).containsExactly("rows 8", "end");
+        assertThat(reports).containsExactly(new TaskReport.Finished("window-2"));
     }
 
     @Test
