@@ -45,7 +45,7 @@ public final class NexmarkBenchmark
 {
     static final String USAGE = String.join(System.lineSeparator(),
             "Usage: bench/run-nexmark.sh [--events 4000000] [--warmup-events 400000] [--partitions 4] [--parallelism 1] [--queries all|q0,q1,...]",
-            "                            [--engines flink,ontul] [--interval 10s] [--child-heap 4g] [--out bench/RESULTS.md|none]",
+            "                            [--engines flink,ontul] [--interval 10s] [--child-heap 8g] [--max-memory 6GB] [--out bench/RESULTS.md|none]",
             "  --events         Nexmark events pre-filled into topic 'nexmark' (plus one closing event per partition)",
             "  --warmup-events  events in topic 'nexmark-warmup', which each query reads once first in each engine, unmeasured",
             "  --partitions     partitions of the topics",
@@ -54,6 +54,7 @@ public final class NexmarkBenchmark
             "  --engines        which child JVMs run",
             "  --interval       checkpoint interval of both engines (exactly-once)",
             "  --child-heap     -Xmx of each engine's JVM",
+            "  --max-memory     Ontul's 'max-memory' of each job (its Arrow memory is off the heap, within -XX:MaxDirectMemorySize, which is -Xmx)",
             "  --out            file the report section is appended to, or none to only print it");
     /** The field of the line that says an engine's JVM failed (the queries it reported before keep their lines). */
     static final String ENGINE_ERROR = "engine_error";
@@ -152,6 +153,7 @@ public final class NexmarkBenchmark
                     "--queries", String.join(",", options.queries().stream().map(NexmarkQuery::id).toList()),
                     "--parallelism", String.valueOf(options.parallelism()),
                     "--interval", options.interval(),
+                    "--max-memory", options.maxMemory(),
                     "--timeout-seconds", String.valueOf(perJob)), timeoutSeconds, lines);
         }
         catch (IllegalStateException e) {
@@ -201,7 +203,7 @@ public final class NexmarkBenchmark
     }
 
     record Options(long events, long warmupEvents, int partitions, int parallelism, List<NexmarkQuery> queries, List<String> engines, String interval, String childHeap,
-            Optional<Path> out)
+            String maxMemory, Optional<Path> out)
     {
         Options
         {
@@ -226,7 +228,8 @@ public final class NexmarkBenchmark
             List<NexmarkQuery> queries = NexmarkQuery.ALL;
             List<String> engines = List.of("flink", "ontul");
             String interval = "10s";
-            String childHeap = "4g";
+            String childHeap = "8g";
+            String maxMemory = "6GB";
             Optional<Path> out = Optional.of(Path.of("bench/RESULTS.md"));
             for (int i = 0; i < args.length; i++) {
                 String option = args[i];
@@ -244,6 +247,7 @@ public final class NexmarkBenchmark
                         case "--engines" -> engines = Arrays.stream(value.split(",")).map(String::trim).toList();
                         case "--interval" -> interval = value;
                         case "--child-heap" -> childHeap = value;
+                        case "--max-memory" -> maxMemory = value;
                         case "--out" -> out = value.equals("none") ? Optional.empty() : Optional.of(Path.of(value));
                         default -> throw new IllegalArgumentException("Unknown option " + option);
                     }
@@ -252,7 +256,7 @@ public final class NexmarkBenchmark
                     throw new IllegalArgumentException("Bad value for " + option + ": " + value);
                 }
             }
-            return new Options(events, warmupEvents, partitions, parallelism, queries, engines, interval, childHeap, out);
+            return new Options(events, warmupEvents, partitions, parallelism, queries, engines, interval, childHeap, maxMemory, out);
         }
     }
 }

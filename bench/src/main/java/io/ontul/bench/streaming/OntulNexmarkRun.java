@@ -15,10 +15,12 @@ import io.ontul.engine.api.EngineConfig;
  * directory; the Kafka tables {@code nexmark} and {@code nexmark_warmup}
  * ({@link NexmarkEvents#ONTUL_COLUMNS}, watermark 4 s behind {@code date_time}). Per query: one
  * warm-up job over the warm-up topic, then one measured job: creates the Iceberg sink table and
- * the streaming job (checkpoints every {@code --interval}, {@code --parallelism}), waits until {@code records_in} reaches the topic's records, stops the job
+ * the streaming job (checkpoints every {@code --interval}, {@code --parallelism}, its memory budget
+ * {@code --max-memory}), waits until {@code records_in} reaches the topic's records, stops the job
  * (its final checkpoint commits the rest) and prints a {@link ResultLine} with the process CPU
  * time, the wall time from just before {@code CREATE STREAMING JOB} to the end of
- * {@code STOP STREAMING JOB}, and the check over what the table holds.
+ * {@code STOP STREAMING JOB}, and the check over what the table holds. A job that failed on the
+ * way (and restarted from a checkpoint) is reported as failed.
  */
 public final class OntulNexmarkRun
 {
@@ -46,10 +48,11 @@ public final class OntulNexmarkRun
                 Map<String, Object> result = new LinkedHashMap<>();
                 result.put("query", query.id());
                 String parallelism = arguments.get("parallelism");
+                String maxMemory = arguments.get("max-memory");
                 try {
-                    Map<String, Object> warmup = measure(sql, query, "nexmark_warmup", query.id() + "_warmup", warmupRecords, arguments.get("interval"), parallelism, timeoutNanos);
+                    Map<String, Object> warmup = measure(sql, query, "nexmark_warmup", query.id() + "_warmup", warmupRecords, arguments.get("interval"), parallelism, maxMemory, timeoutNanos);
                     Progress.log("ontul %s warm-up: %.1f s wall, %.1f CPU-s", query.id(), (long) warmup.get("wall_ns") / 1e9, (long) warmup.get("cpu_ns") / 1e9);
-                    result.putAll(measure(sql, query, "nexmark", query.id(), records, arguments.get("interval"), parallelism, timeoutNanos));
+                    result.putAll(measure(sql, query, "nexmark", query.id(), records, arguments.get("interval"), parallelism, maxMemory, timeoutNanos));
                     Progress.log("ontul %s: %.1f s wall, %.1f CPU-s, %s rows out", query.id(), (long) result.get("wall_ns") / 1e9, (long) result.get("cpu_ns") / 1e9, result.get("out_rows"));
                 }
                 catch (RuntimeException e) {
@@ -74,7 +77,7 @@ public final class OntulNexmarkRun
 
     /** Runs {@code query} as a job from Kafka table {@code source} into a new Iceberg table until it has read {@code records}; the fields of its result line. */
     private static Map<String, Object> measure(OntulStatements sql, NexmarkQuery query, String source, String suffix, long records, String interval, String parallelism,
-            long timeoutNanos)
+            String maxMemory, long timeoutNanos)
             throws InterruptedException
     {
         String sink = "iceberg.nexmark." + suffix;
@@ -83,7 +86,8 @@ public final class OntulNexmarkRun
 
         long cpuStart = ProcessCpu.nanos();
         long wallStart = System.nanoTime();
-        sql.run("CREATE STREAMING JOB " + job + " WITH ('checkpoint.interval' = '" + interval + "', 'parallelism' = '" + parallelism + "') AS INSERT INTO " + sink + " "
+        sql.run("CREATE STREAMING JOB " + job + " WITH ('checkpoint.interval' = '" + interval + "', 'parallelism' = '" + parallelism + "', 'max-memory' = '" + maxMemory
+                + "') AS INSERT INTO " + sink + " "
                 + query.ontulSql("kafka.\"default\"." + source));
         try {
             sql.awaitRecords(job, records, wallStart + timeoutNanos);
@@ -92,6 +96,10 @@ public final class OntulNexmarkRun
             long wall = System.nanoTime() - wallStart;
 
             Map<String, Object> stopped = sql.job(job);
+            if (stopped.get(OntulStatements.LAST_ERROR) != null) {
+                // it restarted from a checkpoint on the way: the run measured more than the query
+                throw new IllegalStateException("Streaming job " + job + " failed during the run and restarted: " + stopped.get(OntulStatements.LAST_ERROR));
+            }
             List<Object> check = sql.query(query.ontulCheck(sink)).get(0);
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("cpu_ns", cpu);
