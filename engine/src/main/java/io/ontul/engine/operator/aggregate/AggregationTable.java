@@ -186,10 +186,10 @@ public final class AggregationTable
         return Batches.root(schema, outputs, count);
     }
 
-    /** State rows (of {@code stateSchema}) of the groups {@code groups[0..count)}. */
+    /** State rows (of {@code stateSchema}) of the groups {@code groups[0..count)}, copied: the table may take more rows after. */
     public VectorSchemaRoot state(Schema stateSchema, int[] groups, int count)
     {
-        seal();
+        hash.seal();
         FieldVector[] outputs = Batches.allocate(stateSchema, context.allocator(), count);
         try {
             FieldVector[] keys = hash.keys();

@@ -19,8 +19,8 @@ import io.ontul.engine.plan.PlanNode;
  * <li>one window aggregation over TUMBLE or HOP: all its GROUP BY keys (window included);</li>
  * <li>stacked aggregations (COUNT(DISTINCT) is planned as an aggregation by the keys and the
  * distinct argument under one by the keys; windows over windows): the innermost aggregation's
- * keys that every outer aggregation passes on and groups by, so that what one task fires from
- * an inner aggregation is all an outer group needs;</li>
+ * keys that every outer aggregation passes on and groups by in every grouping set, so that what
+ * one task fires from an inner aggregation is all an outer group needs;</li>
  * <li>a SESSION window: its key columns ({@code DESCRIPTOR(key, ...)}), which every aggregation
  * above it must group by (a session is a key's; groups that mix keys would need every task's
  * sessions).</li>
@@ -88,9 +88,17 @@ public record ShuffleKey(int[] sent, int[] sessionState, List<int[]> aggregation
                 positions[key][stage + 1] = at < 0 ? -1 : outerOf[at];
             }
         }
+        // a key an aggregation leaves out of one of its grouping sets spans tasks in that set's groups;
+        // the innermost one's state rows carry the NULL it leaves, which hashes alike, unless its
+        // input is a session window's rows, hashed before it
+        int firstWhole = plan.session().isPresent() ? 0 : 1;
         List<Integer> kept = new ArrayList<>();
         for (int key = 0; key < candidates; key++) {
-            if (Arrays.stream(positions[key]).allMatch(position -> position >= 0)) {
+            boolean everywhere = true;
+            for (int stage = 0; stage < stages.size() && everywhere; stage++) {
+                everywhere = positions[key][stage] >= 0 && (stage < firstWhole || inEverySet(stages.get(stage), positions[key][stage]));
+            }
+            if (everywhere) {
                 kept.add(key);
             }
         }
@@ -123,6 +131,16 @@ public record ShuffleKey(int[] sent, int[] sessionState, List<int[]> aggregation
         }
         int[] sent = sessionKept.stream().mapToInt(key -> sessionColumnOf[key]).toArray();
         return new ShuffleKey(sent, sent, states(positions, sessionKept, stages.size()), Optional.empty());
+    }
+
+    private static boolean inEverySet(StreamingJobPlan.WindowAggregationPlan stage, int key)
+    {
+        for (boolean[] set : stage.aggregate().parts().groupSetMembership()) {
+            if (!set[key]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A key of no columns (a job that runs as one task needs none) and why there is no other. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampVector;
@@ -19,6 +20,7 @@ import io.ontul.engine.operator.VectorGather;
 import io.ontul.engine.operator.aggregate.Accumulator;
 import io.ontul.engine.operator.aggregate.AggregationTable;
 import io.ontul.engine.plan.AggregateNode;
+import io.ontul.engine.stream.shuffle.KeyGroups;
 import io.ontul.exchange.spill.SpillRun;
 import io.ontul.exchange.spill.SpillRunReader;
 import io.ontul.exchange.spill.SpillRunWriter;
@@ -44,13 +46,17 @@ import io.ontul.exchange.spill.SpillRunWriter;
  * groups go to a spill run of the Exchange Manager (encrypted, deleted with the job's attempt)
  * and the table starts over; a group may then have state rows in several runs and the table,
  * which are merged ({@link AggregationTable#addState}) when its window fires. Firing reads every
- * run once, keeping the rows of windows still open in a new run.
+ * run once, keeping the rows of windows still open in a new run; when there are runs, or the
+ * table is big, the closing groups go to spill runs by the hash of their keys first and are
+ * merged one such partition at a time, so a window bigger than the budget can still fire.
  */
 public final class EventTimeWindowAggregation
         implements AutoCloseable
 {
     /** The watermark before any: no window has closed. */
     public static final long NO_WATERMARK = Long.MIN_VALUE;
+    /** Spill runs the closing groups are hashed into when a window's state is too big to merge whole. */
+    private static final int FIRE_PARTITIONS = 16;
 
     private final OperatorContext context;
     private final Schema outputSchema;
@@ -226,6 +232,13 @@ public final class EventTimeWindowAggregation
         if (openWindowEnds.isEmpty() || !closed(openWindowEnds.first(), watermark)) {
             return List.of();
         }
+        if (!spilled.isEmpty() || table.heldBytes() > context.memoryLimit() / 8) {
+            List<VectorSchemaRoot> results = fireByPartitions(watermark);
+            while (!openWindowEnds.isEmpty() && closed(openWindowEnds.first(), watermark)) {
+                openWindowEnds.pollFirst();
+            }
+            return results;
+        }
         List<VectorSchemaRoot> closing = new ArrayList<>();
         List<VectorSchemaRoot> open = new ArrayList<>();
         List<VectorSchemaRoot> results = new ArrayList<>();
@@ -260,6 +273,136 @@ public final class EventTimeWindowAggregation
             openWindowEnds.pollFirst();
         }
         return results;
+    }
+
+    /**
+     * Fires the windows closed by {@code watermark} when their state may not fit in memory twice
+     * (it was spilled, or the table holds more than an eighth of the budget): the closing groups'
+     * state rows, from the table and from every spilled run, go to {@link #FIRE_PARTITIONS}
+     * spill runs by the hash of their keys, the open ones back into a new table (and a new run
+     * for spilled ones); then each partition's groups are merged in a table of their own and
+     * written out, one partition at a time.
+     */
+    private List<VectorSchemaRoot> fireByPartitions(long watermark)
+    {
+        int[] keyAndSet = new int[keyFields.size() + 1];
+        for (int i = 0; i < keyAndSet.length; i++) {
+            keyAndSet[i] = i;
+        }
+        KeyGroups partitioning = new KeyGroups(keyAndSet, FIRE_PARTITIONS);
+        SpillRunWriter[] writers = new SpillRunWriter[FIRE_PARTITIONS];
+        List<VectorSchemaRoot> open = new ArrayList<>();
+        List<VectorSchemaRoot> results = new ArrayList<>();
+        List<SpillRun> partitions = new ArrayList<>();
+        try {
+            Consumer<VectorSchemaRoot> partition = closing -> {
+                int[] parts = partitioning.keyGroups(closing);
+                VectorSchemaRoot[] slices = Batches.scatter(closing, parts, FIRE_PARTITIONS, context.allocator());
+                try {
+                    for (int p = 0; p < FIRE_PARTITIONS; p++) {
+                        if (slices[p] != null) {
+                            if (writers[p] == null) {
+                                writers[p] = context.spillSpace().newRun(stateSchema);
+                            }
+                            writers[p].write(slices[p]);
+                        }
+                    }
+                }
+                finally {
+                    Batches.closeAll(java.util.Arrays.asList(slices));
+                }
+            };
+            // the table's groups, a batch at a time
+            int groups = table.groupCount();
+            int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
+            for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
+                int count = Math.min(Batches.TARGET_ROWS, groups - from);
+                for (int i = 0; i < count; i++) {
+                    ids[i] = from + i;
+                }
+                List<VectorSchemaRoot> closing = new ArrayList<>();
+                try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
+                    split(state, watermark, closing, open);
+                    closing.forEach(partition);
+                }
+                finally {
+                    Batches.closeAll(closing);
+                }
+            }
+            // one table at a time: the tables share the accumulators, which hold the groups' values
+            table.close();
+            memory.setHeld(0);
+            // the spilled groups: closing ones to the partitions, open ones to a new run
+            List<SpillRun> runs = List.copyOf(spilled);
+            spilled.clear();
+            try (SpillRunWriter stillOpen = context.spillSpace().newRun(stateSchema)) {
+                for (SpillRun run : runs) {
+                    try (SpillRunReader reader = run.open(context.allocator())) {
+                        for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                            List<VectorSchemaRoot> closing = new ArrayList<>();
+                            List<VectorSchemaRoot> stillOpenRows = new ArrayList<>();
+                            try (VectorSchemaRoot state = batch) {
+                                context.checkCancelled();
+                                split(state, watermark, closing, stillOpenRows);
+                                closing.forEach(partition);
+                                stillOpenRows.forEach(stillOpen::write);
+                            }
+                            finally {
+                                Batches.closeAll(closing);
+                                Batches.closeAll(stillOpenRows);
+                            }
+                        }
+                    }
+                    run.delete();
+                }
+                SpillRun rest = stillOpen.finish();
+                if (rest.rows() > 0) {
+                    spilled.add(rest);
+                }
+                else {
+                    rest.delete();
+                }
+            }
+            for (int p = 0; p < FIRE_PARTITIONS; p++) {
+                if (writers[p] != null) {
+                    partitions.add(writers[p].finish());
+                }
+            }
+            // each partition's groups merged and written out on their own
+            for (SpillRun run : partitions) {
+                try (AggregationTable merged = new AggregationTable(context, memory, keyFields, accumulators);
+                        SpillRunReader reader = run.open(context.allocator())) {
+                    for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                        try (VectorSchemaRoot state = batch) {
+                            context.checkCancelled();
+                            merged.addState(state);
+                        }
+                    }
+                    for (int from = 0; from < merged.groupCount(); from += Batches.TARGET_ROWS) {
+                        results.add(merged.output(outputSchema, from, Math.min(Batches.TARGET_ROWS, merged.groupCount() - from)));
+                    }
+                }
+            }
+            table = new AggregationTable(context, memory, keyFields, accumulators);
+            for (VectorSchemaRoot state : open) {
+                table.addState(state);
+            }
+            memory.setHeld(table.keyBytes());
+            return results;
+        }
+        catch (RuntimeException e) {
+            Batches.closeAll(results);
+            throw e;
+        }
+        finally {
+            Batches.closeAll(open);
+            for (SpillRunWriter writer : writers) {
+                if (writer != null) {
+                    writer.close();
+                }
+            }
+            partitions.forEach(SpillRun::delete);
+        }
     }
 
     /**
@@ -309,15 +452,23 @@ public final class EventTimeWindowAggregation
         }
     }
 
-    /** Every open group's state rows, spilled ones included, for a checkpoint, batch by batch to {@code consumer}, which must not keep them. */
-    public void snapshot(java.util.function.Consumer<VectorSchemaRoot> consumer)
+    /**
+     * Every open group's state rows, spilled ones included, for a checkpoint, batch by batch to
+     * {@code consumer}, which must not keep them. The table stays as it is: its groups are copied
+     * out a batch at a time.
+     */
+    public void snapshot(Consumer<VectorSchemaRoot> consumer)
     {
-        List<VectorSchemaRoot> inMemory = snapshot();
-        try {
-            inMemory.forEach(consumer);
-        }
-        finally {
-            Batches.closeAll(inMemory);
+        int groups = table.groupCount();
+        int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
+        for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
+            int count = Math.min(Batches.TARGET_ROWS, groups - from);
+            for (int i = 0; i < count; i++) {
+                ids[i] = from + i;
+            }
+            try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
+                consumer.accept(state);
+            }
         }
         for (SpillRun run : spilled) {
             try (SpillRunReader reader = run.open(context.allocator())) {
@@ -328,27 +479,6 @@ public final class EventTimeWindowAggregation
                 }
             }
         }
-    }
-
-    /** State rows of every open group held in memory (not the spilled ones); the caller owns the batches. The state stays. */
-    public List<VectorSchemaRoot> snapshot()
-    {
-        List<VectorSchemaRoot> state = new ArrayList<>();
-        List<VectorSchemaRoot> none = new ArrayList<>();
-        splitState(NO_WATERMARK, none, state);
-        try {
-            table.close();
-            table = new AggregationTable(context, memory, keyFields, accumulators);
-            memory.setHeld(0);
-            for (VectorSchemaRoot batch : state) {
-                table.addState(batch);
-            }
-        }
-        catch (RuntimeException e) {
-            Batches.closeAll(state);
-            throw e;
-        }
-        return state;
     }
 
     /**
