@@ -11,7 +11,8 @@
 #   (io.ontul.bench.streaming.NexmarkBenchmark)
 #   Quick check: bench/run-nexmark.sh --events 200000 --warmup-events 20000 --out none
 # Builds the bench module when needed, as bench/run-streaming.sh does (SKIP_BUILD=1, REBUILD=1,
-# MVN_ARGS, JAVA_OPTS likewise).
+# MVN_ARGS, JAVA_OPTS likewise). CHILD_JAVA_OPTS adds JVM options of the engines' JVMs, e.g.
+# CHILD_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/child.jfr,settings=profile" to profile one.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -15,13 +15,14 @@
 # Builds the bench module when its jar, target/lib or target/flink-lib is missing or older than a
 # source file; REBUILD=1 forces a build, SKIP_BUILD=1 runs what is built, MVN_ARGS adds Maven
 # arguments (e.g. -o), JAVA_OPTS adds JVM options of the parent JVM (not of the contenders).
+# CHILD_JAVA_OPTS adds JVM options of the contenders' JVMs (e.g. a flight recording).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 case "${1:-}" in
-    -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
+    -h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
 esac
 
 MAIN=io.ontul.bench.streaming.StreamingBenchmark

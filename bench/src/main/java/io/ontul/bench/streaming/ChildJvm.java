@@ -99,6 +99,11 @@ final class ChildJvm
         if (flink) {
             command.addAll(FLINK_OPTIONS);
         }
+        // e.g. a flight recording of a child: CHILD_JAVA_OPTS="-XX:StartFlightRecording=filename=/tmp/child.jfr,settings=profile"
+        String extra = System.getenv("CHILD_JAVA_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            command.addAll(List.of(extra.trim().split("\\s+")));
+        }
         command.add("-cp");
         command.add(flink ? flinkClassPath() : System.getProperty("java.class.path"));
         command.add(mainClass);
