@@ -8,10 +8,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.StateBackendOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.Table;
@@ -84,19 +81,7 @@ public final class FlinkNexmarkRun
     private static Map<String, Object> measure(ChildArguments arguments, NexmarkQuery query, String topic, String suffix, Path directory)
             throws Exception
     {
-        Configuration configuration = new Configuration();
-        configuration.setString("parallelism.default", arguments.get("parallelism"));
-        configuration.setString("rest.bind-address", "127.0.0.1");
-        configuration.setString("rest.address", "127.0.0.1");
-        configuration.setString("rest.port", "0");
-        configuration.setString("jobmanager.bind-host", "127.0.0.1");
-        configuration.setString("taskmanager.bind-host", "127.0.0.1");
-        configuration.setString("taskmanager.host", "127.0.0.1");
-        configuration.set(StateBackendOptions.STATE_BACKEND, "hashmap");
-        configuration.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, FlinkStreamingJobRun.parseDuration(arguments.get("interval")));
-        configuration.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-        configuration.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-        configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, directory.resolve("checkpoints-" + suffix).toUri().toString());
+        Configuration configuration = FlinkStreamingJobRun.miniCluster(arguments.get("parallelism"), arguments.get("interval"), directory.resolve("checkpoints-" + suffix));
         StreamExecutionEnvironment environment = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
         StreamTableEnvironment tables = StreamTableEnvironment.create(environment);
         // as Nexmark's own configuration of Flink sets them

@@ -85,23 +85,7 @@ public final class FlinkStreamingJobRun
     private static Map<String, Object> measure(ChildArguments arguments, String topic, String suffix, Path directory)
             throws Exception
     {
-        String interval = arguments.get("interval");
-        Configuration configuration = new Configuration();
-        configuration.setString("parallelism.default", arguments.get("parallelism"));
-        // the MiniCluster's endpoints stay on the loopback interface
-        configuration.setString("rest.bind-address", "127.0.0.1");
-        configuration.setString("rest.address", "127.0.0.1");
-        configuration.setString("rest.port", "0");
-        configuration.setString("jobmanager.bind-host", "127.0.0.1");
-        configuration.setString("taskmanager.bind-host", "127.0.0.1");
-        configuration.setString("taskmanager.host", "127.0.0.1");
-        configuration.set(StateBackendOptions.STATE_BACKEND, "hashmap");
-        if (!interval.equals(StreamingContender.OFF)) {
-            configuration.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, parseDuration(interval));
-            configuration.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
-            configuration.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-            configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, directory.resolve("checkpoints-" + suffix).toUri().toString());
-        }
+        Configuration configuration = miniCluster(arguments.get("parallelism"), arguments.get("interval"), directory.resolve("checkpoints-" + suffix));
         StreamExecutionEnvironment environment = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
         StreamTableEnvironment tables = StreamTableEnvironment.create(environment);
         tables.executeSql(SOURCE.formatted(topic, arguments.get("bootstrap"), "flink-bench-" + suffix));
@@ -125,6 +109,31 @@ public final class FlinkStreamingJobRun
         result.put("total_sum", CountingSink.totalSum());
         result.put("checkpoints", CountingSink.checkpoints());
         return result;
+    }
+
+    /**
+     * The configuration of a job's local MiniCluster: its endpoints on the loopback interface, the
+     * hashmap state backend, exactly-once checkpoints every {@code interval} into
+     * {@code checkpoints} (none for {@link StreamingContender#OFF}).
+     */
+    static Configuration miniCluster(String parallelism, String interval, Path checkpoints)
+    {
+        Configuration configuration = new Configuration();
+        configuration.setString("parallelism.default", parallelism);
+        configuration.setString("rest.bind-address", "127.0.0.1");
+        configuration.setString("rest.address", "127.0.0.1");
+        configuration.setString("rest.port", "0");
+        configuration.setString("jobmanager.bind-host", "127.0.0.1");
+        configuration.setString("taskmanager.bind-host", "127.0.0.1");
+        configuration.setString("taskmanager.host", "127.0.0.1");
+        configuration.set(StateBackendOptions.STATE_BACKEND, "hashmap");
+        if (!interval.equals(StreamingContender.OFF)) {
+            configuration.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, parseDuration(interval));
+            configuration.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+            configuration.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            configuration.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+        }
+        return configuration;
     }
 
     /** "10s", "500ms", "1h" as a Duration. */

@@ -14,15 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-
-import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import io.ontul.catalog.kafka.testing.EmbeddedKafka;
 
@@ -167,39 +159,9 @@ public final class NexmarkBenchmark
     private long prefill(String bootstrapServers, String topic, long events)
             throws IOException
     {
-        Progress.log("Pre-filling topic %s: %,d Nexmark events over %d partitions", topic, events, options.partitions());
-        Map<String, Object> settings = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "1",
-                ProducerConfig.LINGER_MS_CONFIG, 20,
-                ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024,
-                ProducerConfig.BUFFER_MEMORY_CONFIG, 256L * 1024 * 1024);
         NexmarkEvents generator = new NexmarkEvents();
-        AtomicReference<Exception> failure = new AtomicReference<>();
-        AtomicLong bytes = new AtomicLong();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer())) {
-            Callback failed = (metadata, exception) -> {
-                if (exception != null) {
-                    failure.compareAndSet(null, exception);
-                }
-            };
-            for (long event = 0; event < events; event++) {
-                String value = generator.event(event);
-                bytes.addAndGet(value.length());
-                producer.send(new ProducerRecord<>(topic, (int) (event % options.partitions()), null, value), failed);
-                if ((event + 1) % 1_000_000 == 0) {
-                    Progress.log("  %,d sent", event + 1);
-                }
-            }
-            for (int partition = 0; partition < options.partitions(); partition++) {
-                producer.send(new ProducerRecord<>(topic, partition, null, generator.closing(events)), failed);
-            }
-            producer.flush();
-        }
-        if (failure.get() != null) {
-            throw new IOException("Pre-filling the topic failed", failure.get());
-        }
-        return bytes.get() / Math.max(1, events);
+        String closing = generator.closing(events);
+        return TopicFiller.fill(bootstrapServers, topic, options.partitions(), events, generator::event, partition -> closing) / Math.max(1, events);
     }
 
     record Options(long events, long warmupEvents, int partitions, int parallelism, List<NexmarkQuery> queries, List<String> engines, String interval, String childHeap,

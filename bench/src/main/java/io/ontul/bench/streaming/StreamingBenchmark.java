@@ -12,15 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-
-import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import io.ontul.catalog.jdbc.testing.TestingPostgres;
 import io.ontul.catalog.kafka.testing.EmbeddedKafka;
@@ -210,44 +202,14 @@ public final class StreamingBenchmark
 
     /** Sends the pre-filled events and the closing ones, round robin over the partitions, and waits until all are acknowledged. */
     private Prefill prefill(String bootstrapServers, String topic, long rows)
-            throws IOException, InterruptedException
+            throws IOException
     {
-        Progress.log("Pre-filling topic %s: %,d events over %d partitions", topic, rows, options.partitions());
-        Map<String, Object> settings = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "1",
-                ProducerConfig.LINGER_MS_CONFIG, 20,
-                ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024,
-                ProducerConfig.BUFFER_MEMORY_CONFIG, 256L * 1024 * 1024);
         EventRecords events = new EventRecords();
-        AtomicReference<Exception> failure = new AtomicReference<>();
-        AtomicLong bytes = new AtomicLong();
         long start = System.nanoTime();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer())) {
-            Callback failed = (metadata, exception) -> {
-                if (exception != null) {
-                    failure.compareAndSet(null, exception);
-                }
-            };
-            for (long i = 0; i < rows; i++) {
-                String value = events.prefilled(i);
-                bytes.addAndGet(value.length());
-                producer.send(new ProducerRecord<>(topic, (int) (i % options.partitions()), null, value), failed);
-                if ((i + 1) % 1_000_000 == 0) {
-                    Progress.log("  %,d sent", i + 1);
-                }
-            }
-            for (int partition = 0; partition < options.partitions(); partition++) {
-                producer.send(new ProducerRecord<>(topic, partition, null, events.closing(rows, partition)), failed);
-            }
-            producer.flush();
-        }
-        if (failure.get() != null) {
-            throw new IOException("Pre-filling the topic failed", failure.get());
-        }
+        long bytes = TopicFiller.fill(bootstrapServers, topic, options.partitions(), rows, events::prefilled, partition -> events.closing(rows, partition));
         long nanos = System.nanoTime() - start;
         Progress.log("Pre-filled in %.1f s", nanos / 1e9);
-        return new Prefill(rows + options.partitions(), bytes.get() / rows, nanos);
+        return new Prefill(rows + options.partitions(), bytes / rows, nanos);
     }
 
     record Prefill(long records, long averageBytes, long nanos) {}

@@ -201,18 +201,8 @@ public final class EventTimeWindowAggregation
         if (table.groupCount() == 0 || table.heldBytes() <= context.memoryLimit() / 8 || !memory.shouldSpill()) {
             return;
         }
-        int groups = table.groupCount();
-        int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
         try (SpillRunWriter writer = context.spillSpace().newRun(stateSchema)) {
-            for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
-                int count = Math.min(Batches.TARGET_ROWS, groups - from);
-                for (int i = 0; i < count; i++) {
-                    ids[i] = from + i;
-                }
-                try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
-                    writer.write(state);
-                }
-            }
+            forEachState(writer::write);
             spilled.add(writer.finish());
         }
         table.close();
@@ -250,7 +240,8 @@ public final class EventTimeWindowAggregation
             for (VectorSchemaRoot state : closing) {
                 table.addState(state);
             }
-            mergeSpilled(watermark);
+            // the spilled groups of the closing windows join them; the open ones go to a new run
+            splitSpilled(watermark, table::addState);
             for (int from = 0; from < table.groupCount(); from += Batches.TARGET_ROWS) {
                 results.add(table.output(outputSchema, from, Math.min(Batches.TARGET_ROWS, table.groupCount() - from)));
             }
@@ -312,57 +303,21 @@ public final class EventTimeWindowAggregation
                     Batches.closeAll(java.util.Arrays.asList(slices));
                 }
             };
-            // the table's groups, a batch at a time
-            int groups = table.groupCount();
-            int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
-            for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
-                int count = Math.min(Batches.TARGET_ROWS, groups - from);
-                for (int i = 0; i < count; i++) {
-                    ids[i] = from + i;
-                }
+            forEachState(state -> {
                 List<VectorSchemaRoot> closing = new ArrayList<>();
-                try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
+                try {
                     split(state, watermark, closing, open);
                     closing.forEach(partition);
                 }
                 finally {
                     Batches.closeAll(closing);
                 }
-            }
+            });
             // one table at a time: the tables share the accumulators, which hold the groups' values
             table.close();
             memory.setHeld(0);
             // the spilled groups: closing ones to the partitions, open ones to a new run
-            List<SpillRun> runs = List.copyOf(spilled);
-            spilled.clear();
-            try (SpillRunWriter stillOpen = context.spillSpace().newRun(stateSchema)) {
-                for (SpillRun run : runs) {
-                    try (SpillRunReader reader = run.open(context.allocator())) {
-                        for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
-                            List<VectorSchemaRoot> closing = new ArrayList<>();
-                            List<VectorSchemaRoot> stillOpenRows = new ArrayList<>();
-                            try (VectorSchemaRoot state = batch) {
-                                context.checkCancelled();
-                                split(state, watermark, closing, stillOpenRows);
-                                closing.forEach(partition);
-                                stillOpenRows.forEach(stillOpen::write);
-                            }
-                            finally {
-                                Batches.closeAll(closing);
-                                Batches.closeAll(stillOpenRows);
-                            }
-                        }
-                    }
-                    run.delete();
-                }
-                SpillRun rest = stillOpen.finish();
-                if (rest.rows() > 0) {
-                    spilled.add(rest);
-                }
-                else {
-                    rest.delete();
-                }
-            }
+            splitSpilled(watermark, partition);
             for (int p = 0; p < FIRE_PARTITIONS; p++) {
                 if (writers[p] != null) {
                     partitions.add(writers[p].finish());
@@ -406,70 +361,13 @@ public final class EventTimeWindowAggregation
     }
 
     /**
-     * Adds the spilled state rows of windows closed by {@code watermark} to the table and writes
-     * those of windows still open to a new run, which replaces the old ones.
-     */
-    private void mergeSpilled(long watermark)
-    {
-        if (spilled.isEmpty()) {
-            return;
-        }
-        List<SpillRun> runs = List.copyOf(spilled);
-        spilled.clear();
-        try (SpillRunWriter stillOpen = context.spillSpace().newRun(stateSchema)) {
-            for (SpillRun run : runs) {
-                try (SpillRunReader reader = run.open(context.allocator())) {
-                    for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
-                        try (VectorSchemaRoot state = batch) {
-                            context.checkCancelled();
-                            List<VectorSchemaRoot> closing = new ArrayList<>();
-                            List<VectorSchemaRoot> open = new ArrayList<>();
-                            try {
-                                split(state, watermark, closing, open);
-                                for (VectorSchemaRoot rows : closing) {
-                                    table.addState(rows);
-                                }
-                                for (VectorSchemaRoot rows : open) {
-                                    stillOpen.write(rows);
-                                }
-                            }
-                            finally {
-                                Batches.closeAll(closing);
-                                Batches.closeAll(open);
-                            }
-                        }
-                    }
-                }
-                run.delete();
-            }
-            SpillRun rest = stillOpen.finish();
-            if (rest.rows() > 0) {
-                spilled.add(rest);
-            }
-            else {
-                rest.delete();
-            }
-        }
-    }
-
-    /**
      * Every open group's state rows, spilled ones included, for a checkpoint, batch by batch to
      * {@code consumer}, which must not keep them. The table stays as it is: its groups are copied
      * out a batch at a time.
      */
     public void snapshot(Consumer<VectorSchemaRoot> consumer)
     {
-        int groups = table.groupCount();
-        int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
-        for (int from = 0; from < groups; from += Batches.TARGET_ROWS) {
-            int count = Math.min(Batches.TARGET_ROWS, groups - from);
-            for (int i = 0; i < count; i++) {
-                ids[i] = from + i;
-            }
-            try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
-                consumer.accept(state);
-            }
-        }
+        forEachState(consumer);
         for (SpillRun run : spilled) {
             try (SpillRunReader reader = run.open(context.allocator())) {
                 for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
@@ -529,8 +427,14 @@ public final class EventTimeWindowAggregation
         }
     }
 
-    /** Writes the table's groups as state rows into {@code closing} (window closed by {@code watermark}) and {@code open}; seals the table. */
+    /** Copies the table's groups as state rows into {@code closing} (window closed by {@code watermark}) and {@code open}. */
     private void splitState(long watermark, List<VectorSchemaRoot> closing, List<VectorSchemaRoot> open)
+    {
+        forEachState(state -> split(state, watermark, closing, open));
+    }
+
+    /** The table's groups as state rows, a batch at a time, to {@code consumer}, which must not keep them; the table stays as it is. */
+    private void forEachState(Consumer<VectorSchemaRoot> consumer)
     {
         int groups = table.groupCount();
         int[] ids = new int[Math.min(groups, Batches.TARGET_ROWS)];
@@ -540,7 +444,49 @@ public final class EventTimeWindowAggregation
                 ids[i] = from + i;
             }
             try (VectorSchemaRoot state = table.state(stateSchema, ids, count)) {
-                split(state, watermark, closing, open);
+                consumer.accept(state);
+            }
+        }
+    }
+
+    /**
+     * Reads every spilled run once: the state rows of windows closed by {@code watermark} go to
+     * {@code closing}, which must not keep them; those of windows still open to a new run, which
+     * replaces the old ones.
+     */
+    private void splitSpilled(long watermark, Consumer<VectorSchemaRoot> closing)
+    {
+        if (spilled.isEmpty()) {
+            return;
+        }
+        List<SpillRun> runs = List.copyOf(spilled);
+        spilled.clear();
+        try (SpillRunWriter stillOpen = context.spillSpace().newRun(stateSchema)) {
+            for (SpillRun run : runs) {
+                try (SpillRunReader reader = run.open(context.allocator())) {
+                    for (VectorSchemaRoot batch = reader.next(); batch != null; batch = reader.next()) {
+                        List<VectorSchemaRoot> closed = new ArrayList<>();
+                        List<VectorSchemaRoot> open = new ArrayList<>();
+                        try (VectorSchemaRoot state = batch) {
+                            context.checkCancelled();
+                            split(state, watermark, closed, open);
+                            closed.forEach(closing);
+                            open.forEach(stillOpen::write);
+                        }
+                        finally {
+                            Batches.closeAll(closed);
+                            Batches.closeAll(open);
+                        }
+                    }
+                }
+                run.delete();
+            }
+            SpillRun rest = stillOpen.finish();
+            if (rest.rows() > 0) {
+                spilled.add(rest);
+            }
+            else {
+                rest.delete();
             }
         }
     }
