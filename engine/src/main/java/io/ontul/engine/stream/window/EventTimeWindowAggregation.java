@@ -3,6 +3,7 @@ package io.ontul.engine.stream.window;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -270,9 +271,10 @@ public final class EventTimeWindowAggregation
      * Fires the windows closed by {@code watermark} when their state may not fit in memory twice
      * (it was spilled, or the table holds more than an eighth of the budget): the closing groups'
      * state rows, from the table and from every spilled run, go to {@link #FIRE_PARTITIONS}
-     * spill runs by the hash of their keys, the open ones back into a new table (and a new run
-     * for spilled ones); then each partition's groups are merged in a table of their own and
-     * written out, one partition at a time.
+     * spill runs by the hash of their keys (and grouping set); each partition's groups are then
+     * merged in a table of their own and written out, one partition at a time; last, the open
+     * groups of the table (copied out meanwhile) go into a new table, and the spilled open ones to
+     * a new run.
      */
     private List<VectorSchemaRoot> fireByPartitions(long watermark)
     {
@@ -300,7 +302,7 @@ public final class EventTimeWindowAggregation
                     }
                 }
                 finally {
-                    Batches.closeAll(java.util.Arrays.asList(slices));
+                    Batches.closeAll(Arrays.asList(slices));
                 }
             };
             forEachState(state -> {
