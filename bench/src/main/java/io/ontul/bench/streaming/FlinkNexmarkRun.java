@@ -30,20 +30,6 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  */
 public final class FlinkNexmarkRun
 {
-    private static final String SOURCE = """
-            CREATE TABLE nexmark (
-            %s,
-              WATERMARK FOR date_time AS date_time - INTERVAL '4' SECOND
-            ) WITH (
-              'connector' = 'kafka',
-              'topic' = '%s',
-              'properties.bootstrap.servers' = '%s',
-              'properties.group.id' = '%s',
-              'scan.startup.mode' = 'earliest-offset',
-              'scan.bounded.mode' = 'latest-offset',
-              'format' = 'json',
-              'json.timestamp-format.standard' = 'ISO-8601'
-            )""";
     private static final String BID_VIEW = "CREATE VIEW bid AS SELECT auction, bidder, price, channel, url, date_time, extra FROM nexmark WHERE event_type = 2";
 
     private FlinkNexmarkRun() {}
@@ -89,7 +75,7 @@ public final class FlinkNexmarkRun
         tables.getConfig().set("table.exec.mini-batch.allow-latency", "2s");
         tables.getConfig().set("table.exec.mini-batch.size", "50000");
         tables.getConfig().set("table.optimizer.distinct-agg.split.enabled", "true");
-        tables.executeSql(SOURCE.formatted(NexmarkEvents.FLINK_COLUMNS, topic, arguments.get("bootstrap"), "flink-nexmark-" + suffix));
+        tables.executeSql(FlinkStreamingJobRun.kafkaTable("nexmark", NexmarkEvents.FLINK_COLUMNS, "date_time", 4, topic, arguments.get("bootstrap"), "flink-nexmark-" + suffix));
         tables.executeSql(BID_VIEW);
         CountingSink.reset();
 

@@ -31,13 +31,11 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  */
 public final class FlinkStreamingJobRun
 {
-    private static final String SOURCE = """
-            CREATE TABLE events (
-              event_id BIGINT,
-              category STRING,
-              amount DOUBLE,
-              event_time TIMESTAMP(3),
-              WATERMARK FOR event_time AS event_time - INTERVAL '1' SECOND
+    /** A Kafka table of JSON records read from the earliest offset and bounded at the latest: name, columns, watermark column and delay, topic, servers, group. */
+    private static final String KAFKA_TABLE = """
+            CREATE TABLE %s (
+              %s,
+              WATERMARK FOR %s AS %3$s - INTERVAL '%d' SECOND
             ) WITH (
               'connector' = 'kafka',
               'topic' = '%s',
@@ -88,7 +86,8 @@ public final class FlinkStreamingJobRun
         Configuration configuration = miniCluster(arguments.get("parallelism"), arguments.get("interval"), directory.resolve("checkpoints-" + suffix));
         StreamExecutionEnvironment environment = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
         StreamTableEnvironment tables = StreamTableEnvironment.create(environment);
-        tables.executeSql(SOURCE.formatted(topic, arguments.get("bootstrap"), "flink-bench-" + suffix));
+        tables.executeSql(kafkaTable("events", "event_id BIGINT, category STRING, amount DOUBLE, event_time TIMESTAMP(3)", "event_time", 1, topic, arguments.get("bootstrap"),
+                "flink-bench-" + suffix));
         CountingSink.reset();
 
         long cpuStart = ProcessCpu.nanos();
@@ -109,6 +108,12 @@ public final class FlinkStreamingJobRun
         result.put("total_sum", CountingSink.totalSum());
         result.put("checkpoints", CountingSink.checkpoints());
         return result;
+    }
+
+    /** The DDL of a bounded Kafka table: JSON records from the earliest offset to the latest, the watermark {@code delaySeconds} behind {@code timeColumn}. */
+    static String kafkaTable(String name, String columns, String timeColumn, int delaySeconds, String topic, String bootstrapServers, String groupId)
+    {
+        return KAFKA_TABLE.formatted(name, columns, timeColumn, delaySeconds, topic, bootstrapServers, groupId);
     }
 
     /**

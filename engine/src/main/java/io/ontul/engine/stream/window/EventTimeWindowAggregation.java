@@ -223,6 +223,7 @@ public final class EventTimeWindowAggregation
         if (openWindowEnds.isEmpty() || !closed(openWindowEnds.first(), watermark)) {
             return List.of();
         }
+        // spilled or big: by partitions; otherwise the closing groups are merged in memory below
         if (!spilled.isEmpty() || table.heldBytes() > context.memoryLimit() / 8) {
             List<VectorSchemaRoot> results = fireByPartitions(watermark);
             while (!openWindowEnds.isEmpty() && closed(openWindowEnds.first(), watermark)) {
@@ -241,8 +242,6 @@ public final class EventTimeWindowAggregation
             for (VectorSchemaRoot state : closing) {
                 table.addState(state);
             }
-            // the spilled groups of the closing windows join them; the open ones go to a new run
-            splitSpilled(watermark, table::addState);
             for (int from = 0; from < table.groupCount(); from += Batches.TARGET_ROWS) {
                 results.add(table.output(outputSchema, from, Math.min(Batches.TARGET_ROWS, table.groupCount() - from)));
             }
