@@ -23,6 +23,8 @@ import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.api.UserAccounts;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
+import io.ontul.server.cluster.ClusterCallAuthenticator;
+import io.ontul.server.cluster.ClusterTokens;
 import io.ontul.server.flight.ConnectionMiddleware;
 import io.ontul.server.flight.OntulFlightSqlProducer;
 import io.ontul.server.tls.ServerCertificate;
@@ -80,8 +82,7 @@ public final class OntulServer
     {
         String host = config.property(FLIGHT_HOST, DEFAULT_HOST);
         int listenPort = port.orElseGet(() -> Integer.parseInt(config.property(FLIGHT_PORT, String.valueOf(DEFAULT_PORT))));
-        Files.createDirectories(dataDirectory);
-        ownerOnly(dataDirectory);
+        prepareDataDirectory(dataDirectory);
         // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms,
         // the metadata store (users, runtime catalogs) to <data-dir>/metadata
         EngineConfig engineConfig = config.withProperty(EngineConfig.DATA_DIRECTORY, dataDirectory.toString());
@@ -100,10 +101,12 @@ public final class OntulServer
         try {
             allocator = engine.rootAllocator().newChildAllocator("flight-server", 0, Long.MAX_VALUE);
             producer = new OntulFlightSqlProducer(engine, allocator, version(), SESSION_IDLE_TIMEOUT, UNFETCHED_RESULT_TIMEOUT);
+            // workers register and report with the cluster secret; users log in as before
+            Optional<ClusterTokens> clusterTokens = engine.clusterConfig().secret().map(secret -> new ClusterTokens(secret, java.time.Clock.systemUTC()));
             TlsConfig tls = TlsConfig.from(config);
             io.ontul.server.flight.ClientTransports transports = producer.transports();
             FlightServer.Builder builder = FlightServer.builder(allocator, tls.enabled() ? Location.forGrpcTls(host, listenPort) : Location.forGrpcInsecure(host, listenPort), producer)
-                    .headerAuthenticator(JwtCallHeaderAuthenticator.create(config, dataDirectory, users))
+                    .headerAuthenticator(new ClusterCallAuthenticator(clusterTokens, Optional.of(JwtCallHeaderAuthenticator.create(config, dataDirectory, users))))
                     .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory())
                     // the client's address and connection into each call's headers (failed logins are
                     // counted per address); a connection that ends closes the results it left unfetched
@@ -124,6 +127,8 @@ public final class OntulServer
             });
             OntulFlightSqlProducer scheduled = producer;
             maintenance.scheduleWithFixedDelay(scheduled::maintain, 30, 30, TimeUnit.SECONDS);
+            engine.cluster().advertise(server.getLocation().getUri().toString());
+            maintenance.scheduleWithFixedDelay(engine.cluster()::checkHeartbeats, 1, 1, TimeUnit.SECONDS);
             return new OntulServer(engine, allocator, producer, server, maintenance, host);
         }
         catch (IOException | RuntimeException e) {
@@ -139,13 +144,14 @@ public final class OntulServer
     }
 
     /**
-     * The data directory holds the metadata store, keys, the warehouse and spill files: nobody but
-     * its owner may enter it, whatever the modes of what is inside ({@code bin/ontul} also sets
-     * umask 077, so what the server writes is 0600 and 0700 itself).
+     * Creates the data directory, its owner's only. It holds the metadata store, keys, the
+     * warehouse and spill files: nobody but its owner may enter it, whatever the modes of what is
+     * inside ({@code bin/ontul} also sets umask 077, so what the server writes is 0600 and 0700 itself).
      */
-    private static void ownerOnly(Path dataDirectory)
+    public static void prepareDataDirectory(Path dataDirectory)
             throws IOException
     {
+        Files.createDirectories(dataDirectory);
         try {
             Files.setPosixFilePermissions(dataDirectory, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         }

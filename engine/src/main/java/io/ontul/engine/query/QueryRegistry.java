@@ -119,6 +119,24 @@ public final class QueryRegistry
         }
     }
 
+    /** How many statements run now (for a node's figures in system.runtime.nodes). */
+    public int running()
+    {
+        lock.lock();
+        try {
+            int running = 0;
+            for (TrackedQuery query : queries.values()) {
+                if (query.state == QueryState.RUNNING) {
+                    running++;
+                }
+            }
+            return running;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
     /** How many statements wait in the queue for a slot (a QUEUED statement may still be planning instead). */
     public int waitingForSlot()
     {

@@ -20,8 +20,9 @@ import io.ontul.spi.TableStatistics;
 
 /**
  * The {@code system} catalog: the engine's own state as read-only tables. Schema
- * {@code runtime} holds {@code queries}, the statements of the {@link QueryRegistry}; a user sees
- * their own statements, an administrator everyone's. Schema {@code jdbc} holds {@code types},
+ * {@code runtime} holds {@code queries}, the statements of the {@link QueryRegistry} (a user sees
+ * their own statements, an administrator everyone's), {@code stream_tasks} and {@code nodes}, the
+ * members of the cluster. Schema {@code jdbc} holds {@code types},
  * the SQL types as JDBC's {@code getTypeInfo} reports them. Schema {@code audit} holds
  * {@code events}, the audit log (its schema is for administrators only: the access control says so).
  */
@@ -33,6 +34,7 @@ public final class SystemConnector
     private final QueryRegistry registry;
     private final io.ontul.engine.security.AuditLog audit;
     private final java.util.function.Supplier<List<StreamTasksTable.Row>> streamTasks;
+    private final java.util.function.Supplier<List<io.ontul.engine.cluster.ClusterNode>> nodes;
     private final ConnectorMetadata metadata = new ConnectorMetadata()
     {
         @Override
@@ -45,7 +47,7 @@ public final class SystemConnector
         public List<String> listTables(String schema)
         {
             return switch (schema) {
-                case QueriesTable.SCHEMA -> List.of(QueriesTable.NAME, StreamTasksTable.NAME);
+                case QueriesTable.SCHEMA -> List.of(NodesTable.NAME, QueriesTable.NAME, StreamTasksTable.NAME);
                 case TypesTable.SCHEMA -> List.of(TypesTable.NAME);
                 case AuditEventsTable.SCHEMA -> List.of(AuditEventsTable.NAME);
                 default -> List.of();
@@ -61,6 +63,9 @@ public final class SystemConnector
             if (schema.equals(StreamTasksTable.SCHEMA) && table.equals(StreamTasksTable.NAME)) {
                 return Optional.of(new TableHandle(CATALOG, schema, table, StreamTasksTable.COLUMNS.schema(), TableStatistics.UNKNOWN, StreamTasksTable.NAME));
             }
+            if (schema.equals(NodesTable.SCHEMA) && table.equals(NodesTable.NAME)) {
+                return Optional.of(new TableHandle(CATALOG, schema, table, NodesTable.COLUMNS.schema(), TableStatistics.UNKNOWN, NodesTable.NAME));
+            }
             if (schema.equals(AuditEventsTable.SCHEMA) && table.equals(AuditEventsTable.NAME)) {
                 return Optional.of(new TableHandle(CATALOG, schema, table, AuditEventsTable.COLUMNS.schema(), TableStatistics.UNKNOWN, AuditEventsTable.NAME));
             }
@@ -73,12 +78,15 @@ public final class SystemConnector
 
     /**
      * @param streamTasks the tasks of the running streaming jobs (the job manager is made after the catalogs)
+     * @param nodes the members of the cluster
      */
-    public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit, java.util.function.Supplier<List<StreamTasksTable.Row>> streamTasks)
+    public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit, java.util.function.Supplier<List<StreamTasksTable.Row>> streamTasks,
+            java.util.function.Supplier<List<io.ontul.engine.cluster.ClusterNode>> nodes)
     {
         this.registry = requireNonNull(registry, "registry is null");
         this.audit = requireNonNull(audit, "audit is null");
         this.streamTasks = requireNonNull(streamTasks, "streamTasks is null");
+        this.nodes = requireNonNull(nodes, "nodes is null");
     }
 
     @Override
@@ -91,7 +99,7 @@ public final class SystemConnector
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
     {
-        return List.of(new SystemSplit((String) table.connectorHandle(), List.of(), List.of(), List.of()));
+        return List.of(new SystemSplit((String) table.connectorHandle(), List.of(), List.of(), List.of(), List.of()));
     }
 
     @Override
@@ -100,7 +108,8 @@ public final class SystemConnector
         String name = (String) table.connectorHandle();
         return List.of(new SystemSplit(name, name.equals(QueriesTable.NAME) ? registry.queries(query.user()) : List.of(),
                 name.equals(AuditEventsTable.NAME) ? audit.events() : List.of(),
-                name.equals(StreamTasksTable.NAME) ? streamTasks.get() : List.of()));
+                name.equals(StreamTasksTable.NAME) ? streamTasks.get() : List.of(),
+                name.equals(NodesTable.NAME) ? nodes.get() : List.of()));
     }
 
     @Override
@@ -123,6 +132,7 @@ public final class SystemConnector
                     case TypesTable.NAME -> TypesTable.batch(scan.columns(), allocator);
                     case AuditEventsTable.NAME -> AuditEventsTable.COLUMNS.batch(systemSplit.events(), scan.columns(), allocator);
                     case StreamTasksTable.NAME -> StreamTasksTable.COLUMNS.batch(systemSplit.streamTasks(), scan.columns(), allocator);
+                    case NodesTable.NAME -> NodesTable.COLUMNS.batch(systemSplit.nodes(), scan.columns(), allocator);
                     default -> QueriesTable.COLUMNS.batch(rows, scan.columns(), allocator);
                 };
             }

@@ -6,10 +6,11 @@ import io.ontul.engine.query.QueryInfo;
 import io.ontul.spi.Split;
 
 /**
- * A system table ({@code table}, its handle) and, for the queries, audit and stream task tables,
+ * A system table ({@code table}, its handle) and, for the queries, audit, stream task and node tables,
  * the rows the reading query may see, taken when it started.
  */
-record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.security.AuditLog.Event> events, List<StreamTasksTable.Row> streamTasks)
+record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.security.AuditLog.Event> events, List<StreamTasksTable.Row> streamTasks,
+        List<io.ontul.engine.cluster.ClusterNode> nodes)
         implements Split
 {
     SystemSplit
@@ -18,6 +19,7 @@ record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.s
         queries = List.copyOf(queries);
         events = List.copyOf(events);
         streamTasks = List.copyOf(streamTasks);
+        nodes = List.copyOf(nodes);
     }
 
     @Override
@@ -27,6 +29,7 @@ record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.s
             case TypesTable.NAME -> "system.jdbc.types";
             case AuditEventsTable.NAME -> "system.audit.events (" + events.size() + " rows)";
             case StreamTasksTable.NAME -> "system.runtime.stream_tasks (" + streamTasks.size() + " rows)";
+            case NodesTable.NAME -> "system.runtime.nodes (" + nodes.size() + " rows)";
             default -> "system.runtime.queries (" + queries.size() + " rows)";
         };
     }

@@ -42,7 +42,7 @@ public final class ClientAddress
     }
 
     /** The address the server recorded in a call's headers. */
-    static Optional<String> of(CallHeaders headers)
+    public static Optional<String> of(CallHeaders headers)
     {
         return Optional.ofNullable(headers.get(HEADER));
     }

@@ -12,7 +12,10 @@ import java.util.Optional;
 
 import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.EmbeddedKafkaCatalog;
+import io.ontul.engine.cluster.ClusterConfig;
+import io.ontul.engine.cluster.NodeRole;
 import io.ontul.server.OntulServer;
+import io.ontul.server.cluster.WorkerServer;
 import io.ontul.spi.OntulException;
 
 /**
@@ -58,10 +61,28 @@ public final class StartCommand
         }
         Path dataDirectory = options.dataDirectory().orElse(defaultDataDirectory);
         Optional<String> adminPassword = Optional.ofNullable(environment.variables().get(OntulServer.ADMIN_PASSWORD_VARIABLE)).filter(value -> !value.isEmpty());
+        EngineConfig loaded;
+        try {
+            loaded = EngineConfig.load(configurationDirectory);
+            if (options.role().isPresent()) {
+                loaded = loaded.withProperty(ClusterConfig.ROLE, options.role().get().configName());
+            }
+            if (NodeRole.parse(loaded.property(ClusterConfig.ROLE, NodeRole.ALL.configName()), ClusterConfig.ROLE) == NodeRole.WORKER) {
+                if (options.withKafka()) {
+                    error.println("--with-kafka runs a broker beside the coordinator, not beside a worker");
+                    return SqlCommand.USAGE_ERROR;
+                }
+                return runWorker(loaded, dataDirectory, options, output, error);
+            }
+        }
+        catch (OntulException e) {
+            error.println("Cannot start Ontul: " + e.getMessage());
+            return SqlCommand.FAILURE;
+        }
+        EngineConfig config = loaded;
         OntulServer server;
         EmbeddedKafkaCatalog kafka = null;
         try {
-            EngineConfig config = EngineConfig.load(configurationDirectory);
             if (options.withKafka()) {
                 kafka = EmbeddedKafkaCatalog.start(config, dataDirectory);
             }
@@ -113,6 +134,42 @@ public final class StartCommand
         finally {
             server.close();
             closeQuietly(kafka);
+        }
+        return SqlCommand.SUCCESS;
+    }
+
+    /** A worker: serves its coordinator until stopped; fails at once when the coordinator refuses it. */
+    private static int runWorker(EngineConfig config, Path dataDirectory, StartOptions options, PrintStream output, PrintStream error)
+    {
+        WorkerServer worker;
+        try {
+            worker = WorkerServer.start(config, dataDirectory, options.port());
+        }
+        catch (IOException e) {
+            error.println("Cannot start the worker's Flight endpoint: " + describe(e));
+            return SqlCommand.FAILURE;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "ontul-shutdown"));
+        try {
+            output.println("Worker " + worker.engine().clusterConfig().nodeId() + " serves on " + worker.location().getUri() + "; registering with the coordinator at "
+                    + worker.coordinator().getUri() + " ...");
+            output.flush();
+            worker.awaitRegistered();
+            output.println("Ontul ready: worker " + worker.engine().clusterConfig().nodeId() + " on " + worker.location().getUri() + ", registered with the coordinator at "
+                    + worker.coordinator().getUri());
+            output.flush();
+            worker.awaitTermination();
+        }
+        catch (OntulException e) {
+            error.println("Cannot start Ontul: " + e.getMessage());
+            worker.close();
+            return SqlCommand.FAILURE;
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        finally {
+            worker.close();
         }
         return SqlCommand.SUCCESS;
     }

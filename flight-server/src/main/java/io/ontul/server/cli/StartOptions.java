@@ -6,11 +6,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
+import io.ontul.engine.cluster.NodeRole;
+
 /** The command line of {@code ontul start}. */
-public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, boolean withKafka, boolean help)
+public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, Optional<NodeRole> role, boolean withKafka, boolean help)
 {
     public static final String USAGE = """
-            Usage: ontul start [--conf DIR] [--data-dir DIR] [--port N] [--with-kafka]
+            Usage: ontul start [--conf DIR] [--data-dir DIR] [--port N] [--role ROLE] [--with-kafka]
 
             Runs the Ontul server in the foreground: the engine with its catalogs behind an Arrow
             Flight SQL endpoint (JDBC, ADBC, BI tools). It prints a line with 'Ontul ready' once
@@ -21,6 +23,10 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
               --data-dir DIR  directory for the server's own files (metadata store, keys, spill)
                               (default: the data directory of the installation)
               --port N        Flight SQL port (default: ontul.flight.port, else 47470)
+              --role ROLE     all (default: one process is the whole cluster), coordinator
+                              (plans, serves clients, registers workers) or worker (runs tasks
+                              for the coordinator at ontul.cluster.coordinator); both need
+                              ontul.cluster.secret (default: ontul.cluster.role, else all)
               --with-kafka    also run a single-node Kafka broker on 127.0.0.1 (port
                               ontul.kafka.embedded.port, else 9092; data in DATA-DIR/kafka) and
                               register it as catalog 'kafka' (try it: bin/ontul demo)
@@ -34,6 +40,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         requireNonNull(configurationDirectory, "configurationDirectory is null");
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(port, "port is null");
+        requireNonNull(role, "role is null");
     }
 
     public static StartOptions parse(List<String> arguments)
@@ -42,6 +49,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         Optional<Path> configurationDirectory = Optional.empty();
         Optional<Path> dataDirectory = Optional.empty();
         Optional<Integer> port = Optional.empty();
+        Optional<NodeRole> role = Optional.empty();
         boolean help = false;
         boolean withKafka = false;
         for (int index = 0; index < arguments.size(); index++) {
@@ -56,7 +64,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
                 withKafka = true;
                 continue;
             }
-            if (!name.equals("--conf") && !name.equals("--data-dir") && !name.equals("--port")) {
+            if (!name.equals("--conf") && !name.equals("--data-dir") && !name.equals("--port") && !name.equals("--role")) {
                 throw new UsageException(argument.startsWith("-") ? "Unknown option '" + argument + "'" : "Unexpected argument '" + argument + "'");
             }
             String value;
@@ -72,10 +80,22 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
             switch (name) {
                 case "--conf" -> configurationDirectory = Optional.of(Path.of(value));
                 case "--data-dir" -> dataDirectory = Optional.of(Path.of(value));
+                case "--role" -> role = Optional.of(parseRole(value));
                 default -> port = Optional.of(parsePort(value));
             }
         }
-        return new StartOptions(configurationDirectory, dataDirectory, port, withKafka, help);
+        return new StartOptions(configurationDirectory, dataDirectory, port, role, withKafka, help);
+    }
+
+    private static NodeRole parseRole(String value)
+            throws UsageException
+    {
+        try {
+            return NodeRole.parse(value, "--role");
+        }
+        catch (io.ontul.spi.OntulException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 
     private static int parsePort(String value)

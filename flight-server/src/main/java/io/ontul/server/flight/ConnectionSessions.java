@@ -41,6 +41,11 @@ public final class ConnectionSessions
     public Session session(CallContext context)
     {
         String user = context.peerIdentity();
+        if (io.ontul.server.cluster.ClusterTokens.nodeOf(user).isPresent()) {
+            // the cluster secret makes a node, not a user: it runs no statements of its own
+            throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.PERMISSION_DENIED,
+                    "Cluster members cannot run SQL with the cluster secret: log in as a user");
+        }
         long now = clock.millis();
         Entry entry = sessions.compute(connection(context), (key, existing) -> existing == null
                 ? new Entry(engine.createSession(user), now)

@@ -115,6 +115,7 @@ public final class OntulFlightSqlProducer
     private final SessionOptions sessionOptions;
     private final BulkIngest bulkIngest;
     private final ClientTransports transports = new ClientTransports();
+    private final io.ontul.server.cluster.ClusterActions clusterActions;
 
     public OntulFlightSqlProducer(Engine engine, BufferAllocator allocator, String version, Duration sessionIdleTimeout, Duration unfetchedResultTimeout)
     {
@@ -126,6 +127,7 @@ public final class OntulFlightSqlProducer
         this.sqlInfo = OntulSqlInfo.create(requireNonNull(version, "version is null"), engine.maxStatementLength());
         this.sessionOptions = new SessionOptions();
         this.bulkIngest = new BulkIngest(engine, allocator);
+        this.clusterActions = new io.ontul.server.cluster.ClusterActions(engine.cluster());
         transports.onTerminated(pendingResults::closeAll);
     }
 
@@ -149,6 +151,17 @@ public final class OntulFlightSqlProducer
     {
         preparedStatements.closeAll(session);
         pendingResults.closeAll(session);
+    }
+
+    /** The cluster's own actions (workers registering and reporting) before Flight SQL's. */
+    @Override
+    public void doAction(CallContext context, org.apache.arrow.flight.Action action, StreamListener<org.apache.arrow.flight.Result> listener)
+    {
+        if (io.ontul.server.cluster.ClusterActions.handles(action.getType())) {
+            clusterActions.handle(context, action, listener);
+            return;
+        }
+        super.doAction(context, action, listener);
     }
 
     // ---- statements

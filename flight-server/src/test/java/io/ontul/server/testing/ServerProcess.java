@@ -58,6 +58,14 @@ public final class ServerProcess
      */
     public static ServerProcess start(Path dataDirectory, Path log, List<String> systemProperties, List<String> arguments)
     {
+        ServerProcess server = launch(dataDirectory, log, systemProperties, arguments);
+        server.awaitReady();
+        return server;
+    }
+
+    /** As {@link #start(Path, Path, List, List)} without waiting for the ready line ({@link #awaitReady}). */
+    public static ServerProcess launch(Path dataDirectory, Path log, List<String> systemProperties, List<String> arguments)
+    {
         String classPath = requireNonNull(System.getProperty(CLASS_PATH), CLASS_PATH + " is not set: run this test with failsafe (mvn verify)");
         int port = freePort();
         List<String> command = new ArrayList<>();
@@ -79,12 +87,11 @@ public final class ServerProcess
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ServerProcess server = new ServerProcess(process, port, log);
-        server.awaitReady();
-        return server;
+        return new ServerProcess(process, port, log);
     }
 
-    private void awaitReady()
+    /** Waits for the ready line; fails with the output when the process exits first or takes too long. */
+    public void awaitReady()
     {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {

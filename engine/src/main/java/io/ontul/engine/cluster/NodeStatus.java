@@ -1,0 +1,18 @@
+package io.ontul.engine.cluster;
+
+/**
+ * What a node reports about itself when it registers and with every heartbeat.
+ *
+ * @param memoryMax the most its engine may allocate for data (bytes)
+ * @param memoryUsed what its engine has allocated now (bytes)
+ * @param runningTasks the query fragments and streaming tasks it runs now
+ */
+public record NodeStatus(int cores, long memoryMax, long memoryUsed, int runningTasks)
+{
+    public NodeStatus
+    {
+        if (cores < 0 || memoryMax < 0 || memoryUsed < 0 || runningTasks < 0) {
+            throw new IllegalArgumentException("negative figure in " + cores + ", " + memoryMax + ", " + memoryUsed + ", " + runningTasks);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.ontul.server.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.ontul.engine.cluster.NodeStatus;
+
+/**
+ * The bodies of the Flight actions between cluster members, as JSON. The calling node's id is
+ * not in them: it is the subject of the call's cluster token.
+ */
+public final class ClusterMessages
+{
+    /** Coordinator: a worker joins (or joins again after a restart of either side). */
+    public static final String REGISTER = "ontul.cluster.register";
+    /** Coordinator: a worker's periodic report. */
+    public static final String HEARTBEAT = "ontul.cluster.heartbeat";
+    /** Worker: its own figures, for its coordinator (and to check that a node answers). */
+    public static final String STATUS = "ontul.worker.status";
+
+    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    /** What a worker sends when it registers and with each heartbeat. */
+    public record Report(String address, int cores, long memoryMax, long memoryUsed, int runningTasks)
+    {
+        public static Report of(String address, NodeStatus status)
+        {
+            return new Report(address, status.cores(), status.memoryMax(), status.memoryUsed(), status.runningTasks());
+        }
+
+        public NodeStatus status()
+        {
+            return new NodeStatus(cores, memoryMax, memoryUsed, runningTasks);
+        }
+    }
+
+    /** The coordinator's answer to a heartbeat: {@code known} false means "register again". */
+    public record HeartbeatReply(boolean known) {}
+
+    private ClusterMessages() {}
+
+    public static byte[] write(Object message)
+    {
+        try {
+            return JSON.writeValueAsBytes(message);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @throws IllegalArgumentException naming the message type when the body is not one */
+    public static <T> T read(byte[] body, Class<T> type)
+    {
+        try {
+            return JSON.readValue(body, type);
+        }
+        catch (IOException e) {
+            throw new IllegalArgumentException("Malformed " + type.getSimpleName() + " message: " + e.getMessage(), e);
+        }
+    }
+}

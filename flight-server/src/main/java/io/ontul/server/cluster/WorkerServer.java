@@ -1,0 +1,234 @@
+package io.ontul.server.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.FlightStatusCode;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.engine.api.Engine;
+import io.ontul.engine.api.EngineConfig;
+import io.ontul.engine.cluster.ClusterConfig;
+import io.ontul.server.OntulServer;
+import io.ontul.server.auth.ClientAddress;
+import io.ontul.server.tls.ServerCertificate;
+import io.ontul.server.tls.ServerCertificates;
+import io.ontul.server.tls.TlsConfig;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+
+/**
+ * A worker process ({@code ontul start --role worker}): an engine without users and without
+ * streaming jobs of its own, behind a Flight endpoint that accepts the members of its cluster
+ * only, registered with its coordinator and reporting to it every
+ * {@code ontul.cluster.heartbeat-interval}. When the coordinator restarts and no longer knows it,
+ * it registers again; while the coordinator cannot be reached it keeps trying.
+ */
+public final class WorkerServer
+        implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerServer.class);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+    private final Engine engine;
+    private final BufferAllocator allocator;
+    private final FlightServer server;
+    private final CoordinatorClient coordinator;
+    private final ScheduledExecutorService heartbeats;
+    private final String address;
+    private final CountDownLatch firstAnswer = new CountDownLatch(1);
+    private volatile boolean registered;
+    private volatile String refusal;
+    private String lastProblem;
+    private boolean closed;
+
+    private WorkerServer(Engine engine, BufferAllocator allocator, FlightServer server, CoordinatorClient coordinator, String address)
+    {
+        this.engine = engine;
+        this.allocator = allocator;
+        this.server = server;
+        this.coordinator = coordinator;
+        this.address = address;
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "ontul-cluster-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * Starts the engine and the worker's endpoint and begins registering with the coordinator
+     * ({@link #awaitRegistered} waits for it).
+     *
+     * @param port the port to listen on, overriding {@value OntulServer#FLIGHT_PORT}; 0 picks a free one
+     */
+    public static WorkerServer start(EngineConfig config, Path dataDirectory, Optional<Integer> port)
+            throws IOException
+    {
+        String host = config.property(OntulServer.FLIGHT_HOST, OntulServer.DEFAULT_HOST);
+        int listenPort = port.orElseGet(() -> Integer.parseInt(config.property(OntulServer.FLIGHT_PORT, String.valueOf(OntulServer.DEFAULT_PORT))));
+        OntulServer.prepareDataDirectory(dataDirectory);
+        Engine engine = Engine.create(config.withProperty(EngineConfig.DATA_DIRECTORY, dataDirectory.toString()));
+        ClusterConfig cluster = engine.clusterConfig();
+        BufferAllocator allocator = null;
+        FlightServer server = null;
+        CoordinatorClient coordinator = null;
+        try {
+            Location coordinatorLocation = CoordinatorClient.parseLocation(cluster.coordinator().orElseThrow(), ClusterConfig.COORDINATOR);
+            ClusterTokens tokens = new ClusterTokens(cluster.secret().orElseThrow(), Clock.systemUTC());
+            allocator = engine.rootAllocator().newChildAllocator("worker-flight", 0, Long.MAX_VALUE);
+            TlsConfig tls = TlsConfig.from(config);
+            Location location = tls.enabled() ? Location.forGrpcTls(host, listenPort) : Location.forGrpcInsecure(host, listenPort);
+            // the advertised address is known once the port is: the producer reads it then
+            String[] advertised = {""};
+            FlightServer.Builder builder = FlightServer.builder(allocator, location, new WorkerProducer(engine, () -> advertised[0]))
+                    .headerAuthenticator(new ClusterCallAuthenticator(Optional.of(tokens), Optional.empty()))
+                    .transportHint("grpc.builderConsumer", (java.util.function.Consumer<io.grpc.netty.NettyServerBuilder>) netty -> netty.callExecutor(new ClientAddress()));
+            if (tls.enabled()) {
+                ServerCertificate certificate = ServerCertificates.obtain(tls, dataDirectory, host, Instant.now());
+                builder.useTls(certificate.certificateChain(), certificate.privateKey());
+            }
+            server = builder.build().start();
+            advertised[0] = server.getLocation().getUri().toString();
+            engine.cluster().advertise(advertised[0]);
+            coordinator = new CoordinatorClient(allocator, coordinatorLocation,
+                    Optional.ofNullable(config.property(CoordinatorClient.TLS_ROOT_CERTIFICATES, null)).map(Path::of), tokens, cluster.nodeId());
+            WorkerServer worker = new WorkerServer(engine, allocator, server, coordinator, advertised[0]);
+            worker.heartbeats.scheduleWithFixedDelay(worker::report, 0, cluster.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+            return worker;
+        }
+        catch (IOException | RuntimeException e) {
+            for (AutoCloseable opened : new AutoCloseable[] {coordinator, server, allocator}) {
+                if (opened != null) {
+                    try {
+                        opened.close();
+                    }
+                    catch (Exception suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+            }
+            engine.close();
+            throw e;
+        }
+    }
+
+    /** One registration or heartbeat; failures are logged when they change, and tried again next time. */
+    private void report()
+    {
+        ClusterMessages.Report report = ClusterMessages.Report.of(address, engine.localStatus());
+        try {
+            if (!registered) {
+                coordinator.register(report);
+                registered = true;
+                refusal = null;
+                LOG.info("Registered with the coordinator at {} as worker {}", coordinator.location().getUri(), engine.clusterConfig().nodeId());
+            }
+            else if (!coordinator.heartbeat(report)) {
+                LOG.info("The coordinator at {} does not know this worker (it restarted): registering again", coordinator.location().getUri());
+                coordinator.register(report);
+            }
+            lastProblem = null;
+        }
+        catch (FlightRuntimeException e) {
+            registered = registered && e.status().code() != FlightStatusCode.UNAUTHENTICATED;
+            String problem = e.status().code() == FlightStatusCode.UNAUTHENTICATED || e.status().code() == FlightStatusCode.INVALID_ARGUMENT
+                    ? "The coordinator at " + coordinator.location().getUri() + " refused this worker: " + e.getMessage()
+                    : "Cannot reach the coordinator at " + coordinator.location().getUri() + " (" + e.status().code() + ": " + e.getMessage() + "); trying again";
+            if (e.status().code() == FlightStatusCode.UNAUTHENTICATED || e.status().code() == FlightStatusCode.INVALID_ARGUMENT) {
+                refusal = problem;
+            }
+            if (!problem.equals(lastProblem)) {
+                LOG.warn(problem);
+                lastProblem = problem;
+            }
+        }
+        catch (RuntimeException e) {
+            LOG.error("Reporting to the coordinator failed", e);
+        }
+        finally {
+            if (registered || refusal != null) {
+                firstAnswer.countDown();
+            }
+        }
+    }
+
+    /**
+     * Waits until the coordinator has accepted this worker.
+     *
+     * @throws OntulException PERMISSION_DENIED with the coordinator's reason when it refused
+     */
+    public void awaitRegistered()
+            throws InterruptedException
+    {
+        firstAnswer.await();
+        String refused = refusal;
+        if (!registered && refused != null) {
+            throw new OntulException(ErrorCode.PERMISSION_DENIED, refused);
+        }
+    }
+
+    public Location location()
+    {
+        return server.getLocation();
+    }
+
+    public Location coordinator()
+    {
+        return coordinator.location();
+    }
+
+    public Engine engine()
+    {
+        return engine;
+    }
+
+    /** Blocks until the server has stopped. */
+    public void awaitTermination()
+            throws InterruptedException
+    {
+        server.awaitTermination();
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        heartbeats.shutdownNow();
+        server.shutdown();
+        try {
+            server.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            server.close();
+            coordinator.close();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            allocator.close();
+        }
+        catch (RuntimeException e) {
+            LOG.warn("Worker Flight memory still in use at shutdown: {}", e.getMessage());
+        }
+        engine.close();
+    }
+}

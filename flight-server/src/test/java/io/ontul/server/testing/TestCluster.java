@@ -1,0 +1,159 @@
+package io.ontul.server.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A cluster for tests: one coordinator and N worker processes on 127.0.0.1, each with its own
+ * configuration and data directory under one directory, started the way {@code bin/ontul start
+ * --role ...} starts them (see {@link ServerProcess}). Workers report every 300 ms and count as
+ * dead after 3 s of silence, so tests about deaths are quick. A worker can be killed (SIGKILL)
+ * and started again on its data directory: it keeps its node id. {@link #close} stops every
+ * process it started, workers first.
+ */
+public final class TestCluster
+        implements AutoCloseable
+{
+    public static final String SECRET = "test-cluster-secret-0123456789-abcdef";
+    public static final String WORKER_TIMEOUT = "3s";
+
+    private final Path directory;
+    private final Map<String, String> properties;
+    private final ServerProcess coordinator;
+    private final List<ServerProcess> workers = new ArrayList<>();
+    private int starts;
+
+    private TestCluster(Path directory, Map<String, String> properties, ServerProcess coordinator)
+    {
+        this.directory = directory;
+        this.properties = properties;
+        this.coordinator = coordinator;
+    }
+
+    /**
+     * Starts the coordinator, then {@code workers} workers, and waits until each has registered.
+     *
+     * @param properties more {@code ontul.properties} for every node (e.g. memory limits)
+     */
+    public static TestCluster start(Path directory, int workers, Map<String, String> properties)
+    {
+        Map<String, String> common = new LinkedHashMap<>();
+        common.put("ontul.cluster.secret", SECRET);
+        common.put("ontul.cluster.worker-timeout", WORKER_TIMEOUT);
+        common.put("ontul.cluster.heartbeat-interval", "300ms");
+        common.putAll(properties);
+        Map<String, String> coordinatorProperties = new LinkedHashMap<>(common);
+        coordinatorProperties.put("ontul.cluster.role", "coordinator");
+        ServerProcess coordinator = ServerProcess.start(data(directory, "coordinator"), directory.resolve("coordinator.log"), List.of(),
+                List.of("--conf", conf(directory, "coordinator", coordinatorProperties).toString()));
+        TestCluster cluster = new TestCluster(directory, common, coordinator);
+        try {
+            for (int index = 0; index < workers; index++) {
+                cluster.workers.add(cluster.startWorker("worker-" + index, Map.of()));
+            }
+        }
+        catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    public ServerProcess coordinator()
+    {
+        return coordinator;
+    }
+
+    /** Worker {@code index} as last started. */
+    public ServerProcess worker(int index)
+    {
+        return workers.get(index);
+    }
+
+    /** Kills worker {@code index} with SIGKILL, as {@code kill -9}. */
+    public void killWorker(int index)
+    {
+        workers.get(index).kill();
+    }
+
+    /** Starts worker {@code index} again on its data directory (after {@link #killWorker}) and waits until it has registered. */
+    public ServerProcess restartWorker(int index)
+    {
+        workers.get(index).close();
+        ServerProcess restarted = startWorker("worker-" + index, Map.of());
+        workers.set(index, restarted);
+        return restarted;
+    }
+
+    /**
+     * Launches one more worker named {@code name} with {@code overrides} over the cluster's
+     * properties, without waiting for it to be ready (a worker the coordinator refuses never is).
+     * The caller closes it.
+     */
+    public ServerProcess launchWorker(String name, Map<String, String> overrides)
+    {
+        Map<String, String> workerProperties = new LinkedHashMap<>(properties);
+        workerProperties.put("ontul.cluster.role", "worker");
+        workerProperties.put("ontul.cluster.coordinator", "127.0.0.1:" + coordinator.port());
+        workerProperties.putAll(overrides);
+        return ServerProcess.launch(data(directory, name), directory.resolve(name + "-" + starts++ + ".log"), List.of(),
+                List.of("--conf", conf(directory, name, workerProperties).toString()));
+    }
+
+    private ServerProcess startWorker(String name, Map<String, String> overrides)
+    {
+        ServerProcess worker = launchWorker(name, overrides);
+        try {
+            worker.awaitReady();
+        }
+        catch (RuntimeException | Error e) {
+            worker.close();
+            throw e;
+        }
+        return worker;
+    }
+
+    /** A Flight SQL JDBC connection to the coordinator as admin. */
+    public Connection connect()
+            throws SQLException
+    {
+        return coordinator.connect();
+    }
+
+    private static Path data(Path directory, String node)
+    {
+        return directory.resolve(node).resolve("data");
+    }
+
+    private static Path conf(Path directory, String node, Map<String, String> properties)
+    {
+        Path conf = directory.resolve(node).resolve("conf");
+        StringBuilder text = new StringBuilder();
+        properties.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+        try {
+            Files.createDirectories(conf);
+            Files.writeString(conf.resolve("ontul.properties"), text.toString());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return conf;
+    }
+
+    @Override
+    public void close()
+    {
+        for (ServerProcess worker : workers) {
+            worker.close();
+        }
+        coordinator.close();
+    }
+}
