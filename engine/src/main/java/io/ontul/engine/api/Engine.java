@@ -39,8 +39,8 @@ public final class Engine
     private final io.ontul.engine.exchange.ExchangeManager exchange;
     private final MetadataStore metadata;
     private final io.ontul.engine.stream.job.StreamingJobManager streamingJobs;
-    private final io.ontul.engine.cluster.ClusterConfig clusterConfig;
-    private final io.ontul.engine.cluster.ClusterMembership cluster;
+    private final io.ontul.engine.api.cluster.ClusterConfig clusterConfig;
+    private final io.ontul.engine.api.cluster.ClusterMembership cluster;
 
     /**
      * @param userManagement the users CREATE USER changes, when someone else keeps them
@@ -50,8 +50,8 @@ public final class Engine
     private Engine(EngineConfig config, java.util.Optional<io.ontul.engine.api.UserManagement> userManagement, java.util.Optional<String> administrator)
     {
         this.config = requireNonNull(config, "config is null");
-        this.clusterConfig = io.ontul.engine.cluster.ClusterConfig.from(config.properties(), dataDirectory(config),
-                java.util.Optional.ofNullable(System.getenv(io.ontul.engine.cluster.ClusterConfig.SECRET_VARIABLE)));
+        this.clusterConfig = io.ontul.engine.api.cluster.ClusterConfig.from(config.properties(), dataDirectory(config),
+                java.util.Optional.ofNullable(System.getenv(io.ontul.engine.api.cluster.ClusterConfig.SECRET_VARIABLE)));
         QueryLimits limits = QueryLimits.fromConfig(config);
         long maxMemory = DataSize.parse(config.property(EngineConfig.MEMORY_MAX, defaultMaxMemory()), EngineConfig.MEMORY_MAX);
         this.rootAllocator = new RootAllocator(maxMemory);
@@ -63,7 +63,7 @@ public final class Engine
             return thread;
         });
         this.queries = new QueryRegistry(limits, this::isAdministrator);
-        this.cluster = new io.ontul.engine.cluster.ClusterMembership(clusterConfig, this::localStatus, java.time.Clock.systemUTC());
+        this.cluster = new io.ontul.engine.api.cluster.ClusterMembership(clusterConfig, this::localStatus, java.time.Clock.systemUTC());
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
         // the metadata store, and the users in it, once the configuration is known to be good
@@ -109,7 +109,7 @@ public final class Engine
         CatalogManager catalogManager;
         try {
             catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries, accessControl.audit(),
-                    () -> streamTaskRows(streamingJobsOnceMade.get()), cluster::nodes)),
+                    () -> streamTaskRows(streamingJobsOnceMade.get()), this::nodeRows)),
                     this.metadata, dataDirectory(config),
                     io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                             config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
@@ -127,30 +127,40 @@ public final class Engine
                 exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl,
                 config.property(EngineConfig.STREAMING_DEFAULT_PARALLELISM, "1"));
         streamingJobsOnceMade.set(streamingJobs);
-        if (clusterConfig.role() != io.ontul.engine.cluster.NodeRole.WORKER) {
+        if (clusterConfig.role() != io.ontul.engine.api.cluster.NodeRole.WORKER) {
             // the jobs are the coordinator's to run: a worker that shares the metadata store must not start them too
             streamingJobs.resumeJobs();
         }
     }
 
     /** This process's figures as a member of the cluster: its statements and streaming tasks count as its tasks. */
-    public io.ontul.engine.cluster.NodeStatus localStatus()
+    public io.ontul.engine.api.cluster.NodeStatus localStatus()
     {
         io.ontul.engine.stream.job.StreamingJobManager jobs = streamingJobs;
-        return new io.ontul.engine.cluster.NodeStatus(Runtime.getRuntime().availableProcessors(), rootAllocator.getLimit(), rootAllocator.getAllocatedMemory(),
+        return new io.ontul.engine.api.cluster.NodeStatus(Runtime.getRuntime().availableProcessors(), rootAllocator.getLimit(), rootAllocator.getAllocatedMemory(),
                 queries.running() + (jobs == null ? 0 : jobs.tasks().size()));
     }
 
     /** The role, node id, coordinator and secret of this process ({@code ontul.cluster.*}). */
-    public io.ontul.engine.cluster.ClusterConfig clusterConfig()
+    public io.ontul.engine.api.cluster.ClusterConfig clusterConfig()
     {
         return clusterConfig;
     }
 
     /** The members of the cluster as this process knows them (on a worker: itself only). */
-    public io.ontul.engine.cluster.ClusterMembership cluster()
+    public io.ontul.engine.api.cluster.ClusterMembership cluster()
     {
         return cluster;
+    }
+
+    /** The rows of system.runtime.nodes: the members of the cluster. */
+    private java.util.List<io.ontul.engine.system.NodesTable.Row> nodeRows()
+    {
+        return cluster.nodes().stream()
+                .map(node -> new io.ontul.engine.system.NodesTable.Row(node.nodeId(), node.role().configName(), node.address(),
+                        node.state().name().toLowerCase(java.util.Locale.ROOT), node.registeredAt(), node.lastHeartbeat(), node.status().cores(),
+                        node.status().memoryMax(), node.status().memoryUsed(), node.status().runningTasks()))
+                .toList();
     }
 
     /** The rows of system.runtime.stream_tasks: the running jobs' tasks. */

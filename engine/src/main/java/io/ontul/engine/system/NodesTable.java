@@ -7,8 +7,6 @@ import static io.ontul.engine.system.SystemColumns.column;
 
 import java.util.List;
 
-import io.ontul.engine.cluster.ClusterNode;
-
 /**
  * {@code system.runtime.nodes}: the members of the cluster as the coordinator knows them, the
  * coordinator (or the single server) first: role {@code all}, {@code coordinator} or
@@ -16,22 +14,26 @@ import io.ontul.engine.cluster.ClusterNode;
  * {@code ontul.cluster.worker-timeout}), when it last reported, its cores and memory, and the
  * tasks it runs.
  */
-final class NodesTable
+public final class NodesTable
 {
     static final String SCHEMA = QueriesTable.SCHEMA;
     static final String NAME = "nodes";
 
-    static final SystemColumns<ClusterNode> COLUMNS = new SystemColumns<>("system.runtime.nodes", List.of(
-            column("node_id", VARCHAR, false, ClusterNode::nodeId),
-            column("role", VARCHAR, false, node -> node.role().configName()),
-            column("address", VARCHAR, false, ClusterNode::address),
-            column("state", VARCHAR, false, node -> node.state().name().toLowerCase(java.util.Locale.ROOT)),
-            column("registered", TIMESTAMP, false, ClusterNode::registeredAt),
-            column("last_heartbeat", TIMESTAMP, false, ClusterNode::lastHeartbeat),
-            column("cores", BIGINT, false, node -> (long) node.status().cores()),
-            column("memory_max_bytes", BIGINT, false, node -> node.status().memoryMax()),
-            column("memory_used_bytes", BIGINT, false, node -> node.status().memoryUsed()),
-            column("running_tasks", BIGINT, false, node -> (long) node.status().runningTasks())));
+    /** One row: a node as the engine's cluster membership knows it (the engine maps its nodes to these). */
+    public record Row(String nodeId, String role, String address, String state, java.time.Instant registered, java.time.Instant lastHeartbeat, long cores,
+            long memoryMax, long memoryUsed, long runningTasks) {}
+
+    static final SystemColumns<Row> COLUMNS = new SystemColumns<>("system.runtime.nodes", List.of(
+            column("node_id", VARCHAR, false, Row::nodeId),
+            column("role", VARCHAR, false, Row::role),
+            column("address", VARCHAR, false, Row::address),
+            column("state", VARCHAR, false, Row::state),
+            column("registered", TIMESTAMP, false, Row::registered),
+            column("last_heartbeat", TIMESTAMP, false, Row::lastHeartbeat),
+            column("cores", BIGINT, false, Row::cores),
+            column("memory_max_bytes", BIGINT, false, Row::memoryMax),
+            column("memory_used_bytes", BIGINT, false, Row::memoryUsed),
+            column("running_tasks", BIGINT, false, Row::runningTasks)));
 
     private NodesTable() {}
 }

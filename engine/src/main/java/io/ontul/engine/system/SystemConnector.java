@@ -34,7 +34,7 @@ public final class SystemConnector
     private final QueryRegistry registry;
     private final io.ontul.engine.security.AuditLog audit;
     private final java.util.function.Supplier<List<StreamTasksTable.Row>> streamTasks;
-    private final java.util.function.Supplier<List<io.ontul.engine.cluster.ClusterNode>> nodes;
+    private final java.util.function.Supplier<List<NodesTable.Row>> nodes;
     private final ConnectorMetadata metadata = new ConnectorMetadata()
     {
         @Override
@@ -81,7 +81,7 @@ public final class SystemConnector
      * @param nodes the members of the cluster
      */
     public SystemConnector(QueryRegistry registry, io.ontul.engine.security.AuditLog audit, java.util.function.Supplier<List<StreamTasksTable.Row>> streamTasks,
-            java.util.function.Supplier<List<io.ontul.engine.cluster.ClusterNode>> nodes)
+            java.util.function.Supplier<List<NodesTable.Row>> nodes)
     {
         this.registry = requireNonNull(registry, "registry is null");
         this.audit = requireNonNull(audit, "audit is null");

@@ -10,7 +10,7 @@ import io.ontul.spi.Split;
  * the rows the reading query may see, taken when it started.
  */
 record SystemSplit(String table, List<QueryInfo> queries, List<io.ontul.engine.security.AuditLog.Event> events, List<StreamTasksTable.Row> streamTasks,
-        List<io.ontul.engine.cluster.ClusterNode> nodes)
+        List<NodesTable.Row> nodes)
         implements Split
 {
     SystemSplit

@@ -12,8 +12,8 @@ import java.util.Optional;
 
 import io.ontul.engine.api.EngineConfig;
 import io.ontul.server.EmbeddedKafkaCatalog;
-import io.ontul.engine.cluster.ClusterConfig;
-import io.ontul.engine.cluster.NodeRole;
+import io.ontul.engine.api.cluster.ClusterConfig;
+import io.ontul.engine.api.cluster.NodeRole;
 import io.ontul.server.OntulServer;
 import io.ontul.server.cluster.WorkerServer;
 import io.ontul.spi.OntulException;

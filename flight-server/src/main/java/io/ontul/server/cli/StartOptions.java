@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-import io.ontul.engine.cluster.NodeRole;
+import io.ontul.engine.api.cluster.NodeRole;
 
 /** The command line of {@code ontul start}. */
 public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, Optional<NodeRole> role, boolean withKafka, boolean help)

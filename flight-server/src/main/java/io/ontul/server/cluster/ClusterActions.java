@@ -12,7 +12,7 @@ import org.apache.arrow.flight.Result;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ontul.engine.cluster.ClusterMembership;
+import io.ontul.engine.api.cluster.ClusterMembership;
 import io.ontul.spi.OntulException;
 
 /**

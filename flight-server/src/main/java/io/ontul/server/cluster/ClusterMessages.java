@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.ontul.engine.cluster.NodeStatus;
+import io.ontul.engine.api.cluster.NodeStatus;
 
 /**
  * The bodies of the Flight actions between cluster members, as JSON. The calling node's id is

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.cluster.ClusterConfig;
+import io.ontul.engine.api.cluster.ClusterConfig;
 import io.ontul.server.OntulServer;
 import io.ontul.server.auth.ClientAddress;
 import io.ontul.server.tls.ServerCertificate;

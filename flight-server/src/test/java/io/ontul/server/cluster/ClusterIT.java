@@ -217,7 +217,7 @@ class ClusterIT
     private static String nodeIdOf(String node)
             throws Exception
     {
-        Path file = directory.resolve(node).resolve("data").resolve(io.ontul.engine.cluster.ClusterConfig.NODE_ID_FILE);
+        Path file = directory.resolve(node).resolve("data").resolve(io.ontul.engine.api.cluster.ClusterConfig.NODE_ID_FILE);
         return Files.exists(file) ? Files.readString(file).trim() : "(no id yet)";
     }
 

@@ -1,4 +1,4 @@
-package io.ontul.engine.cluster;
+package io.ontul.engine.api.cluster;
 
 /**
  * What a node reports about itself when it registers and with every heartbeat.

@@ -1,6 +1,6 @@
-package io.ontul.engine.cluster;
+package io.ontul.engine.api.cluster;
 
-import static io.ontul.engine.cluster.ClusterNode.State.ACTIVE;
+import static io.ontul.engine.api.cluster.ClusterNode.State.ACTIVE;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Clock;

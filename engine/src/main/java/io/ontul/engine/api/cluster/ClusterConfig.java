@@ -1,4 +1,4 @@
-package io.ontul.engine.cluster;
+package io.ontul.engine.api.cluster;
 
 import static java.util.Objects.requireNonNull;
 
