@@ -25,6 +25,7 @@ import io.ontul.engine.api.UserAccounts;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
 import io.ontul.server.cluster.ClusterCallAuthenticator;
 import io.ontul.server.cluster.ClusterTokens;
+import io.ontul.server.cluster.FlightRemoteTasks;
 import io.ontul.server.flight.ConnectionMiddleware;
 import io.ontul.server.flight.OntulFlightSqlProducer;
 import io.ontul.server.tls.ServerCertificate;
@@ -128,6 +129,13 @@ public final class OntulServer
             OntulFlightSqlProducer scheduled = producer;
             maintenance.scheduleWithFixedDelay(scheduled::maintain, 30, 30, TimeUnit.SECONDS);
             engine.cluster().advertise(server.getLocation().getUri().toString());
+            if (clusterTokens.isPresent()) {
+                // queries run their fragments on the registered workers
+                FlightRemoteTasks remoteTasks = new FlightRemoteTasks(allocator, clusterTokens.get(), engine.clusterConfig().nodeId());
+                engine.useRemoteTasks(remoteTasks);
+                engine.cluster().onWorkerDeath(node -> remoteTasks.forget(node.address()));
+                producer.closeWith(remoteTasks);
+            }
             maintenance.scheduleWithFixedDelay(engine.cluster()::checkHeartbeats, 1, 1, TimeUnit.SECONDS);
             return new OntulServer(engine, allocator, producer, server, maintenance, host);
         }

@@ -30,6 +30,18 @@ public interface Connector
     List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits);
 
     /**
+     * Whether every node of a cluster reads the same rows through this connector, so that the
+     * workers may share a scan: each enumerates the splits itself (the same list for the same
+     * table, scan and {@code desiredSplits}) and reads its own share of them. False (the default)
+     * for data that lives in one process (memory and system tables) or that may change between two
+     * enumerations: such scans run on the coordinator.
+     */
+    default boolean readableOnEveryNode()
+    {
+        return false;
+    }
+
+    /**
      * Whether the source can compute {@code scan.aggregation()} itself. The engine asks while
      * planning, with the whole scan (columns, filters and aggregation), and sends the aggregation
      * to {@link #splits} and {@link #createSource} only if the answer is true; otherwise it reads

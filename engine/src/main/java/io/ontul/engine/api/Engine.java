@@ -41,6 +41,7 @@ public final class Engine
     private final io.ontul.engine.stream.job.StreamingJobManager streamingJobs;
     private final io.ontul.engine.api.cluster.ClusterConfig clusterConfig;
     private final io.ontul.engine.api.cluster.ClusterMembership cluster;
+    private final io.ontul.engine.scheduler.QueryScheduler scheduler;
 
     /**
      * @param userManagement the users CREATE USER changes, when someone else keeps them
@@ -64,6 +65,9 @@ public final class Engine
         });
         this.queries = new QueryRegistry(limits, this::isAdministrator);
         this.cluster = new io.ontul.engine.api.cluster.ClusterMembership(clusterConfig, this::localStatus, java.time.Clock.systemUTC());
+        this.scheduler = new io.ontul.engine.scheduler.QueryScheduler(() -> cluster.activeWorkers().stream()
+                .map(node -> new io.ontul.engine.scheduler.QueryScheduler.Worker(node.nodeId(), node.address()))
+                .toList());
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
         // the metadata store, and the users in it, once the configuration is known to be good
@@ -151,6 +155,36 @@ public final class Engine
     public io.ontul.engine.api.cluster.ClusterMembership cluster()
     {
         return cluster;
+    }
+
+    /** The coordinator's scheduler: places the fragments of queries on the active workers. */
+    public io.ontul.engine.scheduler.QueryScheduler scheduler()
+    {
+        return scheduler;
+    }
+
+    /**
+     * The transport to the workers: once installed (by the server), queries whose tables every node
+     * reads run their scans and the pipelines above them on the active workers.
+     */
+    public void useRemoteTasks(io.ontul.spi.cluster.RemoteTasks tasks)
+    {
+        scheduler.useRemoteTasks(tasks);
+    }
+
+    /**
+     * On a worker: runs its share of a fragment of a statement its coordinator planned, as the
+     * coordinator's user, with the coordinator's session settings; the result streams the
+     * fragment's rows.
+     */
+    public QueryResult runFragment(io.ontul.spi.cluster.FragmentRequest request)
+    {
+        Session session = createSession(request.user());
+        session.setCatalog(request.catalog());
+        session.setSchema(request.schema());
+        // as the coordinator validated them
+        session.properties().putAll(request.properties());
+        return new io.ontul.engine.execution.StatementExecutor(session, request.queryId(), request.sql()).executeFragment(request);
     }
 
     /** The rows of system.runtime.nodes: the members of the cluster. */

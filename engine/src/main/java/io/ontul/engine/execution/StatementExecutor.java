@@ -35,6 +35,9 @@ import io.ontul.engine.sql.CatalogSchemas;
 import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.parser.StatementLimits;
 import io.ontul.engine.statement.PlannedQuery;
+import io.ontul.engine.scheduler.Fragment;
+import io.ontul.engine.scheduler.Fragmenter;
+import io.ontul.spi.cluster.FragmentRequest;
 import io.ontul.engine.statement.StatementContext;
 import io.ontul.engine.statement.StatementHandlers;
 import io.ontul.engine.system.SystemConnector;
@@ -135,7 +138,7 @@ public final class StatementExecutor
             return new Preparation(statement, StatementKinds.returnsRows(statement), new org.apache.arrow.vector.types.pojo.Schema(fields), List.copyOf(types));
         }
         catch (RuntimeException e) {
-            tracked = engine.queries().register(queryId, session.user(), io.ontul.engine.sql.parser.SqlRedaction.redact(sql), SessionProperties.queryMaxRunTime(session.properties()));
+            tracked = register();
             throw tracked.fail(e);
         }
     }
@@ -173,9 +176,15 @@ public final class StatementExecutor
      * (queries and DML), it ends when its result is read to the end or closed, and it can be
      * killed or run out of time meanwhile.
      */
+    /** The statement's entry in the query registry (its text redacted). */
+    private TrackedQuery register()
+    {
+        return engine.queries().register(queryId, session.user(), io.ontul.engine.sql.parser.SqlRedaction.redact(sql), SessionProperties.queryMaxRunTime(session.properties()));
+    }
+
     public QueryResult execute()
     {
-        tracked = engine.queries().register(queryId, session.user(), io.ontul.engine.sql.parser.SqlRedaction.redact(sql), SessionProperties.queryMaxRunTime(session.properties()));
+        tracked = register();
         try {
             QueryResult result = run();
             if (result instanceof StaticResult done) {
@@ -339,7 +348,82 @@ public final class StatementExecutor
         RelNode rel = relRoot.project();
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
         PlanNode root = physical.planRoot(rel);
+        if (parameters == null || parameters.isEmpty()) {
+            // a worker plans the statement's text again to run its share: values bound to ? markers are not in the text
+            engine.scheduler().distribute(root, fragmentRequest(-1, "", 0, 1));
+        }
         return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel));
+    }
+
+    /** The statement as a worker needs it to run its share of fragment {@code fragment}. */
+    private FragmentRequest fragmentRequest(int fragment, String fingerprint, int worker, int workers)
+    {
+        return new FragmentRequest(queryId, session.user(), sql, session.catalog(), session.schema(), session.properties(), Math.max(fragment, 0), fingerprint, worker, workers,
+                parallelism());
+    }
+
+    /**
+     * Runs this worker's share of one fragment of the statement a coordinator planned: plans the
+     * same text the same way, finds the fragment by its index, checks that it is the plan the
+     * coordinator cut, and runs instances {@code request.firstInstance()} onwards of
+     * {@code request.instances()}, merged into one stream. Listed in system.runtime.queries under
+     * the coordinator's query id; it takes no slot (the coordinator's query holds one).
+     */
+    public QueryResult executeFragment(FragmentRequest request)
+    {
+        tracked = register();
+        try {
+            tracked.start();
+            SqlNode query = queryOf(parse());
+            PlanNode root = planningDeadline().within(() -> {
+                counters().planned();
+                LogicalPlanner planner = planner();
+                RelNode rel = planner.toOptimizedRel(planner.validate(query)).project();
+                return new PhysicalPlanner(rel.getCluster().getRexBuilder()).planRoot(rel);
+            });
+            List<Fragment> fragments = Fragmenter.fragments(root);
+            if (request.fragment() >= fragments.size() || !fragments.get(request.fragment()).fingerprint().equals(request.fingerprint())) {
+                throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): this worker plans fragment " + request.fragment()
+                        + " of the statement differently from the coordinator. The coordinator's:\n" + request.fingerprint() + "This worker's:\n"
+                        + (request.fragment() < fragments.size() ? fragments.get(request.fragment()).fingerprint() : "(only " + fragments.size() + " fragments)"));
+            }
+            PlanNode fragment = fragments.get(request.fragment()).root();
+            QueryContext context = openContext(request.instancesPerWorker());
+            try {
+                Operator merged = new io.ontul.engine.operator.exchange.GatherOperator(context,
+                        instance -> fragment.open(new TaskContext(context, request.firstInstance() + instance, request.instances(), request.instancesPerWorker())), request.instancesPerWorker());
+                return new TrackedQueryResult(tracked, new StreamingQueryResult(context, merged, fragment.schema(), () -> { }));
+            }
+            catch (RuntimeException e) {
+                context.close();
+                throw e;
+            }
+        }
+        catch (CalciteContextException e) {
+            throw tracked.fail(Errors.validation(e, sql));
+        }
+        catch (RuntimeException e) {
+            throw tracked.fail(Errors.translate(e, null));
+        }
+    }
+
+    /** The query of a statement whose fragments run on workers: as the statement's handler planned it. */
+    private static SqlNode queryOf(SqlNode statement)
+    {
+        SqlNode query = statement;
+        if (query instanceof io.ontul.engine.sql.tree.SqlExplainStatement explain) {
+            query = explain.statement();
+        }
+        else if (query instanceof org.apache.calcite.sql.SqlExplain explain) {
+            query = explain.getExplicandum();
+        }
+        if (query instanceof org.apache.calcite.sql.SqlInsert insert) {
+            query = insert.getSource();
+        }
+        else if (query instanceof org.apache.calcite.sql.ddl.SqlCreateTable create && create.query != null) {
+            query = create.query;
+        }
+        return query;
     }
 
     private static boolean readsOnlySystemTables(RelNode rel)
@@ -375,10 +459,26 @@ public final class StatementExecutor
     private QueryContext newContext(boolean readsOnlySystemTables)
     {
         tracked.admit(takesSlot && !readsOnlySystemTables);
-        long maxMemory = SessionProperties.queryMaxMemory(session.properties(), engine.config());
+        return openContext(parallelism());
+    }
+
+    /** The statement's memory limit: the session's query_max_memory, else the server's. */
+    private long maxMemory()
+    {
+        return SessionProperties.queryMaxMemory(session.properties(), engine.config());
+    }
+
+    /** The worker threads a query of this statement runs on, within its memory limit. */
+    private int parallelism()
+    {
+        return QueryContext.parallelismWithin(maxMemory(), engine.parallelism());
+    }
+
+    /** Opens the query's context on {@code parallelism} worker threads, under the statement's entry in the registry. */
+    private QueryContext openContext(int parallelism)
+    {
         QueryContext[] self = new QueryContext[1];
-        self[0] = new QueryContext(queryId, session.user(), engine.rootAllocator(), maxMemory, engine.workers(),
-                QueryContext.parallelismWithin(maxMemory, engine.parallelism()),
+        self[0] = new QueryContext(queryId, session.user(), engine.rootAllocator(), maxMemory(), engine.workers(), parallelism,
                 new org.apache.calcite.rex.RexBuilder(new org.apache.calcite.jdbc.JavaTypeFactoryImpl(io.ontul.engine.type.OntulTypeSystem.INSTANCE)),
                 () -> tracked.detach(self[0]));
         self[0].enableSpill(engine.exchange().spillStore());

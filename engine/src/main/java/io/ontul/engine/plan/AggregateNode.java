@@ -87,7 +87,7 @@ public final class AggregateNode
     protected Operator create(TaskContext task)
     {
         return new HashAggregateOperator(task.query(), children().get(0).open(task), schema(), keyColumns, groupSetMembership, accumulators(), filterColumns(), step,
-                splittable() ? task.instances() : 1, stats());
+                splittable() ? task.localInstances() : 1, stats());
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.ontul.engine.operator.Operator;
 import io.ontul.engine.operator.exchange.LocalHashExchange;
+import io.ontul.engine.operator.exchange.RemoteSource;
 
 /**
  * Runs its splittable child as parallel instances and hands each of its own instances the rows
@@ -17,6 +18,7 @@ public final class HashExchangeNode
 {
     private final int[] keyColumns;
     private LocalHashExchange exchange;
+    private volatile RemoteSource remote;
 
     public HashExchangeNode(PlanNode child, int[] keyColumns)
     {
@@ -30,12 +32,30 @@ public final class HashExchangeNode
         return true;
     }
 
+    /** Reads the child's output from the nodes that run it (set by the scheduler before the plan is opened). */
+    public void distribute(RemoteSource source)
+    {
+        this.remote = source;
+    }
+
+    public java.util.Optional<RemoteSource> remote()
+    {
+        return java.util.Optional.ofNullable(remote);
+    }
+
     private synchronized LocalHashExchange exchange(TaskContext task)
     {
         if (exchange == null) {
             PlanNode child = children().get(0);
-            int producers = task.query().parallelism();
-            exchange = new LocalHashExchange(task.query(), instance -> child.open(new TaskContext(task.query(), instance, producers)), producers, task.instances(), keyColumns);
+            RemoteSource source = remote;
+            if (source != null) {
+                int producers = Math.min(task.query().parallelism(), source.streams());
+                exchange = new LocalHashExchange(task.query(), instance -> source.producer(task.query(), instance, producers), producers, task.instances(), keyColumns);
+            }
+            else {
+                int producers = task.query().parallelism();
+                exchange = new LocalHashExchange(task.query(), instance -> child.open(new TaskContext(task.query(), instance, producers)), producers, task.instances(), keyColumns);
+            }
         }
         else if (exchange.consumers() != task.instances()) {
             throw new IllegalStateException("exchange opened for " + exchange.consumers() + " consumers, then for " + task.instances());
@@ -56,6 +76,7 @@ public final class HashExchangeNode
         for (int key : keyColumns) {
             keys.add(rowType().getFieldList().get(key).getName());
         }
-        return "LocalExchange (hash " + keys + ")";
+        RemoteSource source = remote;
+        return source == null ? "LocalExchange (hash " + keys + ")" : "Exchange repartition (hash " + keys + ") from " + source.describe();
     }
 }

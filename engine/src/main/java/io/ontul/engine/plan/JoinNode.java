@@ -41,6 +41,11 @@ public final class JoinNode
         this.joinedRowType = joinedRowType;
     }
 
+    public JoinType joinType()
+    {
+        return joinType;
+    }
+
     @Override
     public boolean splittable()
     {
@@ -51,7 +56,7 @@ public final class JoinNode
     {
         if (build == null) {
             PlanNode right = children().get(1);
-            int users = splittable() ? task.instances() : 1;
+            int users = splittable() ? task.localInstances() : 1;
             build = new JoinBuild(task.query(), () -> right.open(TaskContext.single(task.query())), rightKeys, nullSafe, users, stats());
         }
         return build;

@@ -52,10 +52,11 @@ public final class ScanNode
         return true;
     }
 
-    private synchronized List<Split> splits(QueryContext query)
+    /** The table's splits, enumerated once: as many per instance as a local scan has, on every node that runs one the same list. */
+    private synchronized List<Split> splits(QueryContext query, int instances)
     {
         if (splits == null) {
-            int desiredSplits = query.parallelism() * 4;
+            int desiredSplits = Math.max(query.parallelism(), instances) * 4;
             splits = List.copyOf(connector instanceof QueryAwareConnector queryAware
                     ? queryAware.splits(table, scan, desiredSplits, query)
                     : connector.splits(table, scan, desiredSplits));
@@ -66,7 +67,7 @@ public final class ScanNode
     @Override
     protected Operator create(TaskContext task)
     {
-        List<Split> all = splits(task.query());
+        List<Split> all = splits(task.query(), task.instances());
         List<Split> mine = new ArrayList<>();
         for (int i = task.instance(); i < all.size(); i += task.instances()) {
             mine.add(all.get(i));

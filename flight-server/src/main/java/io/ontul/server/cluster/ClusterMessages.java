@@ -23,12 +23,17 @@ public final class ClusterMessages
 
     private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
-    /** What a worker sends when it registers and with each heartbeat. */
-    public record Report(String address, int cores, long memoryMax, long memoryUsed, int runningTasks)
+    /**
+     * What a worker sends when it registers and with each heartbeat, and answers to
+     * {@value #STATUS}.
+     *
+     * @param fragmentsRun the query fragments it has started since it started
+     */
+    public record Report(String address, int cores, long memoryMax, long memoryUsed, int runningTasks, long fragmentsRun)
     {
-        public static Report of(String address, NodeStatus status)
+        public static Report of(String address, NodeStatus status, long fragmentsRun)
         {
-            return new Report(address, status.cores(), status.memoryMax(), status.memoryUsed(), status.runningTasks());
+            return new Report(address, status.cores(), status.memoryMax(), status.memoryUsed(), status.runningTasks(), fragmentsRun);
         }
 
         public NodeStatus status()

@@ -12,7 +12,8 @@ import io.ontul.engine.api.Engine;
 
 /**
  * The Flight service of a worker. Only members of its cluster get this far (see
- * {@link ClusterCallAuthenticator}); action {@value ClusterMessages#STATUS} answers with the
+ * {@link ClusterCallAuthenticator}): DoGet runs the worker's share of a query fragment (the
+ * ticket is the coordinator's request), action {@value ClusterMessages#STATUS} answers with the
  * worker's figures.
  */
 final class WorkerProducer
@@ -20,12 +21,32 @@ final class WorkerProducer
 {
     private final Engine engine;
     private final java.util.function.Supplier<String> address;
+    private final io.ontul.server.flight.ResultStreamer streamer;
+    private final java.util.concurrent.atomic.AtomicLong fragmentsRun = new java.util.concurrent.atomic.AtomicLong();
 
     /** @param address where the worker serves, once its server runs */
-    WorkerProducer(Engine engine, java.util.function.Supplier<String> address)
+    WorkerProducer(Engine engine, java.util.function.Supplier<String> address, org.apache.arrow.memory.BufferAllocator allocator)
     {
+        this.streamer = new io.ontul.server.flight.ResultStreamer(allocator);
         this.engine = requireNonNull(engine, "engine is null");
         this.address = requireNonNull(address, "address is null");
+    }
+
+    /** Runs this worker's share of a fragment (the ticket is the coordinator's request) and streams its rows. */
+    @Override
+    public void getStream(CallContext context, org.apache.arrow.flight.Ticket ticket, ServerStreamListener listener)
+    {
+        io.ontul.engine.api.QueryResult result;
+        try {
+            io.ontul.spi.cluster.FragmentRequest request = ClusterMessages.read(ticket.getBytes(), io.ontul.spi.cluster.FragmentRequest.class);
+            fragmentsRun.incrementAndGet();
+            result = engine.runFragment(request);
+        }
+        catch (RuntimeException e) {
+            listener.error(io.ontul.server.flight.ErrorMapping.toFlight(e));
+            return;
+        }
+        streamer.stream(result, listener);
     }
 
     @Override
@@ -35,8 +56,14 @@ final class WorkerProducer
             listener.onError(CallStatus.UNIMPLEMENTED.withDescription("A worker has no action " + action.getType()).toRuntimeException());
             return;
         }
-        listener.onNext(new Result(ClusterMessages.write(ClusterMessages.Report.of(address.get(), engine.localStatus()))));
+        listener.onNext(new Result(ClusterMessages.write(report())));
         listener.onCompleted();
+    }
+
+    /** The worker's figures as it reports them. */
+    ClusterMessages.Report report()
+    {
+        return ClusterMessages.Report.of(address.get(), engine.localStatus(), fragmentsRun.get());
     }
 
     @Override

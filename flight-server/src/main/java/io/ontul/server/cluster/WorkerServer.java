@@ -51,20 +51,20 @@ public final class WorkerServer
     private final FlightServer server;
     private final CoordinatorClient coordinator;
     private final ScheduledExecutorService heartbeats;
-    private final String address;
+    private final WorkerProducer producer;
     private final CountDownLatch firstAnswer = new CountDownLatch(1);
     private volatile boolean registered;
     private volatile String refusal;
     private String lastProblem;
     private boolean closed;
 
-    private WorkerServer(Engine engine, BufferAllocator allocator, FlightServer server, CoordinatorClient coordinator, String address)
+    private WorkerServer(Engine engine, BufferAllocator allocator, FlightServer server, CoordinatorClient coordinator, WorkerProducer producer)
     {
         this.engine = engine;
         this.allocator = allocator;
         this.server = server;
         this.coordinator = coordinator;
-        this.address = address;
+        this.producer = producer;
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ontul-cluster-heartbeat");
             thread.setDaemon(true);
@@ -97,7 +97,8 @@ public final class WorkerServer
             Location location = tls.enabled() ? Location.forGrpcTls(host, listenPort) : Location.forGrpcInsecure(host, listenPort);
             // the advertised address is known once the port is: the producer reads it then
             String[] advertised = {""};
-            FlightServer.Builder builder = FlightServer.builder(allocator, location, new WorkerProducer(engine, () -> advertised[0]))
+            WorkerProducer producer = new WorkerProducer(engine, () -> advertised[0], allocator);
+            FlightServer.Builder builder = FlightServer.builder(allocator, location, producer)
                     .headerAuthenticator(new ClusterCallAuthenticator(Optional.of(tokens), Optional.empty()))
                     .transportHint("grpc.builderConsumer", (java.util.function.Consumer<io.grpc.netty.NettyServerBuilder>) netty -> netty.callExecutor(new ClientAddress()));
             if (tls.enabled()) {
@@ -109,7 +110,7 @@ public final class WorkerServer
             engine.cluster().advertise(advertised[0]);
             coordinator = new CoordinatorClient(allocator, coordinatorLocation,
                     Optional.ofNullable(config.property(CoordinatorClient.TLS_ROOT_CERTIFICATES, null)).map(Path::of), tokens, cluster.nodeId());
-            WorkerServer worker = new WorkerServer(engine, allocator, server, coordinator, advertised[0]);
+            WorkerServer worker = new WorkerServer(engine, allocator, server, coordinator, producer);
             worker.heartbeats.scheduleWithFixedDelay(worker::report, 0, cluster.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
             return worker;
         }
@@ -132,7 +133,7 @@ public final class WorkerServer
     /** One registration or heartbeat; failures are logged when they change, and tried again next time. */
     private void report()
     {
-        ClusterMessages.Report report = ClusterMessages.Report.of(address, engine.localStatus());
+        ClusterMessages.Report report = producer.report();
         try {
             if (!registered) {
                 coordinator.register(report);

@@ -21,6 +21,9 @@ public final class ErrorMapping
     /** Characters of an error message sent to a client: a few KB, whatever the statement quoted. */
     static final int MAX_DESCRIPTION = 3000;
 
+    /** The trailer that names the {@link io.ontul.spi.ErrorCode} of a failure. */
+    public static final String ERROR_CODE_HEADER = "x-ontul-error-code";
+
     private ErrorMapping() {}
 
     public static FlightRuntimeException toFlight(Throwable error)
@@ -31,7 +34,10 @@ public final class ErrorMapping
                     : flight;
         }
         if (error instanceof OntulException ontul) {
-            return status(ontul).withDescription(description(ontul)).toRuntimeException();
+            // the code travels too, so that a coordinator fails its query as the worker's fragment failed
+            org.apache.arrow.flight.ErrorFlightMetadata metadata = new org.apache.arrow.flight.ErrorFlightMetadata();
+            metadata.insert(ERROR_CODE_HEADER, ontul.code().name());
+            return status(ontul).withDescription(description(ontul)).withMetadata(metadata).toRuntimeException();
         }
         return internal(error);
     }

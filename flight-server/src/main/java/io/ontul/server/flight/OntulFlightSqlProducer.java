@@ -116,6 +116,7 @@ public final class OntulFlightSqlProducer
     private final BulkIngest bulkIngest;
     private final ClientTransports transports = new ClientTransports();
     private final io.ontul.server.cluster.ClusterActions clusterActions;
+    private final List<AutoCloseable> closeWith = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public OntulFlightSqlProducer(Engine engine, BufferAllocator allocator, String version, Duration sessionIdleTimeout, Duration unfetchedResultTimeout)
     {
@@ -151,6 +152,12 @@ public final class OntulFlightSqlProducer
     {
         preparedStatements.closeAll(session);
         pendingResults.closeAll(session);
+    }
+
+    /** Closes {@code resource} when the producer closes (after the calls have ended). */
+    public void closeWith(AutoCloseable resource)
+    {
+        closeWith.add(requireNonNull(resource, "resource is null"));
     }
 
     /** The cluster's own actions (workers registering and reporting) before Flight SQL's. */
@@ -770,6 +777,14 @@ public final class OntulFlightSqlProducer
     {
         preparedStatements.close();
         pendingResults.close();
+        for (AutoCloseable resource : closeWith) {
+            try {
+                resource.close();
+            }
+            catch (Exception e) {
+                LOG.warn("Closing {} failed: {}", resource, e.getMessage());
+            }
+        }
     }
 
     /** Prepared statements and parked results, for tests and the server's status. */

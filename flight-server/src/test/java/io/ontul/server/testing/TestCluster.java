@@ -128,6 +128,23 @@ public final class TestCluster
         return coordinator.connect();
     }
 
+    /** The last lines each process printed, for the message of a failed test. */
+    public String logs()
+    {
+        StringBuilder text = new StringBuilder();
+        text.append("---- coordinator\n").append(tail(coordinator.output()));
+        for (int index = 0; index < workers.size(); index++) {
+            text.append("---- worker-").append(index).append('\n').append(tail(workers.get(index).output()));
+        }
+        return text.toString();
+    }
+
+    private static String tail(String output)
+    {
+        String[] lines = output.split("\n");
+        return String.join("\n", java.util.Arrays.asList(lines).subList(Math.max(0, lines.length - 80), lines.length)) + "\n";
+    }
+
     private static Path data(Path directory, String node)
     {
         return directory.resolve(node).resolve("data");

@@ -40,6 +40,13 @@ public final class TpchConnector
         return metadata;
     }
 
+    /** The data is generated from the scale factor: every node generates the same rows for a split. */
+    @Override
+    public boolean readableOnEveryNode()
+    {
+        return true;
+    }
+
     @Override
     public List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits)
     {

@@ -1,0 +1,65 @@
+package io.ontul.engine.operator.exchange;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import io.ontul.engine.operator.Operator;
+import io.ontul.spi.cluster.RemoteStream;
+import io.ontul.engine.operator.OperatorContext;
+
+/**
+ * Reads remote streams one after another, each batch moved into the query's memory. Closing it
+ * early (LIMIT satisfied, cancel, failure elsewhere) closes the open stream, which stops its
+ * producer on the other node.
+ */
+final class RemoteSourceOperator
+        implements Operator
+{
+    private final OperatorContext context;
+    private final List<Supplier<RemoteStream>> streams;
+    private int next;
+    private RemoteStream current;
+
+    RemoteSourceOperator(OperatorContext context, List<Supplier<RemoteStream>> streams)
+    {
+        this.context = context;
+        this.streams = List.copyOf(streams);
+    }
+
+    @Override
+    public VectorSchemaRoot next()
+    {
+        while (true) {
+            context.checkCancelled();
+            if (current == null) {
+                if (next == streams.size()) {
+                    return null;
+                }
+                current = streams.get(next++).get();
+            }
+            VectorSchemaRoot batch = current.next(context.allocator());
+            if (batch == null) {
+                current.close();
+                current = null;
+                continue;
+            }
+            if (batch.getRowCount() == 0) {
+                batch.close();
+                continue;
+            }
+            return batch;
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        if (current != null) {
+            RemoteStream open = current;
+            current = null;
+            open.close();
+        }
+    }
+}

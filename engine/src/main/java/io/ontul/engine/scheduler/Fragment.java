@@ -1,0 +1,24 @@
+package io.ontul.engine.scheduler;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ontul.engine.plan.PlanNode;
+
+/**
+ * A part of a query's physical plan that runs on the workers: the splittable pipeline below an
+ * exchange ({@code exchange}: a gather or a hash repartition), each worker reading its share of
+ * the scans' splits.
+ *
+ * @param index its place among the plan's fragments (top down, children in order): the same on
+ *        every node that plans the same statement
+ * @param fingerprint the fragment's plan as text: a worker that planned something else refuses to run it
+ */
+public record Fragment(int index, PlanNode exchange, PlanNode root, String fingerprint)
+{
+    public Fragment
+    {
+        requireNonNull(exchange, "exchange is null");
+        requireNonNull(root, "root is null");
+        requireNonNull(fingerprint, "fingerprint is null");
+    }
+}

@@ -1,0 +1,101 @@
+package io.ontul.engine.scheduler;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.engine.operator.exchange.RemoteSource;
+import io.ontul.spi.cluster.RemoteStream;
+import io.ontul.engine.plan.GatherNode;
+import io.ontul.engine.plan.HashExchangeNode;
+import io.ontul.engine.plan.PlanNode;
+import io.ontul.spi.cluster.FragmentRequest;
+import io.ontul.spi.cluster.RemoteTasks;
+
+/**
+ * The coordinator's scheduler: places a query's fragments ({@link Fragmenter}) on the active
+ * workers, each worker taking an equal share of the splits, and points the exchanges above them
+ * at the workers' streams. Without workers, or before the server has installed its transport,
+ * the whole plan runs here.
+ */
+public final class QueryScheduler
+{
+    private static final Logger LOG = LoggerFactory.getLogger(QueryScheduler.class);
+
+    /** An active worker: its id and where it serves. */
+    public record Worker(String id, String address) {}
+
+    private final Supplier<List<Worker>> workers;
+    private volatile RemoteTasks remoteTasks;
+
+    /** @param workers the active workers now, in a stable order */
+    public QueryScheduler(Supplier<List<Worker>> workers)
+    {
+        this.workers = requireNonNull(workers, "workers is null");
+    }
+
+    /** Installs the transport to the workers (the server does, once it runs). */
+    public void useRemoteTasks(RemoteTasks tasks)
+    {
+        this.remoteTasks = requireNonNull(tasks, "tasks is null");
+    }
+
+    /**
+     * Marks the fragments of {@code root} to run on the workers.
+     *
+     * @param template the statement's request, its fragment fields to be filled in per fragment and worker
+     * @return the fragments placed (none without workers)
+     */
+    public List<Fragment> distribute(PlanNode root, FragmentRequest template)
+    {
+        RemoteTasks tasks = remoteTasks;
+        List<Worker> active = workers.get();
+        if (tasks == null || active.isEmpty()) {
+            return List.of();
+        }
+        List<Fragment> fragments = Fragmenter.fragments(root);
+        for (Fragment fragment : fragments) {
+            WorkerStreams source = new WorkerStreams(tasks, active, template, fragment);
+            if (fragment.exchange() instanceof GatherNode gather) {
+                gather.distribute(source);
+            }
+            else {
+                ((HashExchangeNode) fragment.exchange()).distribute(source);
+            }
+        }
+        if (!fragments.isEmpty()) {
+            LOG.debug("Query {}: {} fragments on workers {}", template.queryId(), fragments.size(), active);
+        }
+        return fragments;
+    }
+
+    /** One fragment on every active worker: a stream per worker. */
+    private record WorkerStreams(RemoteTasks tasks, List<Worker> workers, FragmentRequest template, Fragment fragment)
+            implements RemoteSource
+    {
+        @Override
+        public int streams()
+        {
+            return workers.size();
+        }
+
+        @Override
+        public RemoteStream open(int index)
+        {
+            Worker worker = workers.get(index);
+            FragmentRequest request = new FragmentRequest(template.queryId(), template.user(), template.sql(), template.catalog(), template.schema(), template.properties(),
+                    fragment.index(), fragment.fingerprint(), index, workers.size(), template.instancesPerWorker());
+            return tasks.open(worker.id(), worker.address(), request);
+        }
+
+        @Override
+        public String describe()
+        {
+            return "fragment " + fragment.index() + " on " + workers.size() + (workers.size() == 1 ? " worker" : " workers");
+        }
+    }
+}

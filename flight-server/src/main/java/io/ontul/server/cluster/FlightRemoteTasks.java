@@ -1,0 +1,200 @@
+package io.ontul.server.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.FlightCallHeaders;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStatusCode;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.HeaderCallOption;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.server.flight.ErrorMapping;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.cluster.FragmentRequest;
+import io.ontul.spi.cluster.RemoteStream;
+import io.ontul.spi.cluster.RemoteTasks;
+
+/**
+ * The coordinator's transport to its workers over Arrow Flight: a fragment starts with a DoGet
+ * whose ticket is the {@link FragmentRequest} as JSON, signed with the cluster secret, and its
+ * rows come back on that stream with gRPC's flow control (a coordinator that stops reading holds
+ * the worker back). One Flight client per worker, kept while the worker is known.
+ */
+public final class FlightRemoteTasks
+        implements RemoteTasks, AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(FlightRemoteTasks.class);
+
+    private final BufferAllocator allocator;
+    private final ClusterTokens tokens;
+    private final String nodeId;
+    private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /**
+     * @param allocator where incoming batches land before they move into the reading query's memory
+     * @param nodeId the coordinator's node id, the subject of its cluster tokens
+     */
+    public FlightRemoteTasks(BufferAllocator allocator, ClusterTokens tokens, String nodeId)
+    {
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.tokens = requireNonNull(tokens, "tokens is null");
+        this.nodeId = requireNonNull(nodeId, "nodeId is null");
+    }
+
+    @Override
+    public RemoteStream open(String workerId, String address, FragmentRequest request)
+    {
+        String source = "worker " + workerId + " at " + address;
+        FlightClient client = client(address);
+        CallHeaders headers = new FlightCallHeaders();
+        headers.insert(ClusterTokens.HEADER, tokens.issue(nodeId));
+        try {
+            FlightStream stream = client.getStream(new Ticket(ClusterMessages.write(request)), new HeaderCallOption(headers));
+            return new FlightRemoteStream(stream, source);
+        }
+        catch (FlightRuntimeException e) {
+            throw translate(e, source);
+        }
+    }
+
+    private FlightClient client(String address)
+    {
+        if (closed) {
+            throw new OntulException(ErrorCode.QUERY_CANCELLED, "The coordinator is shutting down");
+        }
+        return clients.computeIfAbsent(address, key -> FlightClient.builder(allocator, new Location(java.net.URI.create(key))).build());
+    }
+
+    /** Forgets the client of a worker that died (the next query to it connects again). */
+    public void forget(String address)
+    {
+        FlightClient client = clients.remove(address);
+        if (client != null) {
+            closeQuietly(client);
+        }
+    }
+
+    /** A worker's failure as the query's: its own error code and message, or EXTERNAL_ERROR naming the worker when it cannot be reached. */
+    static OntulException translate(FlightRuntimeException e, String source)
+    {
+        org.apache.arrow.flight.ErrorFlightMetadata metadata = e.status().metadata();
+        String code = metadata == null || !metadata.containsKey(ErrorMapping.ERROR_CODE_HEADER) ? null : metadata.get(ErrorMapping.ERROR_CODE_HEADER);
+        if (code != null) {
+            try {
+                return new OntulException(ErrorCode.valueOf(code), e.getMessage());
+            }
+            catch (IllegalArgumentException unknown) {
+                // a worker of another version: reported as its failure below
+            }
+        }
+        if (e.status().code() == FlightStatusCode.CANCELLED) {
+            return new OntulException(ErrorCode.QUERY_CANCELLED, "The query's fragment on " + source + " was cancelled: " + e.getMessage());
+        }
+        if (e.status().code() == FlightStatusCode.UNAVAILABLE || e.status().code() == FlightStatusCode.TIMED_OUT) {
+            return new OntulException(ErrorCode.EXTERNAL_ERROR, "Lost " + source + " while it ran part of the query: " + e.getMessage(), e);
+        }
+        return new OntulException(ErrorCode.EXTERNAL_ERROR, source + " failed to run part of the query: " + e.getMessage(), e);
+    }
+
+    @Override
+    public void close()
+    {
+        closed = true;
+        List<FlightClient> open = List.copyOf(clients.values());
+        clients.clear();
+        open.forEach(FlightRemoteTasks::closeQuietly);
+    }
+
+    private static void closeQuietly(FlightClient client)
+    {
+        try {
+            client.close();
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        catch (RuntimeException e) {
+            LOG.debug("Closing a worker's Flight client failed", e);
+        }
+    }
+
+    /** One worker's output: each batch's buffers move (not copied) into the reading query's allocator. */
+    private static final class FlightRemoteStream
+            implements RemoteStream
+    {
+        private final FlightStream stream;
+        private final String source;
+        private boolean ended;
+
+        FlightRemoteStream(FlightStream stream, String source)
+        {
+            this.stream = stream;
+            this.source = source;
+        }
+
+        @Override
+        public VectorSchemaRoot next(BufferAllocator target)
+        {
+            try {
+                if (!stream.next()) {
+                    ended = true;
+                    return null;
+                }
+            }
+            catch (FlightRuntimeException e) {
+                ended = true;
+                throw translate(e, source);
+            }
+            VectorSchemaRoot root = stream.getRoot();
+            VectorSchemaRoot batch = VectorSchemaRoot.create(root.getSchema(), target);
+            try {
+                List<FieldVector> vectors = root.getFieldVectors();
+                for (int column = 0; column < vectors.size(); column++) {
+                    vectors.get(column).makeTransferPair(batch.getVector(column)).transfer();
+                }
+                batch.setRowCount(root.getRowCount());
+                return batch;
+            }
+            catch (RuntimeException e) {
+                batch.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public String source()
+        {
+            return source;
+        }
+
+        @Override
+        public void close()
+        {
+            try {
+                if (!ended) {
+                    // stops the fragment on the worker: its stream's call is cancelled
+                    stream.cancel("the coordinator no longer needs the rows", null);
+                }
+                stream.close();
+            }
+            catch (Exception e) {
+                LOG.debug("Closing the stream of {} failed", source, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.ontul.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.arrow.flight.Action;
+import org.apache.arrow.flight.CallHeaders;
+import org.apache.arrow.flight.FlightCallHeaders;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.HeaderCallOption;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.duckdb.DuckDBConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ResultComparison;
+import io.ontul.engine.testing.ResultRows;
+import io.ontul.engine.testing.TpchQueries;
+import io.ontul.server.testing.TestCluster;
+
+/**
+ * Queries on a cluster of one coordinator and two worker processes: their scans and the
+ * pipelines above them run on the workers, and the results equal DuckDB's over the same data.
+ */
+class ClusterQueriesIT
+{
+    private static final String SCHEMA = "sf0_1";
+
+    @TempDir
+    static Path directory;
+
+    private static TestCluster cluster;
+    private static BufferAllocator allocator;
+    private static DuckDBConnection duckDb;
+
+    @BeforeAll
+    static void startCluster()
+            throws SQLException
+    {
+        cluster = TestCluster.start(directory, 2, Map.of());
+        allocator = new RootAllocator();
+        duckDb = DuckDbTpch.openInMemory();
+        DuckDbTpch.load(duckDb, "tpch", SCHEMA, 0.1);
+    }
+
+    @AfterAll
+    static void stopCluster()
+            throws SQLException
+    {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (allocator != null) {
+            allocator.close();
+        }
+        if (duckDb != null) {
+            duckDb.close();
+        }
+    }
+
+    @Test
+    void theTpchQueriesRunOnTheWorkersAndEqualDuckDb()
+            throws Exception
+    {
+        long[] before = {fragmentsRun(0), fragmentsRun(1)};
+        List<String> failures = new ArrayList<>();
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
+            for (Map.Entry<String, String> query : TpchQueries.load().entrySet()) {
+                String sql = TpchQueries.withTablePrefix(query.getValue(), "tpch." + SCHEMA + ".");
+                List<String> columns;
+                List<List<Object>> actual;
+                try (ResultSet result = statement.executeQuery(sql)) {
+                    columns = ResultRows.columnNames(result.getMetaData());
+                    actual = ResultRows.drain(result);
+                }
+                catch (SQLException e) {
+                    throw new AssertionError(query.getKey() + " failed: " + e.getMessage() + "\n" + cluster.logs(), e);
+                }
+                List<List<Object>> expected;
+                try (Statement reference = duckDb.createStatement(); ResultSet result = reference.executeQuery(sql)) {
+                    expected = ResultRows.drain(result);
+                }
+                assertThat(expected).as("%s: DuckDB's rows", query.getKey()).isNotEmpty();
+                Optional<String> difference = ResultComparison.compare(sql, columns, expected, actual);
+                difference.ifPresent(text -> failures.add(query.getKey() + ": " + text));
+            }
+        }
+        if (!failures.isEmpty()) {
+            fail(String.join("\n", failures));
+        }
+        // every query has at least one fragment, and each fragment runs on both workers
+        assertThat(fragmentsRun(0) - before[0]).isGreaterThanOrEqualTo(22);
+        assertThat(fragmentsRun(1) - before[1]).isGreaterThanOrEqualTo(22);
+    }
+
+    @Test
+    void explainShowsTheFragmentsAndTheirExchanges()
+            throws SQLException
+    {
+        String plan = explain("SELECT l_returnflag, count(*) FROM tpch." + SCHEMA + ".lineitem GROUP BY l_returnflag");
+        assertThat(plan).contains("Exchange repartition (hash [k0]) from fragment 0 on 2 workers");
+        plan = explain("SELECT count(*) FROM tpch." + SCHEMA + ".lineitem JOIN tpch." + SCHEMA + ".orders ON l_orderkey = o_orderkey WHERE o_orderstatus = 'F'");
+        assertThat(plan).contains("Exchange gather from fragment 0 on 2 workers").contains("HashJoin");
+        // memory tables live in the coordinator: their scans stay there
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE memory.default.local_nation AS SELECT * FROM tpch." + SCHEMA + ".nation");
+        }
+        assertThat(explain("SELECT count(*) FROM memory.default.local_nation")).doesNotContain("Exchange").contains("Gather (parallel)");
+    }
+
+    private static String explain(String sql)
+            throws SQLException
+    {
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery("EXPLAIN " + sql)) {
+            StringBuilder plan = new StringBuilder();
+            while (rows.next()) {
+                plan.append(rows.getString(1)).append('\n');
+            }
+            return plan.toString();
+        }
+    }
+
+    private static long fragmentsRun(int worker)
+            throws InterruptedException
+    {
+        try (FlightClient client = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", cluster.worker(worker).port())).build()) {
+            CallHeaders headers = new FlightCallHeaders();
+            headers.insert(ClusterTokens.HEADER, new ClusterTokens(TestCluster.SECRET, Clock.systemUTC()).issue("test"));
+            Result result = client.doAction(new Action(ClusterMessages.STATUS, new byte[0]), new HeaderCallOption(headers)).next();
+            return ClusterMessages.read(result.getBody(), ClusterMessages.Report.class).fragmentsRun();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.ontul.spi.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+
+/**
+ * What a worker needs to run its share of one fragment: the statement as its client sent it
+ * (text, user, default catalog and schema, session properties), which fragment of its plan, the
+ * fragment's plan as the coordinator cut it, and which share of the splits is this worker's:
+ * instances {@code worker * instancesPerWorker} up to {@code (worker + 1) * instancesPerWorker}
+ * of {@code workers * instancesPerWorker}.
+ *
+ * @param catalog null when the session has none; likewise {@code schema}
+ */
+public record FragmentRequest(String queryId, String user, String sql, String catalog, String schema, Map<String, String> properties, int fragment, String fingerprint,
+        int worker, int workers, int instancesPerWorker)
+{
+    public FragmentRequest
+    {
+        requireNonNull(queryId, "queryId is null");
+        requireNonNull(user, "user is null");
+        requireNonNull(sql, "sql is null");
+        properties = Map.copyOf(requireNonNull(properties, "properties is null"));
+        requireNonNull(fingerprint, "fingerprint is null");
+        if (worker < 0 || worker >= workers || instancesPerWorker < 1) {
+            throw new IllegalArgumentException("worker " + worker + " of " + workers + " with " + instancesPerWorker + " instances each");
+        }
+    }
+
+    /** This worker's first instance. */
+    public int firstInstance()
+    {
+        return worker * instancesPerWorker;
+    }
+
+    /** All instances of the fragment, over all workers. */
+    public int instances()
+    {
+        return workers * instancesPerWorker;
+    }
+}

@@ -1,0 +1,28 @@
+package io.ontul.spi.cluster;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The output of a fragment running on another node, as it arrives (over Arrow Flight, between
+ * processes). The transport gives it back-pressure: a stream not read holds its producer back.
+ */
+public interface RemoteStream
+        extends AutoCloseable
+{
+    /**
+     * The next batch, its buffers moved into {@code allocator} (the reading query's), or null at
+     * the end.
+     *
+     * @throws io.ontul.spi.OntulException the producer's failure, or EXTERNAL_ERROR naming the
+     *         node when it cannot be reached
+     */
+    VectorSchemaRoot next(BufferAllocator allocator);
+
+    /** Where it comes from, for EXPLAIN ANALYZE and errors. */
+    String source();
+
+    /** Stops the producer if it has not ended, and releases the stream. */
+    @Override
+    void close();
+}
