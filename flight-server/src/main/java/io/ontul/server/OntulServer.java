@@ -128,10 +128,10 @@ public final class OntulServer
             });
             OntulFlightSqlProducer scheduled = producer;
             maintenance.scheduleWithFixedDelay(scheduled::maintain, 30, 30, TimeUnit.SECONDS);
-            engine.cluster().advertise(server.getLocation().getUri().toString());
+            engine.cluster().advertise(io.ontul.server.cluster.AdvertisedAddress.of(config, host, server.getPort(), tls.enabled()));
             if (clusterTokens.isPresent()) {
                 // queries run their fragments on the registered workers
-                FlightRemoteTasks remoteTasks = new FlightRemoteTasks(allocator, clusterTokens.get(), engine.clusterConfig().nodeId());
+                FlightRemoteTasks remoteTasks = new FlightRemoteTasks(allocator, clusterTokens.get(), engine.clusterConfig().nodeId(), engine.cluster()::declareDead);
                 engine.useRemoteTasks(remoteTasks);
                 engine.cluster().onWorkerDeath(node -> remoteTasks.forget(node.address()));
                 producer.closeWith(remoteTasks);

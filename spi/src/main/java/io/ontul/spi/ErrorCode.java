@@ -25,6 +25,11 @@ public enum ErrorCode
     /** The engine runs as many queries as it may and its queue is full ({@code ontul.query.max-queued}). */
     QUERY_QUEUE_FULL(ErrorCategory.INSUFFICIENT_RESOURCES),
     EXTERNAL_ERROR(ErrorCategory.EXTERNAL),
+    /**
+     * A worker of the cluster died or could not be reached while it ran part of the query (the
+     * session property {@code retry_policy = 'query'} runs such a query again, once, on the live workers).
+     */
+    WORKER_LOST(ErrorCategory.EXTERNAL),
     INTERNAL_ERROR(ErrorCategory.INTERNAL);
 
     private final ErrorCategory category;

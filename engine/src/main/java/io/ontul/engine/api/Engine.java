@@ -25,6 +25,9 @@ import io.ontul.engine.system.SystemConnector;
 public final class Engine
         implements AutoCloseable
 {
+    /** The environment variable that may hold the metadata store's password, over {@code ontul.metadata.password}. */
+    public static final String METADATA_PASSWORD_VARIABLE = "ONTUL_METADATA_PASSWORD";
+
     private final EngineConfig config;
     private final java.util.Optional<io.ontul.engine.api.UserManagement> userManagement;
     private final java.util.Optional<UserAccounts> accounts;
@@ -73,7 +76,9 @@ public final class Engine
         // the metadata store, and the users in it, once the configuration is known to be good
         MetadataStore opened;
         try {
-            opened = MetadataStore.open(config);
+            // the password may come from the environment (a container's secret) rather than the file
+            String password = System.getenv(METADATA_PASSWORD_VARIABLE);
+            opened = MetadataStore.open(password == null || password.isEmpty() ? config : config.withProperty(MetadataStore.PASSWORD, password));
         }
         catch (RuntimeException e) {
             for (AutoCloseable closeable : List.<AutoCloseable>of(exchange, workers::shutdownNow, rootAllocator)) {

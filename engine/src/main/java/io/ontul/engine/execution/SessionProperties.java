@@ -18,7 +18,9 @@ public final class SessionProperties
     public static final String QUERY_MAX_MEMORY = "query_max_memory";
     public static final String QUERY_MAX_RUN_TIME = "query_max_run_time";
     public static final String QUERY_MAX_PLANNING_TIME = "query_max_planning_time";
-    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY, QUERY_MAX_RUN_TIME, QUERY_MAX_PLANNING_TIME);
+    /** {@code none} (default) or {@code query}: a read-only query that loses a worker before its first rows runs again, once. */
+    public static final String RETRY_POLICY = "retry_policy";
+    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY, QUERY_MAX_RUN_TIME, QUERY_MAX_PLANNING_TIME, RETRY_POLICY);
 
     private SessionProperties() {}
 
@@ -43,6 +45,9 @@ public final class SessionProperties
         }
         if (key.equals(QUERY_MAX_RUN_TIME) || key.equals(QUERY_MAX_PLANNING_TIME)) {
             Durations.parse(value, key);
+        }
+        if (key.equals(RETRY_POLICY) && !value.equalsIgnoreCase("none") && !value.equalsIgnoreCase("query")) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid value '" + value + "' for session property " + RETRY_POLICY + ": expected 'none' or 'query'");
         }
         return key;
     }
@@ -97,6 +102,12 @@ public final class SessionProperties
             return DataSize.parse(value, QUERY_MAX_MEMORY);
         }
         return DataSize.parse(config.property(EngineConfig.QUERY_MAX_MEMORY, "2GB"), EngineConfig.QUERY_MAX_MEMORY);
+    }
+
+    /** Whether the session asked for failed queries to run again ({@value #RETRY_POLICY} = 'query'). */
+    public static boolean retriesQueries(Map<String, String> session)
+    {
+        return "query".equalsIgnoreCase(session.getOrDefault(RETRY_POLICY, "none"));
     }
 
     /** The session's own run-time limit; empty when it uses the engine's default ({@code ontul.query.max-run-time}). */

@@ -489,7 +489,26 @@ public final class StatementExecutor
     @Override
     public QueryResult run(PlannedQuery planned)
     {
-        QueryContext context = newContext(planned.readsOnlySystemTables());
+        return start(newContext(planned.readsOnlySystemTables()), planned);
+    }
+
+    @Override
+    public QueryResult runQuery(SqlNode query)
+    {
+        QueryResult first = run(plan(query));
+        if (!SessionProperties.retriesQueries(session.properties())) {
+            return first;
+        }
+        // the statement keeps the slot it was admitted to: the second run takes no other
+        return new RetryingQueryResult(first, () -> {
+            PlannedQuery again = plan(query);
+            return start(openContext(parallelism()), again);
+        });
+    }
+
+    /** Opens the planned query's operators in {@code context} and returns its streaming result. */
+    private static QueryResult start(QueryContext context, PlannedQuery planned)
+    {
         try {
             Operator root = planned.root().open(TaskContext.single(context));
             return new StreamingQueryResult(context, root, planned.schema(), () -> { });

@@ -18,7 +18,7 @@ final class QueryStatements
 {
     QueryResult query(SqlNode query, StatementContext context)
     {
-        return context.run(context.plan(query));
+        return context.runQuery(query);
     }
 
     QueryResult explain(SqlExplainStatement explain, StatementContext context)

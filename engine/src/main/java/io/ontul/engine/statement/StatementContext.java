@@ -132,6 +132,12 @@ public interface StatementContext
     /** Starts a planned query (once admitted) and returns its streaming result. */
     QueryResult run(PlannedQuery planned);
 
+    /**
+     * Plans and starts a read-only query. Under {@code retry_policy = 'query'}, a query that loses
+     * a worker before it has returned a row is planned and started again, once, on the live workers.
+     */
+    QueryResult runQuery(SqlNode query);
+
     /** Runs a planned query to its end, its rows dropped (EXPLAIN ANALYZE). */
     void runToEnd(PlannedQuery planned);
 

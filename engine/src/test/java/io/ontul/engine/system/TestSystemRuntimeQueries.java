@@ -262,7 +262,10 @@ class TestSystemRuntimeQueries
         // the types JDBC's getTypeInfo reports, ordered by JDBC type code
         assertThat(rows(alice, "SELECT type_name, data_type, create_params FROM system.jdbc.types WHERE type_name IN ('BIGINT', 'DECIMAL', 'VARCHAR') ORDER BY data_type"))
                 .containsExactly(java.util.Arrays.asList("BIGINT", -5L, null), List.of("DECIMAL", 3L, "precision,scale"), List.of("VARCHAR", 12L, "length"));
-        assertThat(rows(alice, "SHOW TABLES FROM system.runtime")).containsExactly(List.of("queries"), List.of("stream_tasks"));
+        assertThat(rows(alice, "SHOW TABLES FROM system.runtime")).containsExactly(List.of("nodes"), List.of("queries"), List.of("stream_tasks"));
+        // a single engine is the cluster with one member, of role all; the query reading the table runs on it
+        assertThat(rows(alice, "SELECT role, state, cores = " + Runtime.getRuntime().availableProcessors() + ", memory_max_bytes > 0, running_tasks >= 1 FROM system.runtime.nodes"))
+                .containsExactly(List.of("all", "active", true, true, true));
         assertThat(rows(alice, "SELECT count(*) FROM system.runtime.stream_tasks")).as("no streaming job runs").containsExactly(List.of(0L));
         assertThat(rows(alice, "SHOW COLUMNS FROM system.runtime.queries")).containsExactly(
                 List.of("query_id", "VARCHAR", "NO"),

@@ -28,12 +28,13 @@ public final class ClusterMessages
      * {@value #STATUS}.
      *
      * @param fragmentsRun the query fragments it has started since it started
+     * @param spilledBytes what its queries and fragments wrote to spill files since it started
      */
-    public record Report(String address, int cores, long memoryMax, long memoryUsed, int runningTasks, long fragmentsRun)
+    public record Report(String address, int cores, long memoryMax, long memoryUsed, int runningTasks, long fragmentsRun, long spilledBytes)
     {
-        public static Report of(String address, NodeStatus status, long fragmentsRun)
+        public static Report of(String address, NodeStatus status, long fragmentsRun, long spilledBytes)
         {
-            return new Report(address, status.cores(), status.memoryMax(), status.memoryUsed(), status.runningTasks(), fragmentsRun);
+            return new Report(address, status.cores(), status.memoryMax(), status.memoryUsed(), status.runningTasks(), fragmentsRun, spilledBytes);
         }
 
         public NodeStatus status()

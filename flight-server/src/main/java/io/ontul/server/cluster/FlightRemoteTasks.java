@@ -43,23 +43,27 @@ public final class FlightRemoteTasks
     private final ClusterTokens tokens;
     private final String nodeId;
     private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
+    private final java.util.function.BiConsumer<String, String> lostWorkers;
     private volatile boolean closed;
 
     /**
      * @param allocator where incoming batches land before they move into the reading query's memory
      * @param nodeId the coordinator's node id, the subject of its cluster tokens
+     * @param lostWorkers told the id of a worker that could not be reached, and why (it is then
+     *        declared dead at once rather than after its heartbeats stop)
      */
-    public FlightRemoteTasks(BufferAllocator allocator, ClusterTokens tokens, String nodeId)
+    public FlightRemoteTasks(BufferAllocator allocator, ClusterTokens tokens, String nodeId, java.util.function.BiConsumer<String, String> lostWorkers)
     {
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.nodeId = requireNonNull(nodeId, "nodeId is null");
+        this.lostWorkers = requireNonNull(lostWorkers, "lostWorkers is null");
     }
 
     @Override
     public RemoteStream open(String workerId, String address, FragmentRequest request)
     {
-        String source = "worker " + workerId + " at " + address;
+        Source source = new Source(workerId, address);
         FlightClient client = client(address);
         CallHeaders headers = new FlightCallHeaders();
         headers.insert(ClusterTokens.HEADER, tokens.issue(nodeId));
@@ -69,6 +73,16 @@ public final class FlightRemoteTasks
         }
         catch (FlightRuntimeException e) {
             throw translate(e, source);
+        }
+    }
+
+    /** Where a stream comes from. */
+    private record Source(String workerId, String address)
+    {
+        @Override
+        public String toString()
+        {
+            return "worker " + workerId + " at " + address;
         }
     }
 
@@ -89,8 +103,11 @@ public final class FlightRemoteTasks
         }
     }
 
-    /** A worker's failure as the query's: its own error code and message, or EXTERNAL_ERROR naming the worker when it cannot be reached. */
-    static OntulException translate(FlightRuntimeException e, String source)
+    /**
+     * A worker's failure as the query's: its own error code and message; WORKER_LOST naming the
+     * worker when it cannot be reached (and it is declared dead); else EXTERNAL_ERROR naming it.
+     */
+    private OntulException translate(FlightRuntimeException e, Source source)
     {
         org.apache.arrow.flight.ErrorFlightMetadata metadata = e.status().metadata();
         String code = metadata == null || !metadata.containsKey(ErrorMapping.ERROR_CODE_HEADER) ? null : metadata.get(ErrorMapping.ERROR_CODE_HEADER);
@@ -106,7 +123,9 @@ public final class FlightRemoteTasks
             return new OntulException(ErrorCode.QUERY_CANCELLED, "The query's fragment on " + source + " was cancelled: " + e.getMessage());
         }
         if (e.status().code() == FlightStatusCode.UNAVAILABLE || e.status().code() == FlightStatusCode.TIMED_OUT) {
-            return new OntulException(ErrorCode.EXTERNAL_ERROR, "Lost " + source + " while it ran part of the query: " + e.getMessage(), e);
+            String message = "Lost " + source + " while it ran part of the query: " + e.getMessage();
+            lostWorkers.accept(source.workerId(), message);
+            return new OntulException(ErrorCode.WORKER_LOST, message, e);
         }
         return new OntulException(ErrorCode.EXTERNAL_ERROR, source + " failed to run part of the query: " + e.getMessage(), e);
     }
@@ -134,14 +153,14 @@ public final class FlightRemoteTasks
     }
 
     /** One worker's output: each batch's buffers move (not copied) into the reading query's allocator. */
-    private static final class FlightRemoteStream
+    private final class FlightRemoteStream
             implements RemoteStream
     {
         private final FlightStream stream;
-        private final String source;
+        private final Source source;
         private boolean ended;
 
-        FlightRemoteStream(FlightStream stream, String source)
+        FlightRemoteStream(FlightStream stream, Source source)
         {
             this.stream = stream;
             this.source = source;
@@ -177,9 +196,20 @@ public final class FlightRemoteTasks
         }
 
         @Override
+        public void cancel()
+        {
+            try {
+                stream.cancel("the query was cancelled", null);
+            }
+            catch (RuntimeException e) {
+                LOG.debug("Cancelling the stream of {} failed", source, e);
+            }
+        }
+
+        @Override
         public String source()
         {
-            return source;
+            return source.toString();
         }
 
         @Override

@@ -63,7 +63,7 @@ final class WorkerProducer
     /** The worker's figures as it reports them. */
     ClusterMessages.Report report()
     {
-        return ClusterMessages.Report.of(address.get(), engine.localStatus(), fragmentsRun.get());
+        return ClusterMessages.Report.of(address.get(), engine.localStatus(), fragmentsRun.get(), engine.spillStore().writtenBytes());
     }
 
     @Override

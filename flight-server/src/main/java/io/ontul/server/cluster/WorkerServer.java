@@ -106,7 +106,7 @@ public final class WorkerServer
                 builder.useTls(certificate.certificateChain(), certificate.privateKey());
             }
             server = builder.build().start();
-            advertised[0] = server.getLocation().getUri().toString();
+            advertised[0] = AdvertisedAddress.of(config, host, server.getPort(), tls.enabled());
             engine.cluster().advertise(advertised[0]);
             coordinator = new CoordinatorClient(allocator, coordinatorLocation,
                     Optional.ofNullable(config.property(CoordinatorClient.TLS_ROOT_CERTIFICATES, null)).map(Path::of), tokens, cluster.nodeId());

@@ -137,14 +137,68 @@ class ClusterQueriesIT
         }
     }
 
+    @Test
+    void aJoinThatSpillsOnTheWorkersUnderASmallBudgetStillEqualsDuckDb()
+            throws Exception
+    {
+        long[] before = {status(0).spilledBytes(), status(1).spilledBytes()};
+        String sql = "SELECT o_orderpriority, count(*), sum(l_quantity), max(o_comment) FROM tpch." + SCHEMA + ".lineitem JOIN tpch." + SCHEMA + ".orders ON l_orderkey = o_orderkey "
+                + "GROUP BY o_orderpriority";
+        List<String> columns;
+        List<List<Object>> actual;
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
+            // each worker builds the orders side itself, under the same budget as the query
+            statement.execute("SET SESSION query_max_memory = '4MB'");
+            try (ResultSet result = statement.executeQuery(sql)) {
+                columns = ResultRows.columnNames(result.getMetaData());
+                actual = ResultRows.drain(result);
+            }
+        }
+        List<List<Object>> expected;
+        try (Statement reference = duckDb.createStatement(); ResultSet result = reference.executeQuery(sql)) {
+            expected = ResultRows.drain(result);
+        }
+        assertThat(expected).hasSize(5);
+        assertThat(ResultComparison.compare(sql, columns, expected, actual)).isEmpty();
+        assertThat(status(0).spilledBytes()).as("bytes worker 0 spilled").isGreaterThan(before[0]);
+        assertThat(status(1).spilledBytes()).as("bytes worker 1 spilled").isGreaterThan(before[1]);
+    }
+
+    @Test
+    void cancelStopsTheWorkersWithinASecond()
+            throws Exception
+    {
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
+            Thread query = new Thread(() -> {
+                try (ResultSet rows = statement.executeQuery(ClusterFailuresIT.LONG_QUERY)) {
+                    rows.next();
+                }
+                catch (SQLException expected) {
+                    // cancelled
+                }
+            });
+            query.start();
+            ClusterFailuresIT.awaitBothWorkersBusy(cluster);
+            statement.cancel();
+            query.join(30_000);
+            assertThat(query.isAlive()).as("the query's client thread still waits after the cancel").isFalse();
+        }
+        Thread.sleep(1000);
+        for (int worker = 0; worker < 2; worker++) {
+            assertThat(ClusterFailuresIT.cpuSeconds(cluster.worker(worker), 1000)).as("CPU seconds worker %s used in the second after the cancel", worker)
+                    .isLessThan(ClusterFailuresIT.IDLE_CPU_SECONDS);
+        }
+    }
+
     private static long fragmentsRun(int worker)
             throws InterruptedException
     {
-        try (FlightClient client = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", cluster.worker(worker).port())).build()) {
-            CallHeaders headers = new FlightCallHeaders();
-            headers.insert(ClusterTokens.HEADER, new ClusterTokens(TestCluster.SECRET, Clock.systemUTC()).issue("test"));
-            Result result = client.doAction(new Action(ClusterMessages.STATUS, new byte[0]), new HeaderCallOption(headers)).next();
-            return ClusterMessages.read(result.getBody(), ClusterMessages.Report.class).fragmentsRun();
-        }
+        return status(worker).fragmentsRun();
+    }
+
+    private static ClusterMessages.Report status(int worker)
+            throws InterruptedException
+    {
+        return ClusterFailuresIT.status(allocator, cluster, worker);
     }
 }

@@ -19,6 +19,12 @@ public interface RemoteStream
      */
     VectorSchemaRoot next(BufferAllocator allocator);
 
+    /**
+     * Stops the producer now, from any thread: a reader blocked in {@link #next} then fails.
+     * How a cancelled query stops its fragments on the workers while it waits for their rows.
+     */
+    void cancel();
+
     /** Where it comes from, for EXPLAIN ANALYZE and errors. */
     String source();
 

@@ -121,6 +121,25 @@ public final class ClusterMembership
         return true;
     }
 
+    /**
+     * Declares a worker dead now, without waiting for its heartbeats to stop: a query could not
+     * reach it. If it is alive after all, its next report makes it active again.
+     */
+    public void declareDead(String nodeId, String reason)
+    {
+        ClusterNode dead;
+        synchronized (this) {
+            ClusterNode node = workers.get(nodeId);
+            if (node == null || node.state() != ACTIVE) {
+                return;
+            }
+            dead = new ClusterNode(node.nodeId(), node.role(), node.address(), ClusterNode.State.DEAD, node.registeredAt(), node.lastHeartbeat(), node.status());
+            workers.put(nodeId, dead);
+        }
+        LOG.warn("Worker {} at {} declared dead: {}", nodeId, dead.address(), reason);
+        tellDeath(dead);
+    }
+
     /** Declares dead the workers that have not reported for the worker timeout; returns them. */
     public List<ClusterNode> checkHeartbeats()
     {
@@ -138,16 +157,21 @@ public final class ClusterMembership
         }
         for (ClusterNode dead : died) {
             LOG.warn("Worker {} at {} missed its heartbeats for {} (last at {}): declared dead", dead.nodeId(), dead.address(), workerTimeout, dead.lastHeartbeat());
-            for (Consumer<ClusterNode> listener : deathListeners) {
-                try {
-                    listener.accept(dead);
-                }
-                catch (RuntimeException e) {
-                    LOG.error("A listener failed on the death of worker {}", dead.nodeId(), e);
-                }
-            }
+            tellDeath(dead);
         }
         return died;
+    }
+
+    private void tellDeath(ClusterNode dead)
+    {
+        for (Consumer<ClusterNode> listener : deathListeners) {
+            try {
+                listener.accept(dead);
+            }
+            catch (RuntimeException e) {
+                LOG.error("A listener failed on the death of worker {}", dead.nodeId(), e);
+            }
+        }
     }
 
     /** This process first, then the workers by id, with their states as of now. */

@@ -21,6 +21,7 @@ final class RemoteSourceOperator
     private final List<Supplier<RemoteStream>> streams;
     private int next;
     private RemoteStream current;
+    private AutoCloseable cancelHook;
 
     RemoteSourceOperator(OperatorContext context, List<Supplier<RemoteStream>> streams)
     {
@@ -38,11 +39,13 @@ final class RemoteSourceOperator
                     return null;
                 }
                 current = streams.get(next++).get();
+                // a cancelled query must not wait for the worker's next batch: cancelling the stream wakes this thread
+                RemoteStream opened = current;
+                cancelHook = context.onCancel(opened::cancel);
             }
             VectorSchemaRoot batch = current.next(context.allocator());
             if (batch == null) {
-                current.close();
-                current = null;
+                closeCurrent();
                 continue;
             }
             if (batch.getRowCount() == 0) {
@@ -56,10 +59,22 @@ final class RemoteSourceOperator
     @Override
     public void close()
     {
-        if (current != null) {
-            RemoteStream open = current;
-            current = null;
-            open.close();
+        closeCurrent();
+    }
+
+    private void closeCurrent()
+    {
+        if (current == null) {
+            return;
         }
+        RemoteStream open = current;
+        current = null;
+        try {
+            cancelHook.close();
+        }
+        catch (Exception e) {
+            // removing a hook from a list does not fail
+        }
+        open.close();
     }
 }
