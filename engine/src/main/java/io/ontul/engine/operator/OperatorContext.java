@@ -58,4 +58,7 @@ public interface OperatorContext
 
     /** Runs {@code hook} when the query is cancelled, until the returned handle is closed. */
     AutoCloseable onCancel(Runnable hook);
+
+    /** Counts bytes (Arrow buffers) the query received from other nodes of the cluster. */
+    default void recordExchanged(long bytes) {}
 }

@@ -33,6 +33,7 @@ public final class QueryContext
     private final long memoryLimit;
     private final ExecutorService executor;
     private final int parallelism;
+    private final java.util.concurrent.atomic.AtomicLong exchangedBytes = new java.util.concurrent.atomic.AtomicLong();
     private final RexBuilder rexBuilder;
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final java.util.Set<Runnable> cancelHooks = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -157,6 +158,18 @@ public final class QueryContext
     public long memoryLimit()
     {
         return memoryLimit;
+    }
+
+    @Override
+    public void recordExchanged(long bytes)
+    {
+        exchangedBytes.addAndGet(bytes);
+    }
+
+    /** Bytes (Arrow buffers) the query received from the workers so far. */
+    public long exchangedBytes()
+    {
+        return exchangedBytes.get();
     }
 
     public boolean canSpill()

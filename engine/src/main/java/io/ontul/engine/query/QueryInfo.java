@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param peakMemoryBytes the most memory the query held at once (Arrow buffers and reserved heap)
  * @param spilledBytes bytes the query wrote to spill files so far (on disk: compressed and encrypted)
  * @param spillFiles spill files (runs) the query wrote so far
+ * @param exchangedBytes bytes (Arrow buffers) the query received from the workers of the cluster so far
  * @param error the failure or cancellation message, if any
  */
 public record QueryInfo(
@@ -27,6 +28,7 @@ public record QueryInfo(
         long peakMemoryBytes,
         long spilledBytes,
         long spillFiles,
+        long exchangedBytes,
         Optional<String> error)
 {
     public QueryInfo

@@ -302,6 +302,7 @@ public final class QueryRegistry
             SpillStatistics spill = context.spillStatistics();
             query.spilledBytes += spill.bytes();
             query.spillFiles += spill.files();
+            query.exchangedBytes += context.exchangedBytes();
             if (query.context == context) {
                 query.context = null;
             }

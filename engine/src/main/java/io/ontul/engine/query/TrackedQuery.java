@@ -41,6 +41,7 @@ public final class TrackedQuery
     long peakMemory;
     long spilledBytes;
     long spillFiles;
+    long exchangedBytes;
     boolean holdsSlot;
     ScheduledFuture<?> timeout;
     // set under the registry's lock with the final state; read without it by throwIfEnded
@@ -153,6 +154,6 @@ public final class TrackedQuery
         long peak = context == null ? peakMemory : Math.max(peakMemory, context.peakMemory());
         SpillStatistics spill = context == null ? SpillStatistics.NONE : context.spillStatistics();
         return new QueryInfo(queryId, user, state, sql, created, (end - createdNanos) / 1_000_000, rows.get(), bytes.get(), peak,
-                spilledBytes + spill.bytes(), spillFiles + spill.files(), Optional.ofNullable(error));
+                spilledBytes + spill.bytes(), spillFiles + spill.files(), exchangedBytes + (context == null ? 0 : context.exchangedBytes()), Optional.ofNullable(error));
     }
 }

@@ -31,6 +31,7 @@ final class QueriesTable
             column("peak_memory_bytes", BIGINT, false, QueryInfo::peakMemoryBytes),
             column("spilled_bytes", BIGINT, false, QueryInfo::spilledBytes),
             column("spill_files", BIGINT, false, QueryInfo::spillFiles),
+            column("exchanged_bytes", BIGINT, false, QueryInfo::exchangedBytes),
             column("error", VARCHAR, true, query -> query.error().orElse(null))));
 
     private QueriesTable() {}

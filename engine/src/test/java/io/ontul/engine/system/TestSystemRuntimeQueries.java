@@ -279,6 +279,7 @@ class TestSystemRuntimeQueries
                 List.of("peak_memory_bytes", "BIGINT", "NO"),
                 List.of("spilled_bytes", "BIGINT", "NO"),
                 List.of("spill_files", "BIGINT", "NO"),
+                List.of("exchanged_bytes", "BIGINT", "NO"),
                 List.of("error", "VARCHAR", "YES"));
         assertThatThrownBy(() -> alice.execute("INSERT INTO system.runtime.queries SELECT * FROM system.runtime.queries"))
                 .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.category()).isEqualTo(ErrorCategory.USER_ERROR));

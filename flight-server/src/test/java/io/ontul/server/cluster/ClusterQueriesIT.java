@@ -108,6 +108,12 @@ class ClusterQueriesIT
         // every query has at least one fragment, and each fragment runs on both workers
         assertThat(fragmentsRun(0) - before[0]).isGreaterThanOrEqualTo(22);
         assertThat(fragmentsRun(1) - before[1]).isGreaterThanOrEqualTo(22);
+        // what came back from the workers is counted per query: q10 returns customers' rows through the gather
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT min(exchanged_bytes) FROM system.runtime.queries WHERE query LIKE '%from tpch." + SCHEMA + ".%' AND state = 'FINISHED'")) {
+            rows.next();
+            assertThat(rows.getLong(1)).as("the least any TPC-H query received from the workers").isPositive();
+        }
     }
 
     @Test

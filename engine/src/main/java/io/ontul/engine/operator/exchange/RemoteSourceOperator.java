@@ -52,6 +52,7 @@ final class RemoteSourceOperator
                 batch.close();
                 continue;
             }
+            context.recordExchanged(io.ontul.engine.operator.Batches.bytes(batch));
             return batch;
         }
     }
