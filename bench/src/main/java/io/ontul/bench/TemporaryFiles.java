@@ -8,11 +8,11 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Removes the data directories the benchmarks give their servers. */
-final class TemporaryFiles
+public final class TemporaryFiles
 {
     private TemporaryFiles() {}
 
-    static void deleteRecursively(Path directory)
+    public static void deleteRecursively(Path directory)
     {
         if (!Files.exists(directory)) {
             return;

@@ -289,7 +289,7 @@ public final class TpchBenchmark
         return firstLine.isBlank() ? failure.getClass().getName() : failure.getClass().getSimpleName() + ": " + firstLine;
     }
 
-    static String machine()
+    public static String machine()
     {
         List<String> parts = new ArrayList<>();
         parts.add(Runtime.getRuntime().availableProcessors() + " cores");

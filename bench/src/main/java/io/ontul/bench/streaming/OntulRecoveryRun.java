@@ -1,5 +1,6 @@
 package io.ontul.bench.streaming;
 
+import io.ontul.bench.OntulServerProcess;
 import static java.util.Objects.requireNonNull;
 
 import java.nio.file.Files;

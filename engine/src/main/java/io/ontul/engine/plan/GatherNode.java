@@ -15,6 +15,7 @@ public final class GatherNode
         extends PlanNode
 {
     private volatile RemoteSource remote;
+    private volatile boolean broadcast;
 
     public GatherNode(PlanNode child)
     {
@@ -25,6 +26,15 @@ public final class GatherNode
     public void distribute(RemoteSource source)
     {
         this.remote = source;
+    }
+
+    /**
+     * Marks this gather as part of a fragment that runs on every worker, where it feeds a join's
+     * build side: each worker computes all of it (a broadcast by recomputation), for EXPLAIN.
+     */
+    public void computedOnEveryWorker()
+    {
+        this.broadcast = true;
     }
 
     /** The nodes the child runs on, when it runs remotely. */
@@ -56,6 +66,9 @@ public final class GatherNode
     public String describe()
     {
         RemoteSource source = remote;
-        return source == null ? "Gather (parallel)" : "Exchange gather from " + source.describe();
+        if (source != null) {
+            return "Exchange gather from " + source.describe();
+        }
+        return broadcast ? "Broadcast (every worker computes it whole)" : "Gather (parallel)";
     }
 }

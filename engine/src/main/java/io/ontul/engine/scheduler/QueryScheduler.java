@@ -66,11 +66,23 @@ public final class QueryScheduler
             else {
                 ((HashExchangeNode) fragment.exchange()).distribute(source);
             }
+            markBroadcasts(fragment.root());
         }
         if (!fragments.isEmpty()) {
             LOG.debug("Query {}: {} fragments on workers {}", template.queryId(), fragments.size(), active);
         }
         return fragments;
+    }
+
+    /** The gathers inside a fragment feed join build sides, which every worker computes whole. */
+    private static void markBroadcasts(PlanNode node)
+    {
+        if (node instanceof GatherNode gather) {
+            gather.computedOnEveryWorker();
+        }
+        for (PlanNode child : node.children()) {
+            markBroadcasts(child);
+        }
     }
 
     /** One fragment on every active worker: a stream per worker. */

@@ -1,4 +1,4 @@
-package io.ontul.bench.streaming;
+package io.ontul.bench;
 
 import static java.util.Objects.requireNonNull;
 
@@ -19,10 +19,10 @@ import java.util.concurrent.TimeUnit;
  * class path (the bench jar and target/lib, which holds the server), on 127.0.0.1, with its output
  * in a log file. {@link #kill()} is SIGKILL, as {@code kill -9}, of this process only.
  */
-final class OntulServerProcess
+public final class OntulServerProcess
         implements AutoCloseable
 {
-    static final String PASSWORD = "bench-admin";
+    public static final String PASSWORD = "bench-admin";
 
     private final Process process;
     private final int port;
@@ -35,16 +35,27 @@ final class OntulServerProcess
         this.log = requireNonNull(log, "log is null");
     }
 
-    /** Starts the server; returns at once, before it is ready ({@link #awaitReady}). */
-    static OntulServerProcess start(Path configurationDirectory, Path dataDirectory, int port, Path log)
+    /** Starts the server with a 2 GB heap; returns at once, before it is ready ({@link #awaitReady}). */
+    public static OntulServerProcess start(Path configurationDirectory, Path dataDirectory, int port, Path log)
             throws IOException
     {
-        List<String> command = List.of(
+        return start(configurationDirectory, dataDirectory, port, log, "2g", List.of());
+    }
+
+    /**
+     * Starts the server with heap (and direct memory) {@code heap}, e.g. {@code 4g}, and more
+     * arguments for {@code ontul start} such as {@code --role worker}; returns at once.
+     */
+    public static OntulServerProcess start(Path configurationDirectory, Path dataDirectory, int port, Path log, String heap, List<String> arguments)
+            throws IOException
+    {
+        List<String> command = new java.util.ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx2g", "-XX:+UseParallelGC", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Darrow.enable_unsafe_memory_access=true",
+                "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap, "-XX:+UseParallelGC", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Darrow.enable_unsafe_memory_access=true",
                 "-Darrow.enable_null_check_for_get=false", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-cp", System.getProperty("java.class.path"),
-                "io.ontul.server.OntulMain", "start", "--conf", configurationDirectory.toString(), "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port));
+                "io.ontul.server.OntulMain", "start", "--conf", configurationDirectory.toString(), "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port)));
+        command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
@@ -53,7 +64,7 @@ final class OntulServerProcess
     }
 
     /** Waits until the server prints its ready line. */
-    void awaitReady(long timeoutMillis)
+    public void awaitReady(long timeoutMillis)
             throws IOException, InterruptedException
     {
         long deadline = System.currentTimeMillis() + timeoutMillis;
@@ -68,14 +79,19 @@ final class OntulServerProcess
         }
     }
 
-    Connection connect()
+    public int port()
+    {
+        return port;
+    }
+
+    public Connection connect()
             throws SQLException
     {
         return DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + port + "/?useEncryption=false&user=admin&password=" + PASSWORD);
     }
 
     /** SIGKILL: no shutdown hook, no final checkpoint. */
-    void kill()
+    public void kill()
             throws InterruptedException
     {
         process.destroyForcibly();
@@ -102,7 +118,7 @@ final class OntulServerProcess
         }
     }
 
-    static int freePort()
+    public static int freePort()
             throws IOException
     {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
