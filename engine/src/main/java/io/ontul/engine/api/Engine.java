@@ -45,6 +45,7 @@ public final class Engine
     private final io.ontul.engine.api.cluster.ClusterConfig clusterConfig;
     private final io.ontul.engine.api.cluster.ClusterMembership cluster;
     private final io.ontul.engine.scheduler.QueryScheduler scheduler;
+    private final io.ontul.engine.scheduler.FragmentHistory fragmentHistory = new io.ontul.engine.scheduler.FragmentHistory();
 
     /**
      * @param userManagement the users CREATE USER changes, when someone else keeps them
@@ -189,7 +190,17 @@ public final class Engine
         session.setSchema(request.schema());
         // as the coordinator validated them
         session.properties().putAll(request.properties());
-        return new io.ontul.engine.execution.StatementExecutor(session, request.queryId(), request.sql()).executeFragment(request);
+        return new io.ontul.engine.execution.StatementExecutor(session, request.queryId(), request.sql())
+                .executeFragment(request, root -> fragmentHistory.record(request.queryId(), request.fragment(), root));
+    }
+
+    /**
+     * On a worker: what the operators of a fragment it ran (or runs) did, for the coordinator's
+     * EXPLAIN ANALYZE; empty when it no longer remembers the fragment.
+     */
+    public java.util.List<io.ontul.spi.cluster.OperatorFigures> fragmentStatistics(String queryId, int fragment)
+    {
+        return fragmentHistory.figures(queryId, fragment);
     }
 
     /** The rows of system.runtime.nodes: the members of the cluster. */

@@ -368,8 +368,10 @@ public final class StatementExecutor
      * coordinator cut, and runs instances {@code request.firstInstance()} onwards of
      * {@code request.instances()}, merged into one stream. Listed in system.runtime.queries under
      * the coordinator's query id; it takes no slot (the coordinator's query holds one).
+     *
+     * @param started told the fragment's plan before it runs (whose operators' figures EXPLAIN ANALYZE asks for)
      */
-    public QueryResult executeFragment(FragmentRequest request)
+    public QueryResult executeFragment(FragmentRequest request, java.util.function.Consumer<PlanNode> started)
     {
         tracked = register();
         try {
@@ -388,6 +390,7 @@ public final class StatementExecutor
                         + (request.fragment() < fragments.size() ? fragments.get(request.fragment()).fingerprint() : "(only " + fragments.size() + " fragments)"));
             }
             PlanNode fragment = fragments.get(request.fragment()).root();
+            started.accept(fragment);
             QueryContext context = openContext(request.instancesPerWorker());
             try {
                 Operator merged = new io.ontul.engine.operator.exchange.GatherOperator(context,

@@ -109,5 +109,15 @@ public final class QueryScheduler
         {
             return "fragment " + fragment.index() + " on " + workers.size() + (workers.size() == 1 ? " worker" : " workers");
         }
+
+        @Override
+        public java.util.Map<String, List<io.ontul.spi.cluster.OperatorFigures>> statistics()
+        {
+            java.util.Map<String, List<io.ontul.spi.cluster.OperatorFigures>> figures = new java.util.LinkedHashMap<>();
+            for (Worker worker : workers) {
+                figures.put(worker.id(), tasks.statistics(worker.id(), worker.address(), template.queryId(), fragment.index()));
+            }
+            return figures;
+        }
     }
 }

@@ -20,6 +20,8 @@ public final class ClusterMessages
     public static final String HEARTBEAT = "ontul.cluster.heartbeat";
     /** Worker: its own figures, for its coordinator (and to check that a node answers). */
     public static final String STATUS = "ontul.worker.status";
+    /** Worker: the figures of the operators of one fragment it ran, for EXPLAIN ANALYZE. */
+    public static final String FRAGMENT_STATISTICS = "ontul.worker.fragment-statistics";
 
     private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -42,6 +44,9 @@ public final class ClusterMessages
             return new NodeStatus(cores, memoryMax, memoryUsed, runningTasks);
         }
     }
+
+    /** Which fragment's figures the coordinator asks for. */
+    public record FragmentStatisticsRequest(String queryId, int fragment) {}
 
     /** The coordinator's answer to a heartbeat: {@code known} false means "register again". */
     public record HeartbeatReply(boolean known) {}

@@ -25,6 +25,7 @@ import io.ontul.server.flight.ErrorMapping;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.cluster.FragmentRequest;
+import io.ontul.spi.cluster.OperatorFigures;
 import io.ontul.spi.cluster.RemoteStream;
 import io.ontul.spi.cluster.RemoteTasks;
 
@@ -83,6 +84,26 @@ public final class FlightRemoteTasks
         public String toString()
         {
             return "worker " + workerId + " at " + address;
+        }
+    }
+
+    @Override
+    public List<OperatorFigures> statistics(String workerId, String address, String queryId, int fragment)
+    {
+        CallHeaders headers = new FlightCallHeaders();
+        headers.insert(ClusterTokens.HEADER, tokens.issue(nodeId));
+        try {
+            java.util.Iterator<org.apache.arrow.flight.Result> results = client(address).doAction(new org.apache.arrow.flight.Action(ClusterMessages.FRAGMENT_STATISTICS,
+                    ClusterMessages.write(new ClusterMessages.FragmentStatisticsRequest(queryId, fragment))), new HeaderCallOption(headers));
+            List<OperatorFigures> figures = List.of();
+            while (results.hasNext()) {
+                figures = List.of(ClusterMessages.read(results.next().getBody(), OperatorFigures[].class));
+            }
+            return figures;
+        }
+        catch (RuntimeException e) {
+            LOG.debug("No figures of fragment {} of query {} from worker {}: {}", fragment, queryId, workerId, e.getMessage());
+            return List.of();
         }
     }
 

@@ -52,11 +52,24 @@ final class WorkerProducer
     @Override
     public void doAction(CallContext context, Action action, StreamListener<Result> listener)
     {
-        if (!action.getType().equals(ClusterMessages.STATUS)) {
-            listener.onError(CallStatus.UNIMPLEMENTED.withDescription("A worker has no action " + action.getType()).toRuntimeException());
-            return;
+        switch (action.getType()) {
+            case ClusterMessages.STATUS -> listener.onNext(new Result(ClusterMessages.write(report())));
+            case ClusterMessages.FRAGMENT_STATISTICS -> {
+                ClusterMessages.FragmentStatisticsRequest request;
+                try {
+                    request = ClusterMessages.read(action.getBody(), ClusterMessages.FragmentStatisticsRequest.class);
+                }
+                catch (IllegalArgumentException e) {
+                    listener.onError(CallStatus.INVALID_ARGUMENT.withDescription(e.getMessage()).toRuntimeException());
+                    return;
+                }
+                listener.onNext(new Result(ClusterMessages.write(engine.fragmentStatistics(request.queryId(), request.fragment()))));
+            }
+            default -> {
+                listener.onError(CallStatus.UNIMPLEMENTED.withDescription("A worker has no action " + action.getType()).toRuntimeException());
+                return;
+            }
         }
-        listener.onNext(new Result(ClusterMessages.write(report())));
         listener.onCompleted();
     }
 
@@ -70,6 +83,7 @@ final class WorkerProducer
     public void listActions(CallContext context, StreamListener<ActionType> listener)
     {
         listener.onNext(new ActionType(ClusterMessages.STATUS, "the worker's cores, memory and running tasks, as JSON"));
+        listener.onNext(new ActionType(ClusterMessages.FRAGMENT_STATISTICS, "the figures of the operators of one fragment it ran, as JSON"));
         listener.onCompleted();
     }
 }

@@ -129,6 +129,22 @@ class ClusterQueriesIT
             statement.execute("CREATE TABLE memory.default.local_nation AS SELECT * FROM tpch." + SCHEMA + ".nation");
         }
         assertThat(explain("SELECT count(*) FROM memory.default.local_nation")).doesNotContain("Exchange").contains("Gather (parallel)");
+
+        // EXPLAIN ANALYZE: each worker's figures for the operators it ran; its scan read its share of the rows
+        String analyzed = explain("ANALYZE SELECT count(*) FROM tpch." + SCHEMA + ".orders WHERE o_orderstatus = 'F'");
+        String scan = analyzed.lines().filter(line -> line.contains("Scan tpch." + SCHEMA + ".orders")).findFirst().orElseThrow();
+        java.util.regex.Matcher total = java.util.regex.Pattern.compile("on 2 workers: rows=(\\d+)").matcher(scan);
+        assertThat(total.find()).as(scan).isTrue();
+        java.util.regex.Matcher each = java.util.regex.Pattern.compile("; [0-9a-f-]{36}: rows=(\\d+)").matcher(scan);
+        long sum = 0;
+        int workers = 0;
+        while (each.find()) {
+            assertThat(Long.parseLong(each.group(1))).as(scan).isPositive();
+            sum += Long.parseLong(each.group(1));
+            workers++;
+        }
+        assertThat(workers).as(scan).isEqualTo(2);
+        assertThat(sum).isEqualTo(Long.parseLong(total.group(1)));
     }
 
     private static String explain(String sql)

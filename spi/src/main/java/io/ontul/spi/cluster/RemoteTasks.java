@@ -12,4 +12,14 @@ public interface RemoteTasks
      * Failures to reach the worker surface when the stream is read.
      */
     RemoteStream open(String workerId, String address, FragmentRequest request);
+
+    /**
+     * What the operators of fragment {@code fragment} of query {@code queryId} did on the worker,
+     * in the fragment's plan order (top down, children in order); empty when the worker no
+     * longer knows (it keeps the latest fragments only) or cannot be reached.
+     */
+    default java.util.List<OperatorFigures> statistics(String workerId, String address, String queryId, int fragment)
+    {
+        return java.util.List.of();
+    }
 }

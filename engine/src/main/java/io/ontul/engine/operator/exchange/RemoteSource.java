@@ -22,6 +22,9 @@ public interface RemoteSource
     /** For EXPLAIN: e.g. {@code fragment 1 on 2 workers}. */
     String describe();
 
+    /** For EXPLAIN ANALYZE: each node's figures for the fragment's operators (top down), by node id; asked after the query ran. */
+    java.util.Map<String, java.util.List<io.ontul.spi.cluster.OperatorFigures>> statistics();
+
     /** The producer for thread {@code instance} of {@code instances}: the streams that fall to it, read one after another. */
     default Operator producer(OperatorContext context, int instance, int instances)
     {
