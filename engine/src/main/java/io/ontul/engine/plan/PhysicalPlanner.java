@@ -51,6 +51,9 @@ import io.ontul.spi.ScanSpec;
  */
 public final class PhysicalPlanner
 {
+    /** The largest top-N each parallel instance computes for itself before the final one. */
+    private static final long PARTIAL_TOP_N_MAX_ROWS = 1_000_000;
+
     private final RexBuilder rexBuilder;
     private final RelDataTypeFactory typeFactory;
 
@@ -457,17 +460,26 @@ public final class PhysicalPlanner
     {
         long offset = sort.offset == null ? 0 : ((RexLiteral) sort.offset).getValueAs(Long.class);
         long limit = sort.fetch == null ? Long.MAX_VALUE : ((RexLiteral) sort.fetch).getValueAs(Long.class);
+        OptionalLong needed = limit == Long.MAX_VALUE || offset > Long.MAX_VALUE - limit ? OptionalLong.empty() : OptionalLong.of(offset + limit);
         if (sort.getCollation().getFieldCollations().isEmpty()) {
-            OptionalLong needed = limit == Long.MAX_VALUE || offset > Long.MAX_VALUE - limit ? OptionalLong.empty() : OptionalLong.of(offset + limit);
-            return new LimitNode(gathered(planWithLimit(sort.getInput(), needed)), offset, limit);
+            PlanNode input = planWithLimit(sort.getInput(), needed);
+            if (needed.isPresent() && input.splittable()) {
+                // each instance (thread or worker) stops after the rows the query can return
+                input = LimitNode.partial(input, needed.getAsLong());
+            }
+            return new LimitNode(gathered(input), offset, limit);
         }
-        PlanNode input = gathered(plan(sort.getInput()));
         List<SortKey> keys = new ArrayList<>();
         for (RelFieldCollation collation : sort.getCollation().getFieldCollations()) {
             boolean descending = collation.getDirection().isDescending();
             boolean nullsFirst = collation.nullDirection == RelFieldCollation.NullDirection.FIRST;
             keys.add(new SortKey(collation.getFieldIndex(), descending, nullsFirst));
         }
-        return new SortNode(input, keys, offset, limit);
+        PlanNode input = plan(sort.getInput());
+        if (needed.isPresent() && needed.getAsLong() <= PARTIAL_TOP_N_MAX_ROWS && input.splittable()) {
+            // each instance keeps its own best rows: only those reach the final top-N
+            input = SortNode.partial(input, keys, needed.getAsLong());
+        }
+        return new SortNode(gathered(input), keys, offset, limit);
     }
 }

@@ -124,6 +124,9 @@ class ClusterQueriesIT
         assertThat(plan).contains("Exchange repartition (hash [k0]) from fragment 0 on 2 workers");
         plan = explain("SELECT count(*) FROM tpch." + SCHEMA + ".lineitem JOIN tpch." + SCHEMA + ".orders ON l_orderkey = o_orderkey WHERE o_orderstatus = 'F'");
         assertThat(plan).contains("Exchange gather from fragment 0 on 2 workers").contains("HashJoin").contains("Broadcast (every worker computes it whole)");
+        // a top-N: each worker sends only its own best rows
+        plan = explain("SELECT o_orderkey, o_totalprice FROM tpch." + SCHEMA + ".orders ORDER BY o_totalprice DESC LIMIT 5");
+        assertThat(plan).containsSubsequence("TopN limit=5", "Exchange gather from fragment 0 on 2 workers", "TopN partial limit=5", "Scan tpch." + SCHEMA + ".orders");
         // memory tables live in the coordinator: their scans stay there
         try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE memory.default.local_nation AS SELECT * FROM tpch." + SCHEMA + ".nation");
