@@ -190,7 +190,8 @@ public final class Engine
         session.setSchema(request.schema());
         // as the coordinator validated them
         session.properties().putAll(request.properties());
-        return new io.ontul.engine.execution.StatementExecutor(session, request.queryId(), request.sql())
+        // an id of its own (the query's, then the fragment's): two fragments of one query may run here at once
+        return new io.ontul.engine.execution.StatementExecutor(session, request.queryId() + ".f" + request.fragment(), request.sql())
                 .executeFragment(request, root -> fragmentHistory.record(request.queryId(), request.fragment(), root));
     }
 

@@ -366,8 +366,9 @@ public final class StatementExecutor
      * Runs this worker's share of one fragment of the statement a coordinator planned: plans the
      * same text the same way, finds the fragment by its index, checks that it is the plan the
      * coordinator cut, and runs instances {@code request.firstInstance()} onwards of
-     * {@code request.instances()}, merged into one stream. Listed in system.runtime.queries under
-     * the coordinator's query id; it takes no slot (the coordinator's query holds one).
+     * {@code request.instances()}, merged into one stream. Listed in the worker's system.runtime.queries under
+     * this executor's id (the coordinator's query id and {@code .f<fragment>}); it takes no slot (the
+     * coordinator's query holds one).
      *
      * @param started told the fragment's plan before it runs (whose operators' figures EXPLAIN ANALYZE asks for)
      */
