@@ -131,7 +131,8 @@ public final class OntulServer
             engine.cluster().advertise(io.ontul.server.cluster.AdvertisedAddress.of(config, host, server.getPort(), tls.enabled()));
             if (clusterTokens.isPresent()) {
                 // queries run their fragments on the registered workers
-                FlightRemoteTasks remoteTasks = new FlightRemoteTasks(allocator, clusterTokens.get(), engine.clusterConfig().nodeId(), engine.cluster()::declareDead);
+                FlightRemoteTasks remoteTasks = new FlightRemoteTasks(allocator, clusterTokens.get(), engine.clusterConfig().nodeId(), engine.cluster()::declareDead,
+                        Optional.ofNullable(config.property(io.ontul.server.cluster.CoordinatorClient.TLS_ROOT_CERTIFICATES, null)).map(Path::of));
                 engine.useRemoteTasks(remoteTasks);
                 engine.cluster().onWorkerDeath(node -> remoteTasks.forget(node.address()));
                 producer.closeWith(remoteTasks);

@@ -31,7 +31,7 @@ import io.ontul.spi.OntulException;
 public final class CoordinatorClient
         implements AutoCloseable
 {
-    /** A PEM file of the certificates a worker trusts for its coordinator's TLS (else the system's). */
+    /** A PEM file of the certificates a node trusts for the other nodes' TLS endpoints (else the JVM's). */
     public static final String TLS_ROOT_CERTIFICATES = "ontul.cluster.tls.root-certificates";
     private static final long CALL_TIMEOUT_SECONDS = 10;
 

@@ -45,6 +45,7 @@ public final class FlightRemoteTasks
     private final String nodeId;
     private final Map<String, FlightClient> clients = new ConcurrentHashMap<>();
     private final java.util.function.BiConsumer<String, String> lostWorkers;
+    private final java.util.Optional<java.nio.file.Path> rootCertificates;
     private volatile boolean closed;
 
     /**
@@ -52,9 +53,13 @@ public final class FlightRemoteTasks
      * @param nodeId the coordinator's node id, the subject of its cluster tokens
      * @param lostWorkers told the id of a worker that could not be reached, and why (it is then
      *        declared dead at once rather than after its heartbeats stop)
+     * @param rootCertificates a PEM file of the certificates to trust for the workers' TLS
+     *        endpoints (else the JVM's)
      */
-    public FlightRemoteTasks(BufferAllocator allocator, ClusterTokens tokens, String nodeId, java.util.function.BiConsumer<String, String> lostWorkers)
+    public FlightRemoteTasks(BufferAllocator allocator, ClusterTokens tokens, String nodeId, java.util.function.BiConsumer<String, String> lostWorkers,
+            java.util.Optional<java.nio.file.Path> rootCertificates)
     {
+        this.rootCertificates = requireNonNull(rootCertificates, "rootCertificates is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.nodeId = requireNonNull(nodeId, "nodeId is null");
@@ -112,7 +117,18 @@ public final class FlightRemoteTasks
         if (closed) {
             throw new OntulException(ErrorCode.QUERY_CANCELLED, "The coordinator is shutting down");
         }
-        return clients.computeIfAbsent(address, key -> FlightClient.builder(allocator, new Location(java.net.URI.create(key))).build());
+        return clients.computeIfAbsent(address, key -> {
+            FlightClient.Builder builder = FlightClient.builder(allocator, new Location(java.net.URI.create(key)));
+            if (key.startsWith("grpc+tls:") && rootCertificates.isPresent()) {
+                try (java.io.InputStream certificates = java.nio.file.Files.newInputStream(rootCertificates.get())) {
+                    return builder.trustedCertificates(certificates).build();
+                }
+                catch (java.io.IOException e) {
+                    throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Cannot read " + CoordinatorClient.TLS_ROOT_CERTIFICATES + " " + rootCertificates.get() + ": " + e.getMessage(), e);
+                }
+            }
+            return builder.build();
+        });
     }
 
     /** Forgets the client of a worker that died (the next query to it connects again). */

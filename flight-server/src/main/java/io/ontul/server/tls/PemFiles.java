@@ -28,7 +28,7 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 import org.bouncycastle.util.io.pem.PemGenerationException;
 
 /** Reads and writes certificates and private keys in PEM, the format of OpenSSL and gRPC. */
-final class PemFiles
+public final class PemFiles
 {
     private PemFiles() {}
 
@@ -79,13 +79,13 @@ final class PemFiles
         throw new IOException(file + " holds no PEM private key (-----BEGIN PRIVATE KEY-----)");
     }
 
-    static String toPem(X509Certificate certificate)
+    public static String toPem(X509Certificate certificate)
     {
         return write(certificate);
     }
 
     /** The key as unencrypted PKCS#8 ({@code BEGIN PRIVATE KEY}), the only form gRPC's Netty reads. */
-    static String toPem(PrivateKey key)
+    public static String toPem(PrivateKey key)
     {
         try {
             return write(new JcaPKCS8Generator(key, null));

@@ -102,7 +102,7 @@ public final class TestCluster
     {
         Map<String, String> workerProperties = new LinkedHashMap<>(properties);
         workerProperties.put("ontul.cluster.role", "worker");
-        workerProperties.put("ontul.cluster.coordinator", "127.0.0.1:" + coordinator.port());
+        workerProperties.put("ontul.cluster.coordinator", (tls() ? "grpc+tls://" : "grpc+tcp://") + "127.0.0.1:" + coordinator.port());
         workerProperties.putAll(overrides);
         return ServerProcess.launch(data(directory, name), directory.resolve(name + "-" + starts++ + ".log"), List.of(),
                 List.of("--conf", conf(directory, name, workerProperties).toString()));
@@ -121,11 +121,21 @@ public final class TestCluster
         return worker;
     }
 
-    /** A Flight SQL JDBC connection to the coordinator as admin. */
+    /** A Flight SQL JDBC connection to the coordinator as admin (with TLS when the cluster has it, its certificate not checked). */
     public Connection connect()
             throws SQLException
     {
-        return coordinator.connect();
+        if (!tls()) {
+            return coordinator.connect();
+        }
+        return java.sql.DriverManager.getConnection("jdbc:arrow-flight-sql://127.0.0.1:" + coordinator.port() + "/?useEncryption=true&disableCertificateVerification=true&user=admin&password="
+                + ServerProcess.PASSWORD);
+    }
+
+    /** Whether the nodes serve Flight with TLS ({@code ontul.flight.tls.enabled}). */
+    public boolean tls()
+    {
+        return Boolean.parseBoolean(properties.getOrDefault("ontul.flight.tls.enabled", "false"));
     }
 
     /** The last lines each process printed, for the message of a failed test. */
