@@ -350,16 +350,15 @@ public final class StatementExecutor
         PlanNode root = physical.planRoot(rel);
         if (parameters == null || parameters.isEmpty()) {
             // a worker plans the statement's text again to run its share: values bound to ? markers are not in the text
-            engine.scheduler().distribute(root, fragmentRequest(-1, "", 0, 1));
+            engine.scheduler().distribute(root, this::fragmentRequest);
         }
         return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel));
     }
 
-    /** The statement as a worker needs it to run its share of fragment {@code fragment}. */
-    private FragmentRequest fragmentRequest(int fragment, String fingerprint, int worker, int workers)
+    /** The statement as a worker needs it; the scheduler fills in the fragment and the worker's share. */
+    private FragmentRequest fragmentRequest()
     {
-        return new FragmentRequest(queryId, session.user(), sql, session.catalog(), session.schema(), session.properties(), Math.max(fragment, 0), fingerprint, worker, workers,
-                parallelism());
+        return new FragmentRequest(queryId, session.user(), sql, session.catalog(), session.schema(), session.properties(), 0, "", 0, 1, parallelism());
     }
 
     /**

@@ -47,16 +47,21 @@ public final class QueryScheduler
     /**
      * Marks the fragments of {@code root} to run on the workers.
      *
-     * @param template the statement's request, its fragment fields to be filled in per fragment and worker
+     * @param statement the statement's request, its fragment fields to be filled in per fragment and
+     *        worker; asked for only when there are workers
      * @return the fragments placed (none without workers)
      */
-    public List<Fragment> distribute(PlanNode root, FragmentRequest template)
+    public List<Fragment> distribute(PlanNode root, Supplier<FragmentRequest> statement)
     {
         RemoteTasks tasks = remoteTasks;
-        List<Worker> active = workers.get();
-        if (tasks == null || active.isEmpty()) {
+        if (tasks == null) {
             return List.of();
         }
+        List<Worker> active = workers.get();
+        if (active.isEmpty()) {
+            return List.of();
+        }
+        FragmentRequest template = statement.get();
         List<Fragment> fragments = Fragmenter.fragments(root);
         for (Fragment fragment : fragments) {
             WorkerStreams source = new WorkerStreams(tasks, active, template, fragment);

@@ -244,12 +244,6 @@ public final class FlightRemoteTasks
         }
 
         @Override
-        public String source()
-        {
-            return source.toString();
-        }
-
-        @Override
         public void close()
         {
             try {

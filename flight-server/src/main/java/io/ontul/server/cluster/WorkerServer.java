@@ -148,11 +148,12 @@ public final class WorkerServer
             lastProblem = null;
         }
         catch (FlightRuntimeException e) {
+            boolean refused = e.status().code() == FlightStatusCode.UNAUTHENTICATED || e.status().code() == FlightStatusCode.INVALID_ARGUMENT;
             registered = registered && e.status().code() != FlightStatusCode.UNAUTHENTICATED;
-            String problem = e.status().code() == FlightStatusCode.UNAUTHENTICATED || e.status().code() == FlightStatusCode.INVALID_ARGUMENT
+            String problem = refused
                     ? "The coordinator at " + coordinator.location().getUri() + " refused this worker: " + e.getMessage()
                     : "Cannot reach the coordinator at " + coordinator.location().getUri() + " (" + e.status().code() + ": " + e.getMessage() + "); trying again";
-            if (e.status().code() == FlightStatusCode.UNAUTHENTICATED || e.status().code() == FlightStatusCode.INVALID_ARGUMENT) {
+            if (refused) {
                 refusal = problem;
             }
             if (!problem.equals(lastProblem)) {

@@ -25,9 +25,6 @@ public interface RemoteStream
      */
     void cancel();
 
-    /** Where it comes from, for EXPLAIN ANALYZE and errors. */
-    String source();
-
     /** Stops the producer if it has not ended, and releases the stream. */
     @Override
     void close();

@@ -89,12 +89,6 @@ public record ClusterConfig(NodeRole role, String nodeId, Optional<String> coord
         return new ClusterConfig(role, nodeId, coordinator, secret, timeout, interval);
     }
 
-    /** The single server of the embedded defaults. */
-    public static ClusterConfig single()
-    {
-        return new ClusterConfig(NodeRole.ALL, UUID.randomUUID().toString(), Optional.empty(), Optional.empty(), Duration.ofSeconds(10), Duration.ofSeconds(2));
-    }
-
     private static String keptNodeId(Optional<Path> dataDirectory)
     {
         if (dataDirectory.isEmpty()) {

@@ -61,11 +61,6 @@ public final class ClusterMembership
         this.localAddress = requireNonNull(address, "address is null");
     }
 
-    public String localNodeId()
-    {
-        return localNodeId;
-    }
-
     /** Called with a worker when it is declared dead (on the thread that noticed). */
     public void onWorkerDeath(Consumer<ClusterNode> listener)
     {
@@ -190,6 +185,9 @@ public final class ClusterMembership
     /** The workers that are active now, by id. */
     public List<ClusterNode> activeWorkers()
     {
-        return nodes().stream().filter(node -> node.role() == NodeRole.WORKER && node.state() == ACTIVE).toList();
+        checkHeartbeats();
+        synchronized (this) {
+            return workers.values().stream().filter(node -> node.state() == ACTIVE).sorted(Comparator.comparing(ClusterNode::nodeId)).toList();
+        }
     }
 }
