@@ -42,6 +42,17 @@ public interface Connector
     }
 
     /**
+     * Whether every node of a cluster sees the same tables of this catalog, to write into: a
+     * shared warehouse or database rather than one process's memory. The workers of a cluster then
+     * plan an INSERT into such a table as the coordinator does, and may write their share of its
+     * rows ({@link #openSinkWriter}). False by default.
+     */
+    default boolean sameTablesOnEveryNode()
+    {
+        return false;
+    }
+
+    /**
      * Whether the source can compute {@code scan.aggregation()} itself. The engine asks while
      * planning, with the whole scan (columns, filters and aggregation), and sends the aggregation
      * to {@link #splits} and {@link #createSource} only if the answer is true; otherwise it reads
@@ -76,6 +87,19 @@ public interface Connector
     default BatchSink createSink(TableHandle table)
     {
         throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support writes to table %s", table.qualifiedName());
+    }
+
+    /**
+     * Opens this process's part of a write another process commits: {@code handle} comes from
+     * that process's {@link BatchSink#remoteWriterHandle()} (a worker of a cluster writing its share
+     * of the coordinator's INSERT or CREATE TABLE AS). {@code writer} numbers the writers of one
+     * write (distinct per process) so that their files do not collide.
+     *
+     * @throws OntulException NOT_SUPPORTED if the catalog has no remote writers
+     */
+    default SinkWriter openSinkWriter(byte[] handle, int writer)
+    {
+        throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog cannot write in several processes");
     }
 
     /**

@@ -2,8 +2,10 @@ package io.ontul.engine.execution;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -22,6 +24,9 @@ import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
 import io.ontul.engine.operator.Operator;
+import io.ontul.engine.operator.exchange.RemoteSource;
+import io.ontul.engine.operator.write.TableWriteOperator;
+import io.ontul.engine.plan.GatherNode;
 import io.ontul.engine.plan.LogicalPlanner;
 import io.ontul.engine.plan.PhysicalPlanner;
 import io.ontul.engine.plan.PlanNode;
@@ -38,11 +43,13 @@ import io.ontul.engine.statement.PlannedQuery;
 import io.ontul.engine.scheduler.Fragment;
 import io.ontul.engine.scheduler.Fragmenter;
 import io.ontul.spi.cluster.FragmentRequest;
+import io.ontul.spi.cluster.FragmentWrite;
 import io.ontul.engine.statement.StatementContext;
 import io.ontul.engine.statement.StatementHandlers;
 import io.ontul.engine.system.SystemConnector;
 import io.ontul.engine.type.ArrowTypes;
 import io.ontul.spi.BatchSink;
+import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.TableHandle;
@@ -348,17 +355,23 @@ public final class StatementExecutor
         RelNode rel = relRoot.project();
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
         PlanNode root = physical.planRoot(rel);
+        distribute(root);
+        return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel));
+    }
+
+    /** Places the fragments of {@code root} on the workers, if there are any and the statement can run there. */
+    private void distribute(PlanNode root)
+    {
         if (parameters == null || parameters.isEmpty()) {
             // a worker plans the statement's text again to run its share: values bound to ? markers are not in the text
             engine.scheduler().distribute(root, this::fragmentRequest);
         }
-        return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel));
     }
 
     /** The statement as a worker needs it; the scheduler fills in the fragment and the worker's share. */
     private FragmentRequest fragmentRequest()
     {
-        return new FragmentRequest(queryId, session.user(), sql, session.catalog(), session.schema(), session.properties(), 0, "", 0, 1, parallelism());
+        return FragmentRequest.statement(queryId, session.user(), sql, session.catalog(), session.schema(), session.properties(), parallelism());
     }
 
     /**
@@ -378,6 +391,11 @@ public final class StatementExecutor
             tracked.start();
             SqlNode query = queryOf(parse());
             PlanNode root = planningDeadline().within(() -> {
+                if (query instanceof SqlInsert insert) {
+                    SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
+                    TableHandle table = table(target);
+                    return planInsertNow(io.ontul.engine.sql.HiddenColumns.withoutHiddenColumns(insert, table), table, target);
+                }
                 counters().planned();
                 LogicalPlanner planner = planner();
                 RelNode rel = planner.toOptimizedRel(planner.validate(query)).project();
@@ -395,6 +413,9 @@ public final class StatementExecutor
             try {
                 Operator merged = new io.ontul.engine.operator.exchange.GatherOperator(context,
                         instance -> fragment.open(new TaskContext(context, request.firstInstance() + instance, request.instances(), request.instancesPerWorker())), request.instancesPerWorker());
+                if (request.write() != null) {
+                    return new TrackedQueryResult(tracked, new StreamingQueryResult(context, writer(context, merged, request), TableWriteOperator.SCHEMA, () -> { }));
+                }
                 return new TrackedQueryResult(tracked, new StreamingQueryResult(context, merged, fragment.schema(), () -> { }));
             }
             catch (RuntimeException e) {
@@ -410,7 +431,28 @@ public final class StatementExecutor
         }
     }
 
-    /** The query of a statement whose fragments run on workers: as the statement's handler planned it. */
+    /** This worker's writer of a fragment's rows into the table of the coordinator's write, over the merged instances. */
+    private Operator writer(QueryContext context, Operator merged, FragmentRequest request)
+    {
+        String catalog = request.write().catalog();
+        io.ontul.spi.SinkWriter writer;
+        try {
+            io.ontul.spi.Connector connector = engine.catalogs().get(catalog).orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND,
+                    "This worker has no catalog '" + catalog + "' to write into: give every node of the cluster the same catalogs (conf/catalogs/, or one shared metadata store)"));
+            writer = connector.openSinkWriter(request.write().handle(), request.worker() + 1);
+        }
+        catch (RuntimeException e) {
+            merged.close();
+            throw e;
+        }
+        return new TableWriteOperator(context, merged, writer);
+    }
+
+    /**
+     * The query of a statement whose fragments run on workers, as the statement's handler planned
+     * it: an INSERT as an insert (its rows cast to the table's columns), an explained INSERT as its
+     * source, the query of a CREATE TABLE AS.
+     */
     private static SqlNode queryOf(SqlNode statement)
     {
         SqlNode query = statement;
@@ -420,7 +462,7 @@ public final class StatementExecutor
         else if (query instanceof org.apache.calcite.sql.SqlExplain explain) {
             query = explain.getExplicandum();
         }
-        if (query instanceof org.apache.calcite.sql.SqlInsert insert) {
+        if (query instanceof SqlInsert insert && query != statement) {
             query = insert.getSource();
         }
         else if (query instanceof org.apache.calcite.sql.ddl.SqlCreateTable create && create.query != null) {
@@ -536,6 +578,10 @@ public final class StatementExecutor
     public PlannedQuery planInsert(SqlInsert insert, TableHandle table, SqlIdentifier target)
     {
         PlanNode root = planningDeadline().within(() -> planInsertNow(insert, table, target));
+        if (engine.catalogs().get(table.catalog()).map(Connector::sameTablesOnEveryNode).orElse(false)) {
+            // the workers plan the insert too, so they must see its table
+            distribute(root);
+        }
         return new PlannedQuery(root, table.columns(), false);
     }
 
@@ -565,7 +611,7 @@ public final class StatementExecutor
     }
 
     @Override
-    public long write(Supplier<BatchSink> openSink, Schema columns, PlannedQuery planned)
+    public long write(String catalog, Supplier<BatchSink> openSink, Schema columns, PlannedQuery planned)
     {
         // admitted first: a sink may hold resources (a Kafka transaction, a database connection)
         // that must not wait in the queue, nor leak when the query is refused there
@@ -580,6 +626,12 @@ public final class StatementExecutor
         }
         boolean committed = false;
         try {
+            Optional<RemoteSource> writers = remoteWriters(catalog, planned, sink, context);
+            if (writers.isPresent()) {
+                long rows = writeOnWorkers(context, writers.get(), sink);
+                committed = true;
+                return rows;
+            }
             Operator root;
             try {
                 root = planned.root().open(TaskContext.single(context));
@@ -604,6 +656,51 @@ public final class StatementExecutor
                 sink.abort();
             }
         }
+    }
+
+    /**
+     * The workers that write the rows themselves: when the plan ends in a gather of one
+     * fragment from the workers (a scan, filter, projection, join probes: nothing that needs the
+     * rows in one place) and the sink takes remote writers, each worker writes its own rows.
+     */
+    private static Optional<RemoteSource> remoteWriters(String catalog, PlannedQuery planned, BatchSink sink, QueryContext context)
+    {
+        if (!(planned.root() instanceof GatherNode gather) || gather.remote().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<byte[]> handle;
+        try {
+            handle = sink.remoteWriterHandle();
+        }
+        catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+        return handle.map(bytes -> gather.remote().get().writing(new FragmentWrite(catalog, bytes)));
+    }
+
+    /** Runs the write's fragment on the workers, each writing its rows, and commits what they all wrote as one. */
+    private static long writeOnWorkers(QueryContext context, RemoteSource writers, BatchSink sink)
+    {
+        int streams = writers.streams();
+        Operator gather;
+        try {
+            gather = new io.ontul.engine.operator.exchange.GatherOperator(context, instance -> writers.producer(context, instance, streams), streams);
+        }
+        catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+        try (StreamingQueryResult result = new StreamingQueryResult(context, gather, TableWriteOperator.SCHEMA, () -> { })) {
+            VectorSchemaRoot batch;
+            while ((batch = result.nextBatch()) != null) {
+                VarBinaryVector written = (VarBinaryVector) batch.getVector(1);
+                for (int row = 0; row < batch.getRowCount(); row++) {
+                    sink.addRemoteWrite(written.get(row));
+                }
+            }
+        }
+        return sink.commit();
     }
 
     /** What a statement may be under the engine's limits: its length, nesting and grouping sets. */

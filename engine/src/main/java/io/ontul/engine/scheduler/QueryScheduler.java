@@ -14,6 +14,7 @@ import io.ontul.engine.plan.GatherNode;
 import io.ontul.engine.plan.HashExchangeNode;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.spi.cluster.FragmentRequest;
+import io.ontul.spi.cluster.FragmentWrite;
 import io.ontul.spi.cluster.RemoteTasks;
 
 /**
@@ -104,9 +105,13 @@ public final class QueryScheduler
         public RemoteStream open(int index)
         {
             Worker worker = workers.get(index);
-            FragmentRequest request = new FragmentRequest(template.queryId(), template.user(), template.sql(), template.catalog(), template.schema(), template.properties(),
-                    fragment.index(), fragment.fingerprint(), index, workers.size(), template.instancesPerWorker());
-            return tasks.open(worker.id(), worker.address(), request);
+            return tasks.open(worker.id(), worker.address(), template.forWorker(fragment.index(), fragment.fingerprint(), index, workers.size()));
+        }
+
+        @Override
+        public RemoteSource writing(FragmentWrite write)
+        {
+            return new WorkerStreams(tasks, workers, template.writing(write), fragment);
         }
 
         @Override

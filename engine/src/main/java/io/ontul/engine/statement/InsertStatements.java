@@ -19,7 +19,7 @@ public final class InsertStatements
                 target.getParserPosition());
         Connector connector = context.connector(table.catalog(), target.getParserPosition());
         PlannedQuery planned = context.planInsert(HiddenColumns.withoutHiddenColumns(insert, table), table, target);
-        long rows = context.write(() -> connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table)), table.columns(), planned);
+        long rows = context.write(table.catalog(), () -> connector.createSink(connector.metadata().getTable(table.schema(), table.table()).orElse(table)), table.columns(), planned);
         return context.updateCount(rows);
     }
 }

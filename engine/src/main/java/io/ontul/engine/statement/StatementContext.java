@@ -143,9 +143,11 @@ public interface StatementContext
 
     /**
      * Runs {@code planned} into the sink {@code openSink} opens, with the target's {@code columns};
-     * commits the sink at the end, aborts it on any failure; returns the rows written.
+     * commits the sink at the end, aborts it on any failure; returns the rows written. When the
+     * query's rows come from workers and the sink of {@code catalog} takes remote writers, the
+     * workers write them and the sink commits what they all wrote.
      */
-    long write(Supplier<BatchSink> openSink, Schema columns, PlannedQuery planned);
+    long write(String catalog, Supplier<BatchSink> openSink, Schema columns, PlannedQuery planned);
 
     // ---- results
 

@@ -72,7 +72,7 @@ final class TableStatements
         // the connector creates the table when the rows commit (Iceberg: in the same commit), so
         // a failure or a crash while writing leaves no table behind
         Schema columns = new Schema(fields);
-        long rows = context.write(() -> connector.createTableAs(qualified.get(1), qualified.get(2), columns, tableProperties(create)), columns, planned);
+        long rows = context.write(qualified.get(0), () -> connector.createTableAs(qualified.get(1), qualified.get(2), columns, tableProperties(create)), columns, planned);
         context.grants().ifPresent(grants -> grants.created(created, context.access().user()));
         return context.updateCount(rows);
     }

@@ -103,7 +103,7 @@ class ClusterFailuresIT
 
         // back with both workers; under retry_policy = 'query' the same loss costs a second run, not the query
         cluster.restartWorker(1);
-        awaitWorkers(2);
+        cluster.awaitActiveWorkers(2);
         try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
             statement.execute("SET SESSION retry_policy = 'query'");
             CompletableFuture<String> retried = CompletableFuture.supplyAsync(() -> run(statement));
@@ -142,26 +142,6 @@ class ClusterFailuresIT
             throws java.io.IOException
     {
         return java.nio.file.Files.readString(directory.resolve("worker-" + worker).resolve("data").resolve(io.ontul.engine.api.cluster.ClusterConfig.NODE_ID_FILE)).trim();
-    }
-
-    /** Waits until {@code count} workers are active. */
-    private static void awaitWorkers(int count)
-            throws Exception
-    {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (true) {
-            try (Connection connection = cluster.connect(); Statement statement = connection.createStatement();
-                    ResultSet rows = statement.executeQuery("SELECT count(*) FROM system.runtime.nodes WHERE role = 'worker' AND state = 'active'")) {
-                rows.next();
-                if (rows.getLong(1) == count) {
-                    return;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Never " + count + " active workers:\n" + cluster.logs());
-            }
-            Thread.sleep(200);
-        }
     }
 
     /** Waits until both workers run a task of a query (as their status says). */

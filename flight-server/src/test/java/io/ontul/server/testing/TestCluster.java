@@ -27,14 +27,16 @@ public final class TestCluster
 
     private final Path directory;
     private final Map<String, String> properties;
+    private final Map<String, Map<String, String>> catalogs;
     private final ServerProcess coordinator;
     private final List<ServerProcess> workers = new ArrayList<>();
     private int starts;
 
-    private TestCluster(Path directory, Map<String, String> properties, ServerProcess coordinator)
+    private TestCluster(Path directory, Map<String, String> properties, Map<String, Map<String, String>> catalogs, ServerProcess coordinator)
     {
         this.directory = directory;
         this.properties = properties;
+        this.catalogs = catalogs;
         this.coordinator = coordinator;
     }
 
@@ -45,6 +47,17 @@ public final class TestCluster
      */
     public static TestCluster start(Path directory, int workers, Map<String, String> properties)
     {
+        return start(directory, workers, properties, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, int, Map)}, every node with the same catalog files
+     * ({@code conf/catalogs/NAME.properties}), as the README asks of a cluster.
+     *
+     * @param catalogs the properties of each catalog by name
+     */
+    public static TestCluster start(Path directory, int workers, Map<String, String> properties, Map<String, Map<String, String>> catalogs)
+    {
         Map<String, String> common = new LinkedHashMap<>();
         common.put("ontul.cluster.secret", SECRET);
         common.put("ontul.cluster.worker-timeout", WORKER_TIMEOUT);
@@ -53,8 +66,8 @@ public final class TestCluster
         Map<String, String> coordinatorProperties = new LinkedHashMap<>(common);
         coordinatorProperties.put("ontul.cluster.role", "coordinator");
         ServerProcess coordinator = ServerProcess.start(data(directory, "coordinator"), directory.resolve("coordinator.log"), List.of(),
-                List.of("--conf", conf(directory, "coordinator", coordinatorProperties).toString()));
-        TestCluster cluster = new TestCluster(directory, common, coordinator);
+                List.of("--conf", conf(directory, "coordinator", coordinatorProperties, catalogs).toString()));
+        TestCluster cluster = new TestCluster(directory, common, catalogs, coordinator);
         try {
             for (int index = 0; index < workers; index++) {
                 cluster.workers.add(cluster.startWorker("worker-" + index, Map.of()));
@@ -105,7 +118,7 @@ public final class TestCluster
         workerProperties.put("ontul.cluster.coordinator", (tls() ? "grpc+tls://" : "grpc+tcp://") + "127.0.0.1:" + coordinator.port());
         workerProperties.putAll(overrides);
         return ServerProcess.launch(data(directory, name), directory.resolve(name + "-" + starts++ + ".log"), List.of(),
-                List.of("--conf", conf(directory, name, workerProperties).toString()));
+                List.of("--conf", conf(directory, name, workerProperties, catalogs).toString()));
     }
 
     private ServerProcess startWorker(String name, Map<String, String> overrides)
@@ -119,6 +132,26 @@ public final class TestCluster
             throw e;
         }
         return worker;
+    }
+
+    /** Waits until the coordinator counts {@code count} active workers. */
+    public void awaitActiveWorkers(int count)
+            throws SQLException, InterruptedException
+    {
+        long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
+        while (true) {
+            try (Connection connection = connect(); java.sql.Statement statement = connection.createStatement();
+                    java.sql.ResultSet rows = statement.executeQuery("SELECT count(*) FROM system.runtime.nodes WHERE role = 'worker' AND state = 'active'")) {
+                rows.next();
+                if (rows.getLong(1) == count) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Never " + count + " active workers:\n" + logs());
+            }
+            Thread.sleep(200);
+        }
     }
 
     /** A Flight SQL JDBC connection to the coordinator as admin (with TLS when the cluster has it, its certificate not checked). */
@@ -160,19 +193,27 @@ public final class TestCluster
         return directory.resolve(node).resolve("data");
     }
 
-    private static Path conf(Path directory, String node, Map<String, String> properties)
+    private static Path conf(Path directory, String node, Map<String, String> properties, Map<String, Map<String, String>> catalogs)
     {
         Path conf = directory.resolve(node).resolve("conf");
-        StringBuilder text = new StringBuilder();
-        properties.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
         try {
-            Files.createDirectories(conf);
-            Files.writeString(conf.resolve("ontul.properties"), text.toString());
+            Files.createDirectories(conf.resolve("catalogs"));
+            Files.writeString(conf.resolve("ontul.properties"), propertiesText(properties));
+            for (Map.Entry<String, Map<String, String>> catalog : catalogs.entrySet()) {
+                Files.writeString(conf.resolve("catalogs").resolve(catalog.getKey() + ".properties"), propertiesText(catalog.getValue()));
+            }
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return conf;
+    }
+
+    private static String propertiesText(Map<String, String> properties)
+    {
+        StringBuilder text = new StringBuilder();
+        properties.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+        return text.toString();
     }
 
     @Override

@@ -9,12 +9,14 @@ import java.util.Map;
  * (text, user, default catalog and schema, session properties), which fragment of its plan, the
  * fragment's plan as the coordinator cut it, and which share of the splits is this worker's:
  * instances {@code worker * instancesPerWorker} up to {@code (worker + 1) * instancesPerWorker}
- * of {@code workers * instancesPerWorker}.
+ * of {@code workers * instancesPerWorker}; and whether the worker writes the rows into a table
+ * rather than streaming them.
  *
  * @param catalog null when the session has none; likewise {@code schema}
+ * @param write null when the worker streams the fragment's rows
  */
 public record FragmentRequest(String queryId, String user, String sql, String catalog, String schema, Map<String, String> properties, int fragment, String fingerprint,
-        int worker, int workers, int instancesPerWorker)
+        int worker, int workers, int instancesPerWorker, FragmentWrite write)
 {
     public FragmentRequest
     {
@@ -26,6 +28,24 @@ public record FragmentRequest(String queryId, String user, String sql, String ca
         if (worker < 0 || worker >= workers || instancesPerWorker < 1) {
             throw new IllegalArgumentException("worker " + worker + " of " + workers + " with " + instancesPerWorker + " instances each");
         }
+    }
+
+    /** The statement's request without fragment fields, as the coordinator's scheduler fills them in. */
+    public static FragmentRequest statement(String queryId, String user, String sql, String catalog, String schema, Map<String, String> properties, int instancesPerWorker)
+    {
+        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, 0, "", 0, 1, instancesPerWorker, null);
+    }
+
+    /** This request for worker {@code worker} of {@code workers}, running fragment {@code fragment} cut as {@code fingerprint}. */
+    public FragmentRequest forWorker(int fragment, String fingerprint, int worker, int workers)
+    {
+        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, fragment, fingerprint, worker, workers, instancesPerWorker, write);
+    }
+
+    /** This request with its rows written by the worker into {@code write}'s table. */
+    public FragmentRequest writing(FragmentWrite write)
+    {
+        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, fragment, fingerprint, worker, workers, instancesPerWorker, requireNonNull(write, "write is null"));
     }
 
     /** This worker's first instance. */

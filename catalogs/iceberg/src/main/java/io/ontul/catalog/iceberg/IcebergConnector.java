@@ -16,6 +16,7 @@ import io.ontul.catalog.iceberg.read.IcebergParquetBatchSource;
 import io.ontul.catalog.iceberg.read.IcebergSplit;
 import io.ontul.catalog.iceberg.read.IcebergSplitPlanner;
 import io.ontul.catalog.iceberg.write.IcebergBatchSink;
+import io.ontul.catalog.iceberg.write.IcebergRemoteWrite;
 import io.ontul.catalog.iceberg.write.IcebergStreamSinkProvider;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.BatchSource;
@@ -25,6 +26,7 @@ import io.ontul.spi.ConnectorMetadata;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.ScanSpec;
+import io.ontul.spi.SinkWriter;
 import io.ontul.spi.Split;
 import io.ontul.spi.TableHandle;
 import io.ontul.spi.stream.StreamSinkProvider;
@@ -82,6 +84,20 @@ public final class IcebergConnector
             throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Table '%s' is a metadata table and read-only", table.qualifiedName());
         }
         return new IcebergBatchSink(handle, targetFileSize(handle), context.allocator(), context.parallelism(), Optional.empty());
+    }
+
+    /** The catalog is shared (a warehouse, a catalog service) when every node has the same catalog properties, as a cluster must. */
+    @Override
+    public boolean sameTablesOnEveryNode()
+    {
+        return true;
+    }
+
+    /** A worker's writer of a statement its coordinator commits ({@link IcebergBatchSink#remoteWriterHandle()}). */
+    @Override
+    public SinkWriter openSinkWriter(byte[] handle, int writer)
+    {
+        return IcebergRemoteWrite.fromBytes(handle).open(writer, context.allocator(), context.parallelism());
     }
 
     /** The table is created by the commit of its rows: one create-table transaction. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.slf4j.Logger;
@@ -17,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * them in the location of a table the catalog does not know. The next create of that table
  * deletes them, before it writes its own.
  */
-final class IcebergLeftovers
+public final class IcebergLeftovers
 {
     private static final Logger LOG = LoggerFactory.getLogger(IcebergLeftovers.class);
     /**
@@ -58,6 +59,33 @@ final class IcebergLeftovers
                 qualifiedName, location, leftovers.size());
         leftovers.forEach(files::deleteFile);
         return leftovers.size();
+    }
+
+    /**
+     * Deletes the data files of one write, {@code operationId} (in their names), under the data
+     * location of {@code table}: what the workers of a distributed write left when it failed,
+     * also a worker that died before it reported its files. Nothing if the file system cannot list.
+     *
+     * @return how many files were deleted
+     */
+    public static int deleteFilesOfOperation(String qualifiedName, Table table, String operationId)
+    {
+        if (!(table.io() instanceof SupportsPrefixOperations files)) {
+            LOG.warn("The file system of table '{}' cannot list files: data files that workers left of the failed write {} stay", qualifiedName, operationId);
+            return 0;
+        }
+        String location = table.properties().getOrDefault(TableProperties.WRITE_DATA_LOCATION,
+                (table.location().endsWith("/") ? table.location() : table.location() + "/") + "data");
+        String marker = "-" + operationId + "-";
+        int deleted = 0;
+        for (FileInfo file : list(files, location.endsWith("/") ? location : location + "/")) {
+            String name = file.location().substring(file.location().lastIndexOf('/') + 1);
+            if (name.contains(marker) && ONTUL_DATA_FILE.matcher(name).matches()) {
+                files.deleteFile(file.location());
+                deleted++;
+            }
+        }
+        return deleted;
     }
 
     private static List<FileInfo> list(SupportsPrefixOperations files, String prefix)

@@ -19,6 +19,18 @@ public interface RemoteSource
     /** Opens stream {@code index} (the request goes out when it is opened). */
     RemoteStream open(int index);
 
+    /**
+     * The same pipeline with its rows written by each node into {@code write}'s table: each
+     * stream then carries one row, what that node's writer finished (see
+     * {@link io.ontul.engine.operator.write.TableWriteOperator}).
+     *
+     * @throws UnsupportedOperationException if the nodes cannot write
+     */
+    default RemoteSource writing(io.ontul.spi.cluster.FragmentWrite write)
+    {
+        throw new UnsupportedOperationException("these streams cannot be written by their nodes");
+    }
+
     /** For EXPLAIN: e.g. {@code fragment 1 on 2 workers}. */
     String describe();
 

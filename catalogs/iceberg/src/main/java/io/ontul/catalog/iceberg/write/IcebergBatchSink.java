@@ -2,29 +2,25 @@ package io.ontul.catalog.iceberg.write;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
-import org.apache.iceberg.data.GenericFileWriterFactory;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.io.FileWriterFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ontul.catalog.iceberg.IcebergErrors;
+import io.ontul.catalog.iceberg.IcebergLeftovers;
 import io.ontul.catalog.iceberg.IcebergTableHandle;
 import io.ontul.spi.BatchSink;
 import io.ontul.spi.ErrorCode;
@@ -33,8 +29,13 @@ import io.ontul.spi.OntulException;
 /**
  * Writes the rows of one statement into Parquet data files (with the column metrics Iceberg's
  * writers collect) and commits them as ONE Iceberg append, so a statement adds exactly one
- * snapshot. {@code append} copies the batch and hands it to an {@link IcebergWriterPool}, whose
- * threads encode Parquet in parallel whichever threads append.
+ * snapshot. {@code append} hands the batches to an {@link IcebergDataWriter}, whose threads encode
+ * Parquet in parallel whichever threads append.
+ * <p>
+ * In a cluster the workers may write the rows instead: each opens an {@link IcebergDataWriter}
+ * from the {@link #remoteWriterHandle()} ({@link IcebergRemoteWrite}) and sends the files it
+ * finished, which {@link #addRemoteWrite} collects; the commit appends the files of every writer
+ * at once.
  * <p>
  * For CREATE TABLE AS the sink writes into a table that exists only in its create-table
  * transaction: the append and the table's creation commit together, so an abort, a failure or a
@@ -42,8 +43,10 @@ import io.ontul.spi.OntulException;
  * <p>
  * Commit conflicts with concurrent writers are retried by Iceberg ({@code commit.retry.*}). If the
  * commit fails, or on abort, every data file of the statement is deleted: no snapshot, no orphan
- * file. The one exception is a commit whose outcome is unknown (the catalog did not answer): its
- * files may already be part of the table, so they are kept and the error says so.
+ * file. With remote writers that includes the files of a worker that died before it reported
+ * them: every file whose name carries the statement's operation id. The one exception is a
+ * commit whose outcome is unknown (the catalog did not answer): its files may already be part of
+ * the table, so they are kept and the error says so.
  */
 public final class IcebergBatchSink
         implements BatchSink
@@ -59,14 +62,11 @@ public final class IcebergBatchSink
 
     private final IcebergTableHandle table;
     private final long targetFileSize;
-    private final BufferAllocator parentAllocator;
-    private final int writerThreads;
     private final String operationId = UUID.randomUUID().toString();
-    private final FileWriterFactory<Record> writerFactory;
-    private final AtomicInteger writerIds = new AtomicInteger();
+    private final IcebergDataWriter local;
+    private final List<DataFile> remoteFiles = new ArrayList<>();
     private final Optional<Transaction> createTransaction;
-    private BufferAllocator allocator;
-    private IcebergWriterPool pool;
+    private boolean remoteWriters;
     private volatile State state = State.OPEN;
 
     /**
@@ -81,8 +81,6 @@ public final class IcebergBatchSink
         this.createTransaction = requireNonNull(createTransaction, "createTransaction is null");
         this.table = requireNonNull(table, "table is null");
         this.targetFileSize = targetFileSize;
-        this.parentAllocator = requireNonNull(allocator, "allocator is null");
-        this.writerThreads = Math.max(1, writerThreads);
         if (table.timeTravel()) {
             throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Cannot write to a snapshot of a table: '%s'", table.qualifiedName());
         }
@@ -92,10 +90,7 @@ public final class IcebergBatchSink
                         table.qualifiedName(), field.name(), field.type());
             }
         }
-        this.writerFactory = new GenericFileWriterFactory.Builder(table.table())
-                .dataFileFormat(FileFormat.PARQUET)
-                .dataSchema(table.schema())
-                .build();
+        this.local = new IcebergDataWriter(table, operationId, 0, targetFileSize, allocator, writerThreads);
     }
 
     @Override
@@ -104,39 +99,23 @@ public final class IcebergBatchSink
         if (state != State.OPEN) {
             throw OntulException.internal("append to the sink of table '" + table.qualifiedName() + "' after " + state.name().toLowerCase(), null);
         }
-        checkColumns(batch);
-        if (batch.getRowCount() == 0) {
-            return;
-        }
-        IcebergWriterPool writers = pool();
-        try {
-            writers.write(ArrowBatchCopier.copy(batch, allocator));
-        }
-        catch (OntulException e) {
-            throw e;
-        }
-        catch (RuntimeException e) {
-            throw IcebergErrors.table(table.qualifiedName(), "writing a data file failed", e);
-        }
+        local.append(batch);
     }
 
-    private synchronized IcebergWriterPool pool()
+    @Override
+    public synchronized Optional<byte[]> remoteWriterHandle()
     {
-        if (pool == null) {
-            allocator = parentAllocator.newChildAllocator("iceberg-sink-" + table.qualifiedName() + "-" + operationId, 0, Long.MAX_VALUE);
-            pool = new IcebergWriterPool(table.qualifiedName(), writerThreads, this::newWriters);
+        remoteWriters = true;
+        return Optional.of(IcebergRemoteWrite.of(table, operationId, targetFileSize).toBytes());
+    }
+
+    @Override
+    public synchronized void addRemoteWrite(byte[] written)
+    {
+        if (state != State.OPEN) {
+            throw OntulException.internal("files added to the sink of table '" + table.qualifiedName() + "' after " + state.name().toLowerCase(), null);
         }
-        return pool;
-    }
-
-    private IcebergFileWriters newWriters()
-    {
-        return IcebergFileWriters.open(table, writerFactory, writerIds.incrementAndGet(), operationId, targetFileSize);
-    }
-
-    private void checkColumns(VectorSchemaRoot batch)
-    {
-        IcebergFileWriters.checkColumns(table, batch);
+        remoteFiles.addAll(DataFileList.deserialize(written, "the data files a worker wrote into table '" + table.qualifiedName() + "'"));
     }
 
     @Override
@@ -145,17 +124,15 @@ public final class IcebergBatchSink
         if (state != State.OPEN) {
             throw OntulException.internal("commit of the sink of table '" + table.qualifiedName() + "' after " + state.name().toLowerCase(), null);
         }
-        List<DataFile> files;
+        List<DataFile> files = new ArrayList<>();
         try {
-            files = pool == null ? List.of() : pool.finish();
+            files.addAll(local.finishFiles());
         }
         catch (RuntimeException e) {
             abort();
-            throw e instanceof OntulException ? e : IcebergErrors.table(table.qualifiedName(), "writing a data file failed", e);
+            throw e;
         }
-        finally {
-            closeAllocator();
-        }
+        files.addAll(remoteFiles);
         if (files.isEmpty() && createTransaction.isEmpty()) {
             state = State.COMMITTED;
             return 0;
@@ -176,7 +153,8 @@ public final class IcebergBatchSink
         }
         catch (RuntimeException e) {
             state = State.ABORTED;
-            delete(files.stream().map(DataFile::location).toList());
+            IcebergDataWriter.delete(table, files.stream().map(DataFile::location).toList());
+            deleteRemoteLeftovers();
             if (createTransaction.isPresent() && (e instanceof AlreadyExistsException || e instanceof CommitFailedException)) {
                 throw new OntulException(ErrorCode.ALREADY_EXISTS, "Table '%s' was created by another statement while this one was writing it: %s".formatted(table.qualifiedName(), IcebergErrors.describe(e)), e);
             }
@@ -199,29 +177,25 @@ public final class IcebergBatchSink
             return;
         }
         state = State.ABORTED;
-        if (pool != null) {
-            delete(pool.abandon());
-        }
-        closeAllocator();
+        local.abort();
+        IcebergDataWriter.delete(table, remoteFiles.stream().map(DataFile::location).toList());
+        deleteRemoteLeftovers();
     }
 
-    private void closeAllocator()
+    /** The files of remote writers that never reported them (a worker that died), found by the operation id in their names. */
+    private void deleteRemoteLeftovers()
     {
-        if (allocator != null) {
-            allocator.close();
-            allocator = null;
+        if (!remoteWriters) {
+            return;
         }
-    }
-
-    private void delete(List<String> locations)
-    {
-        for (String location : locations) {
-            try {
-                table.table().io().deleteFile(location);
+        try {
+            int deleted = IcebergLeftovers.deleteFilesOfOperation(table.qualifiedName(), table.table(), operationId);
+            if (deleted > 0) {
+                LOG.info("Deleted {} data files the workers left of the failed write {} to table '{}'", deleted, operationId, table.qualifiedName());
             }
-            catch (RuntimeException e) {
-                LOG.warn("Could not delete data file {} of the failed write to table '{}'; it is an orphan file now", location, table.qualifiedName(), e);
-            }
+        }
+        catch (RuntimeException e) {
+            LOG.warn("Could not look for data files the workers left of the failed write {} to table '{}'; they are orphan files now", operationId, table.qualifiedName(), e);
         }
     }
 }

@@ -60,11 +60,15 @@ final class IcebergFileWriters
     private final List<String> unfinished = new ArrayList<>();
     private RollingDataWriter<Record> unpartitionedWriter;
 
-    /** Writers of new data files of {@code table}: Parquet, named after the operation and the writer. */
-    static IcebergFileWriters open(IcebergTableHandle table, FileWriterFactory<Record> writerFactory, int writerId, String operationId, long targetFileSize)
+    /**
+     * Writers of new data files of {@code table}: Parquet, named after the operation, the writer
+     * thread ({@code writerId}) and the process's writer of the operation ({@code taskId}: 0 on the
+     * process that commits, the worker's number on a worker of a cluster).
+     */
+    static IcebergFileWriters open(IcebergTableHandle table, FileWriterFactory<Record> writerFactory, int writerId, int taskId, String operationId, long targetFileSize)
     {
         Table icebergTable = table.table();
-        OutputFileFactory files = OutputFileFactory.builderFor(icebergTable, writerId, 0)
+        OutputFileFactory files = OutputFileFactory.builderFor(icebergTable, writerId, taskId)
                 .format(FileFormat.PARQUET)
                 .operationId(operationId)
                 .build();

@@ -2,12 +2,6 @@ package io.ontul.catalog.iceberg.write;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +95,7 @@ final class IcebergStreamSink
 
     private IcebergFileWriters newWriters()
     {
-        return IcebergFileWriters.open(table, writerFactory, writerIds.incrementAndGet(), jobId + "-" + sinkId, targetFileSize);
+        return IcebergFileWriters.open(table, writerFactory, writerIds.incrementAndGet(), 0, jobId + "-" + sinkId, targetFileSize);
     }
 
     private void checkColumns(VectorSchemaRoot batch)
@@ -121,7 +115,7 @@ final class IcebergStreamSink
             throw e instanceof OntulException ? e : IcebergErrors.table(table.qualifiedName(), "writing a data file failed", e);
         }
         pool = null;
-        return serialize(files);
+        return DataFileList.serialize(files);
     }
 
     @Override
@@ -135,7 +129,7 @@ final class IcebergStreamSink
         }
         List<DataFile> files = new ArrayList<>();
         for (byte[] committable : committables) {
-            files.addAll(deserialize(committable));
+            files.addAll(DataFileList.deserialize(committable, "the data files of a streaming checkpoint"));
         }
         if (files.isEmpty()) {
             return;
@@ -190,28 +184,5 @@ final class IcebergStreamSink
     public void close()
     {
         abort();
-    }
-
-    private static byte[] serialize(List<DataFile> files)
-    {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(new ArrayList<>(files));
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<DataFile> deserialize(byte[] committable)
-    {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(committable))) {
-            return (List<DataFile>) in.readObject();
-        }
-        catch (IOException | ClassNotFoundException e) {
-            throw OntulException.internal("cannot read the data files of a streaming checkpoint", e);
-        }
     }
 }
