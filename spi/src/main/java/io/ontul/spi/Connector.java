@@ -30,15 +30,26 @@ public interface Connector
     List<Split> splits(TableHandle table, ScanSpec scan, int desiredSplits);
 
     /**
-     * Whether every node of a cluster reads the same rows through this connector, so that the
-     * workers may share a scan: each enumerates the splits itself (the same list for the same
-     * table, scan and {@code desiredSplits}) and reads its own share of them. False (the default)
-     * for data that lives in one process (memory and system tables) or that may change between two
-     * enumerations: such scans run on the coordinator.
+     * Whether every node of a cluster reads the same rows of {@code table}, so that the workers
+     * may share a scan: each enumerates the splits itself (the same list for the same table, scan
+     * and {@code desiredSplits}, in the same order) and reads its own share of them. A table whose
+     * rows change is readable on every node only at a {@link #version}, which the workers then
+     * ask for. False (the default) for data that lives in one process (memory and system tables)
+     * or that cannot be pinned: such scans run on the coordinator.
      */
-    default boolean readableOnEveryNode()
+    default boolean readableOnEveryNode(TableHandle table)
     {
         return false;
+    }
+
+    /**
+     * The version of the table {@code table} reads (Iceberg: its snapshot), which another node
+     * passes to {@link ConnectorMetadata#getTable(String, String, String)} to read the same rows;
+     * empty when the table has no versions (its rows never change, or cannot be pinned).
+     */
+    default Optional<String> version(TableHandle table)
+    {
+        return Optional.empty();
     }
 
     /**

@@ -21,6 +21,17 @@ public interface ConnectorMetadata
     Optional<TableHandle> getTable(String schema, String table);
 
     /**
+     * The table at {@code version}, as {@link Connector#version} named it on another node of the
+     * cluster (the workers read what the coordinator planned); the default ignores the version.
+     *
+     * @throws OntulException NOT_FOUND if that version no longer exists
+     */
+    default Optional<TableHandle> getTable(String schema, String table, String version)
+    {
+        return getTable(schema, table);
+    }
+
+    /**
      * Creates an empty table. Column types come from the Arrow schema; nullability from the
      * fields.
      *

@@ -70,7 +70,7 @@ public final class Engine
         this.queries = new QueryRegistry(limits, this::isAdministrator);
         this.cluster = new io.ontul.engine.api.cluster.ClusterMembership(clusterConfig, this::localStatus, java.time.Clock.systemUTC());
         this.scheduler = new io.ontul.engine.scheduler.QueryScheduler(() -> cluster.activeWorkers().stream()
-                .map(node -> new io.ontul.engine.scheduler.QueryScheduler.Worker(node.nodeId(), node.address()))
+                .map(node -> new io.ontul.engine.scheduler.QueryScheduler.Worker(node.nodeId(), node.address(), node.status().catalogs()))
                 .toList());
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
                 java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
@@ -148,7 +148,7 @@ public final class Engine
     {
         io.ontul.engine.stream.job.StreamingJobManager jobs = streamingJobs;
         return new io.ontul.engine.api.cluster.NodeStatus(Runtime.getRuntime().availableProcessors(), rootAllocator.getLimit(), rootAllocator.getAllocatedMemory(),
-                queries.running() + (jobs == null ? 0 : jobs.tasks().size()));
+                queries.running() + (jobs == null ? 0 : jobs.tasks().size()), catalogs == null ? java.util.Set.of() : new java.util.TreeSet<>(catalogs.names()));
     }
 
     /** The role, node id, coordinator and secret of this process ({@code ontul.cluster.*}). */

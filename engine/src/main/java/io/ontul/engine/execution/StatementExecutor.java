@@ -87,13 +87,15 @@ public final class StatementExecutor
         this(session, queryId, sql, null, parameters);
     }
 
+    private io.ontul.engine.security.UserAccess access;
+    /** The versions of the tables a worker reads (those the coordinator planned with), by qualified name; none on the coordinator. */
+    private java.util.Map<String, String> tableVersions = java.util.Map.of();
+
     /**
      * @param parsed the statement as {@link #prepare} parsed it, never itself validated (each run
      *         binds its parameters into a copy); null to parse {@code sql}
      * @param parameters values of the {@code ?} markers, or null when the statement has none
      */
-    private io.ontul.engine.security.UserAccess access;
-
     public StatementExecutor(Session session, String queryId, String sql, SqlNode parsed, List<?> parameters)
     {
         this.session = session;
@@ -306,7 +308,7 @@ public final class StatementExecutor
     @Override
     public LogicalPlanner planner()
     {
-        SchemaPlus root = CatalogSchemas.rootSchema(engine.catalogs());
+        SchemaPlus root = CatalogSchemas.rootSchema(engine.catalogs(), tableVersions);
         List<String> path = session.catalog() == null ? List.of() : session.schema() == null ? List.of(session.catalog()) : List.of(session.catalog(), session.schema());
         return new LogicalPlanner(root, path, access());
     }
@@ -390,6 +392,8 @@ public final class StatementExecutor
         try {
             tracked.start();
             SqlNode query = queryOf(parse());
+            // the tables as the coordinator planned with them
+            tableVersions = request.tableVersions();
             PlanNode root = planningDeadline().within(() -> {
                 if (query instanceof SqlInsert insert) {
                     SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
@@ -424,7 +428,10 @@ public final class StatementExecutor
             }
         }
         catch (CalciteContextException e) {
-            throw tracked.fail(Errors.validation(e, sql));
+            // the coordinator validated the same text: a worker that cannot lacks what the coordinator has
+            OntulException invalid = Errors.validation(e, sql);
+            throw tracked.fail(new OntulException(invalid.code(), "This worker cannot plan its part of the statement, which its coordinator planned (give every node the same catalogs: "
+                    + "conf/catalogs/ or one shared metadata store): " + invalid.getMessage(), invalid));
         }
         catch (RuntimeException e) {
             throw tracked.fail(Errors.translate(e, null));
@@ -676,7 +683,7 @@ public final class StatementExecutor
             context.close();
             throw e;
         }
-        return handle.map(bytes -> gather.remote().get().writing(new FragmentWrite(catalog, bytes)));
+        return handle.flatMap(bytes -> gather.remote().get().writing(new FragmentWrite(catalog, bytes)));
     }
 
     /** Runs the write's fragment on the workers, each writing its rows, and commits what they all wrote as one. */
@@ -693,11 +700,17 @@ public final class StatementExecutor
         }
         try (StreamingQueryResult result = new StreamingQueryResult(context, gather, TableWriteOperator.SCHEMA, () -> { })) {
             VectorSchemaRoot batch;
+            int reported = 0;
             while ((batch = result.nextBatch()) != null) {
                 VarBinaryVector written = (VarBinaryVector) batch.getVector(1);
                 for (int row = 0; row < batch.getRowCount(); row++) {
                     sink.addRemoteWrite(written.get(row));
+                    reported++;
                 }
+            }
+            if (reported != streams) {
+                // every worker's stream ends with its one row: a stream without it ended early
+                throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Only " + reported + " of the " + streams + " workers that wrote the rows reported what they wrote; nothing is committed");
             }
         }
         return sink.commit();

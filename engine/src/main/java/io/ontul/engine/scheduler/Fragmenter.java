@@ -20,7 +20,7 @@ import io.ontul.engine.plan.ScanNode;
  *     anti joins that hash their left side: the matches of every worker's probe rows would have
  *     to meet), and</li>
  * <li>every table it reads, also in its join build sides, reads the same on every node
- *     ({@link io.ontul.spi.Connector#readableOnEveryNode}).</li>
+ *     ({@link io.ontul.spi.Connector#readableOnEveryNode}, at the version the coordinator planned).</li>
  * </ul>
  * The plan is searched top down, children in order, and not below a fragment: the first
  * fragments found are the largest. A join's build side inside a fragment is computed by every
@@ -73,7 +73,7 @@ public final class Fragmenter
 
     private static boolean readsSharedTablesOnly(PlanNode node)
     {
-        if (node instanceof ScanNode scan && !scan.connector().readableOnEveryNode()) {
+        if (node instanceof ScanNode scan && !scan.connector().readableOnEveryNode(scan.table())) {
             return false;
         }
         return node.children().stream().allMatch(Fragmenter::readsSharedTablesOnly);

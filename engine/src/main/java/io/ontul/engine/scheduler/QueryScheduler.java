@@ -3,6 +3,10 @@ package io.ontul.engine.scheduler;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -13,6 +17,7 @@ import io.ontul.spi.cluster.RemoteStream;
 import io.ontul.engine.plan.GatherNode;
 import io.ontul.engine.plan.HashExchangeNode;
 import io.ontul.engine.plan.PlanNode;
+import io.ontul.engine.plan.ScanNode;
 import io.ontul.spi.cluster.FragmentRequest;
 import io.ontul.spi.cluster.FragmentWrite;
 import io.ontul.spi.cluster.RemoteTasks;
@@ -27,8 +32,8 @@ public final class QueryScheduler
 {
     private static final Logger LOG = LoggerFactory.getLogger(QueryScheduler.class);
 
-    /** An active worker: its id and where it serves. */
-    public record Worker(String id, String address) {}
+    /** An active worker: its id, where it serves and the catalogs it has. */
+    public record Worker(String id, String address, java.util.Set<String> catalogs) {}
 
     private final Supplier<List<Worker>> workers;
     private volatile RemoteTasks remoteTasks;
@@ -64,8 +69,25 @@ public final class QueryScheduler
         }
         FragmentRequest template = statement.get();
         List<Fragment> fragments = Fragmenter.fragments(root);
+        Map<String, String> versions = new TreeMap<>();
         for (Fragment fragment : fragments) {
-            WorkerStreams source = new WorkerStreams(tasks, active, template, fragment);
+            if (!versions(fragment.root(), versions)) {
+                // one table read at two versions (a commit between two lookups): the whole plan runs here
+                LOG.debug("Query {}: a table is read at two versions; the plan runs on the coordinator", template.queryId());
+                return List.of();
+            }
+        }
+        List<Fragment> placed = new java.util.ArrayList<>();
+        for (Fragment fragment : fragments) {
+            java.util.Set<String> catalogs = new TreeSet<>();
+            catalogs(fragment.root(), catalogs);
+            Optional<Worker> lacking = active.stream().filter(worker -> !worker.catalogs().containsAll(catalogs)).findFirst();
+            if (lacking.isPresent()) {
+                LOG.debug("Query {}: fragment {} runs on the coordinator: worker {} lacks some of the catalogs {}", template.queryId(), fragment.index(), lacking.get().id(), catalogs);
+                continue;
+            }
+            placed.add(fragment);
+            WorkerStreams source = new WorkerStreams(tasks, active, template, fragment, versions);
             if (fragment.exchange() instanceof GatherNode gather) {
                 gather.distribute(source);
             }
@@ -74,10 +96,44 @@ public final class QueryScheduler
             }
             markBroadcasts(fragment.root());
         }
-        if (!fragments.isEmpty()) {
-            LOG.debug("Query {}: {} fragments on workers {}", template.queryId(), fragments.size(), active);
+        if (!placed.isEmpty()) {
+            LOG.debug("Query {}: {} fragments on workers {}", template.queryId(), placed.size(), active);
         }
-        return fragments;
+        return placed;
+    }
+
+    /** Adds the catalog of every table {@code node} scans. */
+    private static void catalogs(PlanNode node, java.util.Set<String> catalogs)
+    {
+        if (node instanceof ScanNode scan) {
+            catalogs.add(scan.table().catalog());
+        }
+        for (PlanNode child : node.children()) {
+            catalogs(child, catalogs);
+        }
+    }
+
+    /**
+     * Adds the version of every table {@code node} scans that has versions (the workers read the
+     * rows the coordinator planned with); false if a table is read at two versions.
+     */
+    private static boolean versions(PlanNode node, Map<String, String> versions)
+    {
+        if (node instanceof ScanNode scan) {
+            Optional<String> version = scan.connector().version(scan.table());
+            if (version.isPresent()) {
+                String previous = versions.putIfAbsent(scan.table().qualifiedName(), version.get());
+                if (previous != null && !previous.equals(version.get())) {
+                    return false;
+                }
+            }
+        }
+        for (PlanNode child : node.children()) {
+            if (!versions(child, versions)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The gathers inside a fragment feed join build sides, which every worker computes whole. */
@@ -92,7 +148,7 @@ public final class QueryScheduler
     }
 
     /** One fragment on every active worker: a stream per worker. */
-    private record WorkerStreams(RemoteTasks tasks, List<Worker> workers, FragmentRequest template, Fragment fragment)
+    private record WorkerStreams(RemoteTasks tasks, List<Worker> workers, FragmentRequest template, Fragment fragment, Map<String, String> versions)
             implements RemoteSource
     {
         @Override
@@ -105,13 +161,16 @@ public final class QueryScheduler
         public RemoteStream open(int index)
         {
             Worker worker = workers.get(index);
-            return tasks.open(worker.id(), worker.address(), template.forWorker(fragment.index(), fragment.fingerprint(), index, workers.size()));
+            return tasks.open(worker.id(), worker.address(), template.forWorker(fragment.index(), fragment.fingerprint(), index, workers.size(), versions));
         }
 
         @Override
-        public RemoteSource writing(FragmentWrite write)
+        public Optional<RemoteSource> writing(FragmentWrite write)
         {
-            return new WorkerStreams(tasks, workers, template.writing(write), fragment);
+            if (!workers.stream().allMatch(worker -> worker.catalogs().contains(write.catalog()))) {
+                return Optional.empty();
+            }
+            return Optional.of(new WorkerStreams(tasks, workers, template.writing(write), fragment, versions));
         }
 
         @Override

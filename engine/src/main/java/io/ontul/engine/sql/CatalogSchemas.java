@@ -2,6 +2,7 @@ package io.ontul.engine.sql;
 
 import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -18,6 +19,7 @@ import org.apache.calcite.schema.lookup.Named;
 
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.spi.Connector;
+import io.ontul.spi.TableHandle;
 
 /**
  * Builds the Calcite namespace {@code catalog.schema.table} over the engine's catalogs. Built
@@ -31,9 +33,18 @@ public final class CatalogSchemas
 
     public static SchemaPlus rootSchema(CatalogManager catalogs)
     {
+        return rootSchema(catalogs, Map.of());
+    }
+
+    /**
+     * The namespace with the tables named in {@code versions} ({@code catalog.schema.table}) at
+     * those versions: what a worker plans a coordinator's statement with.
+     */
+    public static SchemaPlus rootSchema(CatalogManager catalogs, Map<String, String> versions)
+    {
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         for (String name : catalogs.names()) {
-            root.add(name, new CatalogSchema(catalogs.get(name).orElseThrow()));
+            root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), versions));
         }
         return root;
     }
@@ -41,11 +52,15 @@ public final class CatalogSchemas
     private static final class CatalogSchema
             extends AbstractSchema
     {
+        private final String catalog;
         private final Connector connector;
+        private final Map<String, String> versions;
 
-        CatalogSchema(Connector connector)
+        CatalogSchema(String catalog, Connector connector, Map<String, String> versions)
         {
+            this.catalog = catalog;
             this.connector = connector;
+            this.versions = versions;
         }
 
         @Override
@@ -53,7 +68,7 @@ public final class CatalogSchemas
         {
             return new LazyLookup<>(
                     name -> connector.metadata().listSchemas().contains(name) || !connector.metadata().listTables(name).isEmpty()
-                            ? Optional.of(new ConnectorSchema(name, connector))
+                            ? Optional.of(new ConnectorSchema(catalog, name, connector, versions))
                             : Optional.<Schema>empty(),
                     () -> new LinkedHashSet<>(connector.metadata().listSchemas()));
         }
@@ -62,21 +77,31 @@ public final class CatalogSchemas
     private static final class ConnectorSchema
             extends AbstractSchema
     {
+        private final String catalog;
         private final String schema;
         private final Connector connector;
+        private final Map<String, String> versions;
 
-        ConnectorSchema(String schema, Connector connector)
+        ConnectorSchema(String catalog, String schema, Connector connector, Map<String, String> versions)
         {
+            this.catalog = catalog;
             this.schema = schema;
             this.connector = connector;
+            this.versions = versions;
         }
 
         @Override
         public Lookup<Table> tables()
         {
             return new LazyLookup<>(
-                    name -> connector.metadata().getTable(schema, name).map(handle -> new ConnectorTable(connector, handle)),
+                    name -> table(name).map(handle -> new ConnectorTable(connector, handle)),
                     () -> new LinkedHashSet<>(connector.metadata().listTables(schema)));
+        }
+
+        private Optional<TableHandle> table(String name)
+        {
+            String version = versions.get(catalog + "." + schema + "." + name);
+            return version == null ? connector.metadata().getTable(schema, name) : connector.metadata().getTable(schema, name, version);
         }
     }
 

@@ -111,7 +111,7 @@ class TestFragmenter
             }
 
             @Override
-            public boolean readableOnEveryNode()
+            public boolean readableOnEveryNode(TableHandle table)
             {
                 return readableOnEveryNode;
             }

@@ -32,16 +32,17 @@ public final class ClusterMessages
      * @param fragmentsRun the query fragments it has started since it started
      * @param spilledBytes what its queries and fragments wrote to spill files since it started
      */
-    public record Report(String address, int cores, long memoryMax, long memoryUsed, int runningTasks, long fragmentsRun, long spilledBytes)
+    public record Report(String address, int cores, long memoryMax, long memoryUsed, int runningTasks, long fragmentsRun, long spilledBytes, java.util.List<String> catalogs)
     {
         public static Report of(String address, NodeStatus status, long fragmentsRun, long spilledBytes)
         {
-            return new Report(address, status.cores(), status.memoryMax(), status.memoryUsed(), status.runningTasks(), fragmentsRun, spilledBytes);
+            return new Report(address, status.cores(), status.memoryMax(), status.memoryUsed(), status.runningTasks(), fragmentsRun, spilledBytes,
+                    java.util.List.copyOf(new java.util.TreeSet<>(status.catalogs())));
         }
 
         public NodeStatus status()
         {
-            return new NodeStatus(cores, memoryMax, memoryUsed, runningTasks);
+            return new NodeStatus(cores, memoryMax, memoryUsed, runningTasks, catalogs == null ? java.util.Set.of() : java.util.Set.copyOf(catalogs));
         }
     }
 

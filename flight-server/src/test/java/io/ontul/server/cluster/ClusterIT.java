@@ -147,7 +147,7 @@ class ClusterIT
             throws Exception
     {
         Location coordinator = Location.forGrpcInsecure("127.0.0.1", cluster.coordinator().port());
-        ClusterMessages.Report report = new ClusterMessages.Report("grpc+tcp://127.0.0.1:1", 1, 1, 0, 0, 0, 0);
+        ClusterMessages.Report report = new ClusterMessages.Report("grpc+tcp://127.0.0.1:1", 1, 1, 0, 0, 0, 0, java.util.List.of());
         try (FlightClient client = FlightClient.builder(allocator, coordinator).build()) {
             // a logged-in administrator is still not a cluster member
             assertThatThrownBy(() -> consume(client.doAction(new Action(ClusterMessages.REGISTER, ClusterMessages.write(report)),

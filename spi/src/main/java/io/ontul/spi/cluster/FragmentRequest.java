@@ -9,14 +9,16 @@ import java.util.Map;
  * (text, user, default catalog and schema, session properties), which fragment of its plan, the
  * fragment's plan as the coordinator cut it, and which share of the splits is this worker's:
  * instances {@code worker * instancesPerWorker} up to {@code (worker + 1) * instancesPerWorker}
- * of {@code workers * instancesPerWorker}; and whether the worker writes the rows into a table
- * rather than streaming them.
+ * of {@code workers * instancesPerWorker}; the versions of the tables the coordinator planned with;
+ * and whether the worker writes the rows into a table rather than streaming them.
  *
  * @param catalog null when the session has none; likewise {@code schema}
+ * @param tableVersions by qualified name ({@code catalog.schema.table}): the version of each table
+ *        that has versions ({@link io.ontul.spi.Connector#version}), which the worker reads too
  * @param write null when the worker streams the fragment's rows
  */
 public record FragmentRequest(String queryId, String user, String sql, String catalog, String schema, Map<String, String> properties, int fragment, String fingerprint,
-        int worker, int workers, int instancesPerWorker, FragmentWrite write)
+        int worker, int workers, int instancesPerWorker, Map<String, String> tableVersions, FragmentWrite write)
 {
     public FragmentRequest
     {
@@ -24,6 +26,7 @@ public record FragmentRequest(String queryId, String user, String sql, String ca
         requireNonNull(user, "user is null");
         requireNonNull(sql, "sql is null");
         properties = Map.copyOf(requireNonNull(properties, "properties is null"));
+        tableVersions = Map.copyOf(requireNonNull(tableVersions, "tableVersions is null"));
         requireNonNull(fingerprint, "fingerprint is null");
         if (worker < 0 || worker >= workers || instancesPerWorker < 1) {
             throw new IllegalArgumentException("worker " + worker + " of " + workers + " with " + instancesPerWorker + " instances each");
@@ -33,19 +36,22 @@ public record FragmentRequest(String queryId, String user, String sql, String ca
     /** The statement's request without fragment fields, as the coordinator's scheduler fills them in. */
     public static FragmentRequest statement(String queryId, String user, String sql, String catalog, String schema, Map<String, String> properties, int instancesPerWorker)
     {
-        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, 0, "", 0, 1, instancesPerWorker, null);
+        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, 0, "", 0, 1, instancesPerWorker, Map.of(), null);
     }
 
-    /** This request for worker {@code worker} of {@code workers}, running fragment {@code fragment} cut as {@code fingerprint}. */
-    public FragmentRequest forWorker(int fragment, String fingerprint, int worker, int workers)
+    /**
+     * This request for worker {@code worker} of {@code workers}, running fragment {@code fragment}
+     * cut as {@code fingerprint} over tables at {@code tableVersions}.
+     */
+    public FragmentRequest forWorker(int fragment, String fingerprint, int worker, int workers, Map<String, String> tableVersions)
     {
-        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, fragment, fingerprint, worker, workers, instancesPerWorker, write);
+        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, fragment, fingerprint, worker, workers, instancesPerWorker, tableVersions, write);
     }
 
     /** This request with its rows written by the worker into {@code write}'s table. */
     public FragmentRequest writing(FragmentWrite write)
     {
-        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, fragment, fingerprint, worker, workers, instancesPerWorker, requireNonNull(write, "write is null"));
+        return new FragmentRequest(queryId, user, sql, catalog, schema, properties, fragment, fingerprint, worker, workers, instancesPerWorker, tableVersions, requireNonNull(write, "write is null"));
     }
 
     /** This worker's first instance. */

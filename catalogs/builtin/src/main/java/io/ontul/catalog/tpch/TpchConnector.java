@@ -42,7 +42,7 @@ public final class TpchConnector
 
     /** The data is generated from the scale factor: every node generates the same rows for a split. */
     @Override
-    public boolean readableOnEveryNode()
+    public boolean readableOnEveryNode(TableHandle table)
     {
         return true;
     }

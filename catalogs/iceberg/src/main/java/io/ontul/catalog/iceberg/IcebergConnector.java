@@ -86,6 +86,23 @@ public final class IcebergConnector
         return new IcebergBatchSink(handle, targetFileSize(handle), context.allocator(), context.parallelism(), Optional.empty());
     }
 
+    /** A data table reads the same on every node at the snapshot the coordinator planned with ({@link #version}); metadata tables run on the coordinator. */
+    @Override
+    public boolean readableOnEveryNode(TableHandle table)
+    {
+        return table.connectorHandle() instanceof IcebergTableHandle;
+    }
+
+    /** The snapshot a data table reads: its id, or {@value IcebergMetadata#NO_SNAPSHOT} for a table without data. */
+    @Override
+    public Optional<String> version(TableHandle table)
+    {
+        if (!(table.connectorHandle() instanceof IcebergTableHandle handle)) {
+            return Optional.empty();
+        }
+        return Optional.of(handle.snapshot().map(snapshot -> Long.toString(snapshot.snapshotId())).orElse(IcebergMetadata.NO_SNAPSHOT));
+    }
+
     /** The catalog is shared (a warehouse, a catalog service) when every node has the same catalog properties, as a cluster must. */
     @Override
     public boolean sameTablesOnEveryNode()

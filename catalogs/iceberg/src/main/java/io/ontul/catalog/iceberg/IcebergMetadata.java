@@ -51,6 +51,9 @@ import io.ontul.spi.TableStatistics;
 public final class IcebergMetadata
         implements ConnectorMetadata
 {
+    /** The version of a table without a snapshot (no data yet), as {@link IcebergConnector#version} names it. */
+    public static final String NO_SNAPSHOT = "none";
+
     private static final Logger LOG = LoggerFactory.getLogger(IcebergMetadata.class);
     /** Appends of concurrent statements commit one after another; each retry is cheap. */
     private static final Map<String, String> COMMIT_RETRY_PROPERTIES = Map.of(
@@ -140,6 +143,39 @@ public final class IcebergMetadata
             return Optional.of(dataTable(schema, table, icebergTable, Optional.of(snapshot), true));
         }
         return Optional.of(dataTable(schema, table, icebergTable, Optional.ofNullable(icebergTable.currentSnapshot()), false));
+    }
+
+    /**
+     * The data table at the snapshot another node planned with ({@code version}: a snapshot id, or
+     * {@value #NO_SNAPSHOT} when it had none); a metadata table or a snapshot named in
+     * {@code table} itself is looked up as usual.
+     */
+    @Override
+    public Optional<TableHandle> getTable(String schema, String table, String version)
+    {
+        IcebergTableName name = IcebergTableName.parse(qualified(schema, table), table);
+        if (!name.isPlain()) {
+            return getTable(schema, table);
+        }
+        Optional<Table> loaded = load(schema, table);
+        if (loaded.isEmpty()) {
+            return Optional.empty();
+        }
+        Table icebergTable = loaded.get();
+        if (version.equals(NO_SNAPSHOT)) {
+            return Optional.of(dataTable(schema, table, icebergTable, Optional.empty(), false));
+        }
+        Snapshot snapshot;
+        try {
+            snapshot = icebergTable.snapshot(Long.parseLong(version));
+        }
+        catch (NumberFormatException e) {
+            throw OntulException.internal("version '" + version + "' of Iceberg table '" + qualified(schema, table) + "' is no snapshot id", e);
+        }
+        if (snapshot == null) {
+            throw OntulException.userError(ErrorCode.NOT_FOUND, "Snapshot %s of table '%s', which the query reads, no longer exists (expired while the query ran?)", version, qualified(schema, table));
+        }
+        return Optional.of(dataTable(schema, table, icebergTable, Optional.of(snapshot), false));
     }
 
     private TableHandle dataTable(String schema, String tableName, Table table, Optional<Snapshot> snapshot, boolean timeTravel)

@@ -59,6 +59,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.spi.BatchSink;
+import io.ontul.spi.SinkWriter;
 import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -234,6 +235,87 @@ class TestIcebergWrites
         }
         assertThat(sorted(IcebergTesting.read(connector, connector.metadata().getTable("db", "parts").orElseThrow(), new ScanSpec(List.of("id", "name", "ts", "day"), List.of()), allocator)))
                 .isEqualTo(expectedRows(0, threads * rowsPerThread));
+    }
+
+    @Test
+    void aVersionNamesTheSnapshotAnotherNodeReads()
+    {
+        TableHandle empty = createSimpleTable("versions", Map.of());
+        assertThat(connector.version(empty)).contains(IcebergMetadata.NO_SNAPSHOT);
+        assertThat(connector.readableOnEveryNode(empty)).isTrue();
+        append(empty, 0, 100);
+        TableHandle first = connector.metadata().getTable("db", "versions").orElseThrow();
+        String version = connector.version(first).orElseThrow();
+        assertThat(version).isEqualTo(Long.toString(catalog.loadTable(TableIdentifier.of("db", "versions")).currentSnapshot().snapshotId()));
+        append(first, 100, 50);
+
+        ScanSpec scan = new ScanSpec(List.of("id", "name", "ts", "day"), List.of());
+        assertThat(IcebergTesting.read(connector, connector.metadata().getTable("db", "versions").orElseThrow(), scan, allocator)).hasSize(150);
+        TableHandle pinned = connector.metadata().getTable("db", "versions", version).orElseThrow();
+        assertThat(sorted(IcebergTesting.read(connector, pinned, scan, allocator))).isEqualTo(expectedRows(0, 100));
+        assertThat(connector.version(pinned)).contains(version);
+        assertThat(IcebergTesting.read(connector, connector.metadata().getTable("db", "versions", IcebergMetadata.NO_SNAPSHOT).orElseThrow(), scan, allocator)).isEmpty();
+        assertThatThrownBy(() -> connector.metadata().getTable("db", "versions", "12345"))
+                .hasMessage("Snapshot 12345 of table 'lake.db.versions', which the query reads, no longer exists (expired while the query ran?)");
+        // metadata tables are read where they are planned
+        assertThat(connector.readableOnEveryNode(connector.metadata().getTable("db", "versions$snapshots").orElseThrow())).isFalse();
+    }
+
+    @Test
+    void remoteWritersCommitInTheSinksOneSnapshotAndAFailedWriteDeletesTheirFiles()
+            throws IOException
+    {
+        TableHandle handle = createSimpleTable("remote", Map.of("write.target-file-size-bytes", 1L));
+        Path location = IcebergTesting.localPath(catalog.loadTable(TableIdentifier.of("db", "remote")).location());
+        BatchSink sink = connector.createSink(handle);
+        byte[] remote = sink.remoteWriterHandle().orElseThrow();
+        SinkWriter first = connector.openSinkWriter(remote, 1);
+        SinkWriter second = connector.openSinkWriter(remote, 2);
+        try (VectorSchemaRoot batch = batch(handle.columns(), 0, 3_000)) {
+            sink.append(batch);
+        }
+        try (VectorSchemaRoot batch = batch(handle.columns(), 3_000, 3_000)) {
+            first.append(batch);
+        }
+        try (VectorSchemaRoot batch = batch(handle.columns(), 6_000, 3_000)) {
+            second.append(batch);
+        }
+        sink.addRemoteWrite(first.finish());
+        sink.addRemoteWrite(second.finish());
+        assertThat(sink.commit()).isEqualTo(9_000);
+        Table table = catalog.loadTable(TableIdentifier.of("db", "remote"));
+        assertThat(table.snapshots()).hasSize(1);
+        assertThat(sorted(IcebergTesting.read(connector, connector.metadata().getTable("db", "remote").orElseThrow(), new ScanSpec(List.of("id", "name", "ts", "day"), List.of()), allocator)))
+                .isEqualTo(expectedRows(0, 9_000));
+        List<Path> committed = allFiles(location);
+
+        // a failed write: one writer finished, one never did (its process died), one aborted
+        BatchSink failing = connector.createSink(connector.metadata().getTable("db", "remote").orElseThrow());
+        byte[] failingHandle = failing.remoteWriterHandle().orElseThrow();
+        SinkWriter finished = connector.openSinkWriter(failingHandle, 1);
+        SinkWriter died = connector.openSinkWriter(failingHandle, 2);
+        SinkWriter aborted = connector.openSinkWriter(failingHandle, 3);
+        for (SinkWriter writer : List.of(finished, died, aborted)) {
+            try (VectorSchemaRoot batch = batch(handle.columns(), 10_000, 3_000)) {
+                writer.append(batch);
+            }
+        }
+        failing.addRemoteWrite(finished.finish());
+        died.finish(); // files complete on disk, never reported
+        aborted.abort();
+        assertThat(allFiles(location)).hasSizeGreaterThan(committed.size());
+        failing.abort();
+        assertThat(allFiles(location)).isEqualTo(committed);
+        assertThat(catalog.loadTable(TableIdentifier.of("db", "remote")).snapshots()).hasSize(1);
+    }
+
+    private void append(TableHandle handle, int first, int count)
+    {
+        BatchSink sink = connector.createSink(handle);
+        try (VectorSchemaRoot batch = batch(handle.columns(), first, count)) {
+            sink.append(batch);
+        }
+        sink.commit();
     }
 
     @Test

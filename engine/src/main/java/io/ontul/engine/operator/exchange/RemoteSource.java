@@ -22,13 +22,12 @@ public interface RemoteSource
     /**
      * The same pipeline with its rows written by each node into {@code write}'s table: each
      * stream then carries one row, what that node's writer finished (see
-     * {@link io.ontul.engine.operator.write.TableWriteOperator}).
-     *
-     * @throws UnsupportedOperationException if the nodes cannot write
+     * {@link io.ontul.engine.operator.write.TableWriteOperator}). Empty when some node cannot
+     * (it lacks the table's catalog).
      */
-    default RemoteSource writing(io.ontul.spi.cluster.FragmentWrite write)
+    default java.util.Optional<RemoteSource> writing(io.ontul.spi.cluster.FragmentWrite write)
     {
-        throw new UnsupportedOperationException("these streams cannot be written by their nodes");
+        return java.util.Optional.empty();
     }
 
     /** For EXPLAIN: e.g. {@code fragment 1 on 2 workers}. */

@@ -3,6 +3,7 @@ package io.ontul.catalog.iceberg.read;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import org.apache.iceberg.FileContent;
@@ -79,6 +80,9 @@ public final class IcebergSplitPlanner
         catch (RuntimeException e) {
             throw IcebergErrors.table(table.qualifiedName(), "planning the scan failed", e);
         }
+        // manifests are read in parallel: the order is made the same for every planning, so that
+        // the workers of a cluster, each planning the scan itself, agree on which split is which
+        files.sort(Comparator.comparing((FileScanTask file) -> file.file().location()).thenComparingLong(FileScanTask::start));
         return files;
     }
 }

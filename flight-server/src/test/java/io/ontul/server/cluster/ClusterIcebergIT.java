@@ -42,12 +42,13 @@ import io.ontul.server.testing.TestCluster;
 import io.trino.tpch.TpchTable;
 
 /**
- * CREATE TABLE AS into Iceberg on a coordinator and two workers that share the warehouse: each
- * worker writes its own share of the rows into data files, the coordinator commits them all in
- * ONE snapshot (read back with Iceberg's own reader, equal to DuckDB); a worker killed with
- * SIGKILL in the middle of the write leaves no table, no snapshot and no file.
+ * Iceberg on a coordinator and two workers that share the warehouse. CREATE TABLE AS and INSERT:
+ * each worker writes its own share of the rows into data files, the coordinator commits them all
+ * in ONE snapshot (read back with Iceberg's own reader, equal to DuckDB); a worker killed with
+ * SIGKILL in the middle of the write leaves no table, no snapshot and no file. Queries: the
+ * workers scan the snapshot the coordinator planned with.
  */
-class ClusterWritesIT
+class ClusterIcebergIT
 {
     private static final String ORDERS = "SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate, o_comment FROM tpch.sf0_1.orders WHERE o_orderkey % 7 <> 0";
     /** The file names Ontul's writers give (partition/thread, writer task, operation id, counter): the task is the worker's number, 0 on the coordinator. */
@@ -96,11 +97,8 @@ class ClusterWritesIT
     {
         List<String> expected = duckDbRows(ORDERS);
         try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
-            try (ResultSet plan = statement.executeQuery("EXPLAIN " + ORDERS)) {
-                plan.next();
-                assertThat(plan.getString(1)).contains("Exchange gather from fragment 0 on 2 workers");
-            }
-            assertThat(statement.executeUpdate("CREATE TABLE lake.w.orders AS " + ORDERS)).isEqualTo(expected.size());
+            assertThat(explain(statement, ORDERS)).contains("Exchange gather from fragment 0 on 2 workers");
+            assertThat(update(statement, "CREATE TABLE lake.w.orders AS " + ORDERS)).isEqualTo(expected.size());
         }
 
         Table table = iceberg.loadTable(TableIdentifier.of("w", "orders"));
@@ -133,9 +131,13 @@ class ClusterWritesIT
                 .containsEntry("total-records", String.valueOf(expected.size() + inserted.size()));
         assertThat(writersOf(table, table.currentSnapshot())).containsExactly("1", "2");
 
-        // Ontul reads back the same rows
+        // Ontul reads back the same rows, the workers scanning the table's current snapshot
+        String readBack = "SELECT count(*), sum(o_orderkey), sum(o_totalprice) FROM lake.w.orders";
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
+            assertThat(explain(statement, readBack)).contains("from fragment 0 on 2 workers").contains("Scan lake.w.orders");
+        }
         try (Connection connection = cluster.connect(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT count(*), sum(o_orderkey), sum(o_totalprice) FROM lake.w.orders")) {
+                ResultSet rows = statement.executeQuery(readBack)) {
             rows.next();
             assertThat(rows.getLong(1)).isEqualTo(duckDbLong("SELECT count(*) FROM tpch.sf0_1.orders"));
             assertThat(rows.getLong(2)).isEqualTo(duckDbLong("SELECT sum(o_orderkey) FROM tpch.sf0_1.orders"));
@@ -159,10 +161,33 @@ class ClusterWritesIT
     }
 
     @Test
+    void aCatalogOnlyTheCoordinatorHasIsReadAndWrittenThere()
+            throws Exception
+    {
+        try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE CATALOG solo USING iceberg WITH (\"iceberg.warehouse\" = '" + warehouse.resolve("solo") + "')");
+            statement.execute("CREATE SCHEMA solo.s");
+            // the rows come from the workers, the coordinator writes them
+            assertThat(statement.executeUpdate("CREATE TABLE solo.s.nation AS SELECT * FROM tpch.tiny.nation")).isEqualTo(25);
+            assertThat(explain(statement, "SELECT count(*) FROM solo.s.nation")).doesNotContain("fragment");
+            try (ResultSet rows = statement.executeQuery("SELECT count(*), sum(n_regionkey) FROM solo.s.nation")) {
+                rows.next();
+                assertThat(rows.getLong(1)).isEqualTo(25);
+                assertThat(rows.getLong(2)).isEqualTo(50);
+            }
+        }
+        try (HadoopCatalog solo = IcebergTesting.hadoopCatalog(warehouse.resolve("solo"))) {
+            Table table = solo.loadTable(TableIdentifier.of("s", "nation"));
+            assertThat(writersOf(table, table.currentSnapshot())).containsExactly("0");
+        }
+    }
+
+    @Test
     void aWorkerKilledInTheMiddleOfTheWriteLeavesNoTableNoSnapshotAndNoFile()
             throws Exception
     {
         Path location = warehouse.resolve("w").resolve("big");
+        String last;
         try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
             CompletableFuture<Integer> failing = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -172,18 +197,27 @@ class ClusterWritesIT
                     throw new CompletionException(e);
                 }
             });
+            // both write; the one that started last surely has rows left to write
+            awaitFilesOfWorker(location, "1");
             awaitFilesOfWorker(location, "2");
-            cluster.killWorker(1);
-            assertThatThrownBy(() -> failing.get(3, TimeUnit.MINUTES))
-                    .hasMessageContaining("Lost worker")
-                    .hasMessageContaining("while it ran part of the query");
+            last = lastWriter(location);
+            cluster.killWorker(workerOfWriter(last));
+            Throwable failure = null;
+            try {
+                Integer rows = failing.get(3, TimeUnit.MINUTES);
+                throw new AssertionError("The write went on without the killed worker (" + rows + " rows):\n" + cluster.logs());
+            }
+            catch (java.util.concurrent.ExecutionException e) {
+                failure = e.getCause();
+            }
+            assertThat(failure).hasMessageContaining("Lost worker").hasMessageContaining("while it ran part of the query");
         }
         assertThat(iceberg.tableExists(TableIdentifier.of("w", "big"))).isFalse();
         // the coordinator deletes what the dead worker left (it cannot itself); the live worker, cancelled, deletes its own
         awaitNoFiles(location);
 
         // the cluster writes on, on both workers once the dead one is back
-        cluster.restartWorker(1);
+        cluster.restartWorker(workerOfWriter(last));
         cluster.awaitActiveWorkers(2);
         try (Connection connection = cluster.connect(); Statement statement = connection.createStatement()) {
             assertThat(statement.executeUpdate("CREATE TABLE lake.w.big AS SELECT * FROM tpch.tiny.lineitem")).isEqualTo(60175);
@@ -193,6 +227,29 @@ class ClusterWritesIT
         assertThat(IcebergTesting.dataFiles(location)).hasSize(countAdded(table, table.currentSnapshot()));
     }
 
+    /** Runs an update; a failure carries the nodes' logs. */
+    private static int update(Statement statement, String sql)
+    {
+        try {
+            return statement.executeUpdate(sql);
+        }
+        catch (SQLException e) {
+            throw new AssertionError(e.getMessage() + "\n" + cluster.logs(), e);
+        }
+    }
+
+    private static String explain(Statement statement, String query)
+            throws SQLException
+    {
+        StringBuilder plan = new StringBuilder();
+        try (ResultSet rows = statement.executeQuery("EXPLAIN " + query)) {
+            while (rows.next()) {
+                plan.append(rows.getString(1)).append('\n');
+            }
+        }
+        return plan.toString();
+    }
+
     private static int countAdded(Table table, Snapshot snapshot)
     {
         int count = 0;
@@ -200,6 +257,36 @@ class ClusterWritesIT
             count++;
         }
         return count;
+    }
+
+    /** The writer whose first data file in {@code location} is the newest. */
+    private static String lastWriter(Path location)
+            throws IOException
+    {
+        java.util.Map<String, java.nio.file.attribute.FileTime> first = new java.util.HashMap<>();
+        for (Path file : IcebergTesting.dataFiles(location)) {
+            Matcher matcher = DATA_FILE.matcher(file.getFileName().toString());
+            if (matcher.matches()) {
+                java.nio.file.attribute.FileTime created = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).creationTime();
+                first.merge(matcher.group(1), created, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            }
+        }
+        return first.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow().getKey();
+    }
+
+    /**
+     * The cluster's index of the worker that is writer {@code writer}: the coordinator numbers
+     * the active workers in the order of their node ids, from 1.
+     */
+    private static int workerOfWriter(String writer)
+            throws IOException
+    {
+        List<String> ids = new ArrayList<>();
+        for (int index = 0; index < 2; index++) {
+            ids.add(Files.readString(directory.resolve("worker-" + index).resolve("data").resolve(io.ontul.engine.api.cluster.ClusterConfig.NODE_ID_FILE)).trim());
+        }
+        List<String> sorted = ids.stream().sorted().toList();
+        return ids.indexOf(sorted.get(Integer.parseInt(writer) - 1));
     }
 
     /** Waits until the worker numbered {@code writer} (1-based) has data files in {@code location}. */
