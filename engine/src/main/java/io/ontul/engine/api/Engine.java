@@ -34,6 +34,8 @@ public final class Engine
     private final io.ontul.engine.security.AccessControl accessControl;
     private final BufferAllocator rootAllocator;
     private final CatalogManager catalogs;
+    /** On a worker: its shares of fragments its peers read (broadcast exchanges). */
+    private final io.ontul.engine.scheduler.BroadcastOutputs broadcastOutputs;
     private final ExecutorService workers;
     private final int parallelism;
     private final QueryIds queryIds = new QueryIds();
@@ -60,6 +62,7 @@ public final class Engine
         QueryLimits limits = QueryLimits.fromConfig(config);
         long maxMemory = DataSize.parse(config.property(EngineConfig.MEMORY_MAX, defaultMaxMemory()), EngineConfig.MEMORY_MAX);
         this.rootAllocator = new RootAllocator(maxMemory);
+        this.broadcastOutputs = new io.ontul.engine.scheduler.BroadcastOutputs(rootAllocator.newChildAllocator("broadcast-outputs", 0, Long.MAX_VALUE));
         this.parallelism = Integer.parseInt(config.property(EngineConfig.TASK_CONCURRENCY, String.valueOf(Runtime.getRuntime().availableProcessors())));
         AtomicInteger threadIds = new AtomicInteger();
         this.workers = Executors.newCachedThreadPool(runnable -> {
@@ -185,6 +188,16 @@ public final class Engine
      */
     public QueryResult runFragment(io.ontul.spi.cluster.FragmentRequest request)
     {
+        if (request.consumer() >= 0) {
+            // a peer reads this worker's share of a fragment nested in its own: computed once, for every peer
+            io.ontul.engine.scheduler.BroadcastOutputs.Stream stream = broadcastOutputs.read(request, () -> streamOf(executeFragment(request)));
+            return new BroadcastResult(request.queryId() + ".f" + request.fragment(), stream);
+        }
+        return executeFragment(request);
+    }
+
+    private QueryResult executeFragment(io.ontul.spi.cluster.FragmentRequest request)
+    {
         Session session = createSession(request.user());
         session.setCatalog(request.catalog());
         session.setSchema(request.schema());
@@ -193,6 +206,59 @@ public final class Engine
         // an id of its own (the query's, then the fragment's): two fragments of one query may run here at once
         return new io.ontul.engine.execution.StatementExecutor(session, request.queryId() + ".f" + request.fragment(), request.sql())
                 .executeFragment(request, root -> fragmentHistory.record(request.queryId(), request.fragment(), root));
+    }
+
+    private static io.ontul.engine.scheduler.BroadcastOutputs.Stream streamOf(QueryResult result)
+    {
+        return new io.ontul.engine.scheduler.BroadcastOutputs.Stream()
+        {
+            @Override
+            public org.apache.arrow.vector.types.pojo.Schema schema()
+            {
+                return result.schema();
+            }
+
+            @Override
+            public org.apache.arrow.vector.VectorSchemaRoot next()
+            {
+                return result.nextBatch();
+            }
+
+            @Override
+            public void close()
+            {
+                result.close();
+            }
+        };
+    }
+
+    /** One peer's reading of a broadcast output, as the result its DoGet streams. */
+    private record BroadcastResult(String queryId, io.ontul.engine.scheduler.BroadcastOutputs.Stream stream)
+            implements QueryResult
+    {
+        @Override
+        public org.apache.arrow.vector.types.pojo.Schema schema()
+        {
+            return stream.schema();
+        }
+
+        @Override
+        public boolean isUpdate()
+        {
+            return false;
+        }
+
+        @Override
+        public org.apache.arrow.vector.VectorSchemaRoot nextBatch()
+        {
+            return stream.next();
+        }
+
+        @Override
+        public void close()
+        {
+            stream.close();
+        }
     }
 
     /**
@@ -417,6 +483,7 @@ public final class Engine
         workers.shutdownNow();
         catalogs.close();
         exchange.close();
+        broadcastOutputs.close();
         rootAllocator.close();
         metadata.close();
     }

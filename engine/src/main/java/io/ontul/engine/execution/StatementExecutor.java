@@ -90,6 +90,8 @@ public final class StatementExecutor
     private io.ontul.engine.security.UserAccess access;
     /** The versions of the tables a worker reads (those the coordinator planned with), by qualified name; none on the coordinator. */
     private java.util.Map<String, String> tableVersions = java.util.Map.of();
+    /** How often the statement was planned for the workers (a retry plans again). */
+    private int plannings;
 
     /**
      * @param parsed the statement as {@link #prepare} parsed it, never itself validated (each run
@@ -373,7 +375,7 @@ public final class StatementExecutor
     /** The statement as a worker needs it; the scheduler fills in the fragment and the worker's share. */
     private FragmentRequest fragmentRequest()
     {
-        return FragmentRequest.statement(queryId, session.user(), sql, session.catalog(), session.schema(), session.properties(), parallelism());
+        return FragmentRequest.statement(queryId, session.user(), sql, session.catalog(), session.schema(), session.properties(), parallelism(), ++plannings);
     }
 
     /**
@@ -412,6 +414,8 @@ public final class StatementExecutor
                         + (request.fragment() < fragments.size() ? fragments.get(request.fragment()).fingerprint() : "(only " + fragments.size() + " fragments)"));
             }
             PlanNode fragment = fragments.get(request.fragment()).root();
+            // the build sides nested in it: read from every peer's share
+            engine.scheduler().readNested(fragments, request);
             started.accept(fragment);
             QueryContext context = openContext(request.instancesPerWorker());
             try {

@@ -67,7 +67,7 @@ public final class GatherNode
     {
         RemoteSource source = remote;
         if (source != null) {
-            return "Exchange gather from " + source.describe();
+            return (source.broadcast() ? "Exchange broadcast from " : "Exchange gather from ") + source.describe();
         }
         return broadcast ? "Broadcast (every worker computes it whole)" : "Gather (parallel)";
     }

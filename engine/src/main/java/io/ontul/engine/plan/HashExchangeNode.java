@@ -77,6 +77,10 @@ public final class HashExchangeNode
             keys.add(rowType().getFieldList().get(key).getName());
         }
         RemoteSource source = remote;
-        return source == null ? "LocalExchange (hash " + keys + ")" : "Exchange repartition (hash " + keys + ") from " + source.describe();
+        if (source == null) {
+            return "LocalExchange (hash " + keys + ")";
+        }
+        return source.broadcast() ? "Exchange broadcast from " + source.describe() + ", then LocalExchange (hash " + keys + ")"
+                : "Exchange repartition (hash " + keys + ") from " + source.describe();
     }
 }

@@ -22,10 +22,11 @@ import io.ontul.engine.plan.ScanNode;
  * <li>every table it reads, also in its join build sides, reads the same on every node
  *     ({@link io.ontul.spi.Connector#readableOnEveryNode}, at the version the coordinator planned).</li>
  * </ul>
- * The plan is searched top down, children in order, and not below a fragment: the first
- * fragments found are the largest. A join's build side inside a fragment is computed by every
- * worker for itself (broadcast by recomputation). The coordinator and the workers cut the same
- * plan the same way, so a fragment is named by its index.
+ * The plan is searched top down, children in order: the first fragments found are the largest.
+ * Inside a fragment, the exchanges that feed its joins' build sides are cut the same way: such a
+ * nested fragment runs once, shared out over the workers, and every worker of its parent reads all
+ * of its output (a broadcast exchange). The coordinator and the workers cut the same plan the
+ * same way, so a fragment is named by its index.
  */
 public final class Fragmenter
 {
@@ -34,19 +35,24 @@ public final class Fragmenter
     public static List<Fragment> fragments(PlanNode root)
     {
         List<Fragment> found = new ArrayList<>();
-        visit(root, found);
+        visit(root, -1, found);
         return found;
     }
 
-    private static void visit(PlanNode node, List<Fragment> found)
+    private static void visit(PlanNode node, int parent, List<Fragment> found)
     {
         if ((node instanceof GatherNode || node instanceof HashExchangeNode) && distributable(node.children().get(0))) {
             PlanNode child = node.children().get(0);
-            found.add(new Fragment(found.size(), node, child, fingerprint(child)));
+            Fragment fragment = new Fragment(found.size(), node, child, fingerprint(child), parent);
+            found.add(fragment);
+            // its split path holds no exchange: those below it feed its build sides
+            for (PlanNode grandchild : child.children()) {
+                visit(grandchild, fragment.index(), found);
+            }
             return;
         }
         for (PlanNode child : node.children()) {
-            visit(child, found);
+            visit(child, parent, found);
         }
     }
 

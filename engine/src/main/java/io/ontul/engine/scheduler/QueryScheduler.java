@@ -20,6 +20,7 @@ import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
 import io.ontul.spi.cluster.FragmentRequest;
 import io.ontul.spi.cluster.FragmentWrite;
+import io.ontul.spi.cluster.WorkerAddress;
 import io.ontul.spi.cluster.RemoteTasks;
 
 /**
@@ -77,8 +78,17 @@ public final class QueryScheduler
                 return List.of();
             }
         }
+        List<WorkerAddress> peers = active.stream().map(worker -> new WorkerAddress(worker.id(), worker.address())).toList();
         List<Fragment> placed = new java.util.ArrayList<>();
         for (Fragment fragment : fragments) {
+            if (!fragment.topLevel()) {
+                if (placed.stream().anyMatch(parent -> parent.index() == fragment.parent())) {
+                    // read by the parent's workers, from each other; marked here for EXPLAIN
+                    placed.add(fragment);
+                    markRead(fragment, new PeerStreams(tasks, template.forWorker(fragment.parent(), "", 0, peers, versions), fragment));
+                }
+                continue;
+            }
             java.util.Set<String> catalogs = new TreeSet<>();
             catalogs(fragment.root(), catalogs);
             Optional<Worker> lacking = active.stream().filter(worker -> !worker.catalogs().containsAll(catalogs)).findFirst();
@@ -87,19 +97,44 @@ public final class QueryScheduler
                 continue;
             }
             placed.add(fragment);
-            WorkerStreams source = new WorkerStreams(tasks, active, template, fragment, versions);
-            if (fragment.exchange() instanceof GatherNode gather) {
-                gather.distribute(source);
-            }
-            else {
-                ((HashExchangeNode) fragment.exchange()).distribute(source);
-            }
+            markRead(fragment, new WorkerStreams(tasks, active, template, fragment, versions, peers));
             markBroadcasts(fragment.root());
         }
         if (!placed.isEmpty()) {
             LOG.debug("Query {}: {} fragments on workers {}", template.queryId(), placed.size(), active);
         }
         return placed;
+    }
+
+    /**
+     * On a worker running fragment {@code request.fragment()} of {@code fragments} (as it cut its
+     * own plan): points the exchanges of the fragments nested in it at the peers' outputs, each
+     * peer computing its share once for all.
+     */
+    public void readNested(List<Fragment> fragments, FragmentRequest request)
+    {
+        RemoteTasks tasks = remoteTasks;
+        if (request.peers().isEmpty()) {
+            return;
+        }
+        if (tasks == null) {
+            throw new IllegalStateException("this worker has no transport to its peers");
+        }
+        for (Fragment fragment : fragments) {
+            if (fragment.parent() == request.fragment()) {
+                markRead(fragment, new PeerStreams(tasks, request, fragment));
+            }
+        }
+    }
+
+    private static void markRead(Fragment fragment, RemoteSource source)
+    {
+        if (fragment.exchange() instanceof GatherNode gather) {
+            gather.distribute(source);
+        }
+        else {
+            ((HashExchangeNode) fragment.exchange()).distribute(source);
+        }
     }
 
     /** Adds the catalog of every table {@code node} scans. */
@@ -136,10 +171,10 @@ public final class QueryScheduler
         return true;
     }
 
-    /** The gathers inside a fragment feed join build sides, which every worker computes whole. */
+    /** The gathers inside a fragment that no nested fragment reads feed join build sides, which every worker computes whole. */
     private static void markBroadcasts(PlanNode node)
     {
-        if (node instanceof GatherNode gather) {
+        if (node instanceof GatherNode gather && gather.remote().isEmpty()) {
             gather.computedOnEveryWorker();
         }
         for (PlanNode child : node.children()) {
@@ -148,7 +183,7 @@ public final class QueryScheduler
     }
 
     /** One fragment on every active worker: a stream per worker. */
-    private record WorkerStreams(RemoteTasks tasks, List<Worker> workers, FragmentRequest template, Fragment fragment, Map<String, String> versions)
+    private record WorkerStreams(RemoteTasks tasks, List<Worker> workers, FragmentRequest template, Fragment fragment, Map<String, String> versions, List<WorkerAddress> peers)
             implements RemoteSource
     {
         @Override
@@ -161,7 +196,7 @@ public final class QueryScheduler
         public RemoteStream open(int index)
         {
             Worker worker = workers.get(index);
-            return tasks.open(worker.id(), worker.address(), template.forWorker(fragment.index(), fragment.fingerprint(), index, workers.size(), versions));
+            return tasks.open(worker.id(), worker.address(), template.forWorker(fragment.index(), fragment.fingerprint(), index, peers, versions));
         }
 
         @Override
@@ -170,7 +205,7 @@ public final class QueryScheduler
             if (!workers.stream().allMatch(worker -> worker.catalogs().contains(write.catalog()))) {
                 return Optional.empty();
             }
-            return Optional.of(new WorkerStreams(tasks, workers, template.writing(write), fragment, versions));
+            return Optional.of(new WorkerStreams(tasks, workers, template.writing(write), fragment, versions, peers));
         }
 
         @Override
@@ -185,6 +220,51 @@ public final class QueryScheduler
             java.util.Map<String, List<io.ontul.spi.cluster.OperatorFigures>> figures = new java.util.LinkedHashMap<>();
             for (Worker worker : workers) {
                 figures.put(worker.id(), tasks.statistics(worker.id(), worker.address(), template.queryId(), fragment.index()));
+            }
+            return figures;
+        }
+    }
+
+    /**
+     * A nested fragment's output as one worker of its parent reads it: a stream from every peer,
+     * each serving its own share (computed once, whoever asks first) to every consumer.
+     *
+     * @param request the parent's request to this worker
+     */
+    private record PeerStreams(RemoteTasks tasks, FragmentRequest request, Fragment fragment)
+            implements RemoteSource
+    {
+        @Override
+        public int streams()
+        {
+            return request.peers().size();
+        }
+
+        @Override
+        public RemoteStream open(int index)
+        {
+            WorkerAddress peer = request.peers().get(index);
+            return tasks.open(peer.id(), peer.address(), request.forPeer(fragment.index(), fragment.fingerprint(), index));
+        }
+
+        @Override
+        public boolean broadcast()
+        {
+            return true;
+        }
+
+        @Override
+        public String describe()
+        {
+            return "fragment " + fragment.index() + " on " + streams() + (streams() == 1 ? " worker" : " workers");
+        }
+
+        @Override
+        public java.util.Map<String, List<io.ontul.spi.cluster.OperatorFigures>> statistics()
+        {
+            java.util.Map<String, List<io.ontul.spi.cluster.OperatorFigures>> figures = new java.util.LinkedHashMap<>();
+            for (WorkerAddress peer : request.peers()) {
+                figures.put(peer.id(), tasks.statistics(peer.id(), peer.address(), request.queryId(), fragment.index()));
             }
             return figures;
         }

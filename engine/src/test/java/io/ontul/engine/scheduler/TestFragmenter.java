@@ -59,9 +59,11 @@ class TestFragmenter
         GatherNode build = new GatherNode(scan(true));
         GatherNode root = new GatherNode(join(JoinType.INNER, scan(true), build));
         List<Fragment> fragments = Fragmenter.fragments(new SortNode(root, List.of(), 0, Long.MAX_VALUE));
-        assertThat(fragments).hasSize(1);
-        assertThat(fragments.get(0).exchange()).isSameAs(root);
-        assertThat(fragments.get(0).index()).isZero();
+        // the build side is a fragment nested in the probe's: its workers read all of it
+        assertThat(fragments).extracting(Fragment::exchange).containsExactly(root, build);
+        assertThat(fragments).extracting(Fragment::index).containsExactly(0, 1);
+        assertThat(fragments).extracting(Fragment::parent).containsExactly(-1, 0);
+        assertThat(fragments.get(0).fingerprint()).isEqualTo("HashJoin INNER on k = k\n  Scan test.s.t columns=[k]\n  Gather (parallel)\n    Scan test.s.t columns=[k]\n");
 
         // two inputs of a union-like parent: numbered in child order
         GatherNode left = new GatherNode(scan(true));
@@ -69,6 +71,7 @@ class TestFragmenter
         List<Fragment> both = Fragmenter.fragments(join(JoinType.INNER, left, right));
         assertThat(both).extracting(Fragment::exchange).containsExactly(left, right);
         assertThat(both).extracting(Fragment::index).containsExactly(0, 1);
+        assertThat(both).allMatch(Fragment::topLevel);
     }
 
     @Test
@@ -86,7 +89,7 @@ class TestFragmenter
             // the probe runs where the matches meet; only the build side's own pipeline goes to the workers
             assertThat(below).as("%s", matching).extracting(Fragment::exchange).containsExactly(build);
         }
-        assertThat(Fragmenter.fragments(new GatherNode(join(JoinType.LEFT, scan(true), new GatherNode(scan(true)))))).hasSize(1);
+        assertThat(Fragmenter.fragments(new GatherNode(join(JoinType.LEFT, scan(true), new GatherNode(scan(true)))))).extracting(Fragment::parent).containsExactly(-1, 0);
     }
 
     private static PlanNode filter(PlanNode input)

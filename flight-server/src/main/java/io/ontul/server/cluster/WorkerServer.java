@@ -50,6 +50,7 @@ public final class WorkerServer
     private final BufferAllocator allocator;
     private final FlightServer server;
     private final CoordinatorClient coordinator;
+    private final FlightRemoteTasks peers;
     private final ScheduledExecutorService heartbeats;
     private final WorkerProducer producer;
     private final CountDownLatch firstAnswer = new CountDownLatch(1);
@@ -58,12 +59,13 @@ public final class WorkerServer
     private String lastProblem;
     private boolean closed;
 
-    private WorkerServer(Engine engine, BufferAllocator allocator, FlightServer server, CoordinatorClient coordinator, WorkerProducer producer)
+    private WorkerServer(Engine engine, BufferAllocator allocator, FlightServer server, CoordinatorClient coordinator, FlightRemoteTasks peers, WorkerProducer producer)
     {
         this.engine = engine;
         this.allocator = allocator;
         this.server = server;
         this.coordinator = coordinator;
+        this.peers = peers;
         this.producer = producer;
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ontul-cluster-heartbeat");
@@ -89,6 +91,7 @@ public final class WorkerServer
         BufferAllocator allocator = null;
         FlightServer server = null;
         CoordinatorClient coordinator = null;
+        FlightRemoteTasks peers = null;
         try {
             Location coordinatorLocation = CoordinatorClient.parseLocation(cluster.coordinator().orElseThrow(), ClusterConfig.COORDINATOR);
             ClusterTokens tokens = new ClusterTokens(cluster.secret().orElseThrow(), Clock.systemUTC());
@@ -108,14 +111,18 @@ public final class WorkerServer
             server = builder.build().start();
             advertised[0] = AdvertisedAddress.of(config, host, server.getPort(), tls.enabled());
             engine.cluster().advertise(advertised[0]);
-            coordinator = new CoordinatorClient(allocator, coordinatorLocation,
-                    Optional.ofNullable(config.property(CoordinatorClient.TLS_ROOT_CERTIFICATES, null)).map(Path::of), tokens, cluster.nodeId());
-            WorkerServer worker = new WorkerServer(engine, allocator, server, coordinator, producer);
+            Optional<Path> rootCertificates = Optional.ofNullable(config.property(CoordinatorClient.TLS_ROOT_CERTIFICATES, null)).map(Path::of);
+            coordinator = new CoordinatorClient(allocator, coordinatorLocation, rootCertificates, tokens, cluster.nodeId());
+            // a worker reads its peers' shares of the build sides of the fragments it runs
+            peers = new FlightRemoteTasks(allocator, tokens, cluster.nodeId(),
+                    (peer, message) -> LOG.warn("Lost peer {}: {}", peer, message), rootCertificates);
+            engine.useRemoteTasks(peers);
+            WorkerServer worker = new WorkerServer(engine, allocator, server, coordinator, peers, producer);
             worker.heartbeats.scheduleWithFixedDelay(worker::report, 0, cluster.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
             return worker;
         }
         catch (IOException | RuntimeException e) {
-            for (AutoCloseable opened : new AutoCloseable[] {coordinator, server, allocator}) {
+            for (AutoCloseable opened : new AutoCloseable[] {peers, coordinator, server, allocator}) {
                 if (opened != null) {
                     try {
                         opened.close();
@@ -220,6 +227,7 @@ public final class WorkerServer
         try {
             server.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS);
             server.close();
+            peers.close();
             coordinator.close();
         }
         catch (InterruptedException e) {

@@ -30,6 +30,12 @@ public interface RemoteSource
         return java.util.Optional.empty();
     }
 
+    /** Whether every consumer reads all of every stream (a broadcast), rather than the coordinator alone. */
+    default boolean broadcast()
+    {
+        return false;
+    }
+
     /** For EXPLAIN: e.g. {@code fragment 1 on 2 workers}. */
     String describe();
 

@@ -1,0 +1,290 @@
+package io.ontul.engine.scheduler;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
+import io.ontul.spi.cluster.FragmentRequest;
+
+/**
+ * A worker's side of broadcast exchanges: its share of a nested fragment (a join's build side
+ * inside the fragment the workers run), computed once and read in full by every consumer (each
+ * worker of the parent fragment, itself included). The first consumer's request starts the
+ * share; the consumers then pull it batch by batch, the fastest one driving it, and a batch is
+ * freed once every consumer has read it. The share stops when every consumer has closed its
+ * stream (finished, or cancelled with its query), or when no consumer has read for
+ * {@link #IDLE} (one never came: its query failed elsewhere first).
+ */
+public final class BroadcastOutputs
+{
+    static final Duration IDLE = Duration.ofSeconds(60);
+    private static final Logger LOG = LoggerFactory.getLogger(BroadcastOutputs.class);
+
+    private final Map<String, Output> outputs = new ConcurrentHashMap<>();
+    private final org.apache.arrow.memory.BufferAllocator allocator;
+
+    /**
+     * @param allocator where the buffered batches are kept: they outlive the share's query, whose
+     *        memory is freed when it ends, until every consumer has sent them on
+     */
+    public BroadcastOutputs(org.apache.arrow.memory.BufferAllocator allocator)
+    {
+        this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    /** A stream of batches: a fragment's output, or one consumer's reading of it. Each batch is valid until the next call. */
+    public interface Stream
+            extends AutoCloseable
+    {
+        Schema schema();
+
+        /** The next batch, or null at the end. */
+        VectorSchemaRoot next();
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Consumer {@code request.consumer()}'s stream of this worker's share of fragment
+     * {@code request.fragment()}, which {@code run} starts if no consumer has yet.
+     */
+    public Stream read(FragmentRequest request, Supplier<Stream> run)
+    {
+        if (request.consumer() < 0 || request.consumer() >= request.workers()) {
+            throw new IllegalArgumentException("consumer " + request.consumer() + " of " + request.workers());
+        }
+        reapIdle();
+        String key = request.queryId() + ".a" + request.attempt() + ".f" + request.fragment();
+        Output output;
+        synchronized (outputs) {
+            output = outputs.get(key);
+            if (output == null) {
+                output = new Output(key, request.workers(), run.get());
+                outputs.put(key, output);
+            }
+        }
+        return output.reader(request.consumer());
+    }
+
+    /** Stops every share and frees the memory of the outputs. */
+    public void close()
+    {
+        List.copyOf(outputs.values()).forEach(Output::abandon);
+        try {
+            allocator.close();
+        }
+        catch (RuntimeException e) {
+            LOG.warn("Broadcast outputs still hold memory at shutdown: {}", e.getMessage());
+        }
+    }
+
+    /** Shares being read now. */
+    public int size()
+    {
+        return outputs.size();
+    }
+
+    private void reapIdle()
+    {
+        long now = System.nanoTime();
+        for (Output output : List.copyOf(outputs.values())) {
+            if (now - output.lastRead() > IDLE.toNanos()) {
+                LOG.warn("Broadcast output {} was not read for {}; stopping it (a consumer never came)", output.key, IDLE);
+                output.abandon();
+            }
+        }
+    }
+
+    /** One share and its consumers' places in it. */
+    private final class Output
+    {
+        private final String key;
+        private final Stream source;
+        /** Batches not yet read by every consumer; index {@code first + i} is {@code buffered.get(i)}. */
+        private final List<VectorSchemaRoot> buffered = new ArrayList<>();
+        private final int[] cursors;
+        private final boolean[] done;
+        private int first;
+        private boolean ended;
+        private boolean closed;
+        private RuntimeException failure;
+        private volatile long lastRead = System.nanoTime();
+
+        Output(String key, int consumers, Stream source)
+        {
+            this.key = key;
+            this.source = requireNonNull(source, "source is null");
+            this.cursors = new int[consumers];
+            this.done = new boolean[consumers];
+        }
+
+        long lastRead()
+        {
+            return lastRead;
+        }
+
+        Stream reader(int consumer)
+        {
+            synchronized (this) {
+                if (done[consumer] || closed) {
+                    throw new OntulException(ErrorCode.INTERNAL_ERROR, "Broadcast output " + key + " was already read by consumer " + consumer);
+                }
+            }
+            return new Reader(consumer);
+        }
+
+        /** The next batch for {@code consumer} (a slice it owns), or null at the end. */
+        synchronized VectorSchemaRoot next(int consumer)
+        {
+            lastRead = System.nanoTime();
+            while (cursors[consumer] - first >= buffered.size()) {
+                if (failure != null) {
+                    throw failure;
+                }
+                if (ended) {
+                    return null;
+                }
+                if (closed) {
+                    throw new OntulException(ErrorCode.QUERY_CANCELLED, "Broadcast output " + key + " was stopped");
+                }
+                pull();
+            }
+            VectorSchemaRoot batch = buffered.get(cursors[consumer] - first);
+            cursors[consumer]++;
+            VectorSchemaRoot slice = batch.slice(0, batch.getRowCount());
+            release();
+            return slice;
+        }
+
+        private void pull()
+        {
+            try {
+                VectorSchemaRoot batch = source.next();
+                if (batch == null) {
+                    ended = true;
+                    return;
+                }
+                buffered.add(take(batch, allocator));
+            }
+            catch (RuntimeException e) {
+                failure = e;
+                throw e;
+            }
+        }
+
+        /** Frees the batches every consumer has read (a finished consumer reads no more). */
+        private void release()
+        {
+            int least = Integer.MAX_VALUE;
+            for (int consumer = 0; consumer < cursors.length; consumer++) {
+                if (!done[consumer]) {
+                    least = Math.min(least, cursors[consumer]);
+                }
+            }
+            while (!buffered.isEmpty() && first < least) {
+                buffered.remove(0).close();
+                first++;
+            }
+        }
+
+        synchronized void finished(int consumer)
+        {
+            done[consumer] = true;
+            release();
+            boolean all = true;
+            for (boolean finished : done) {
+                all &= finished;
+            }
+            if (all) {
+                abandon();
+            }
+        }
+
+        /** Stops the share and frees what it holds. */
+        synchronized void abandon()
+        {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            Arrays.fill(done, true);
+            outputs.remove(key, this);
+            buffered.forEach(VectorSchemaRoot::close);
+            buffered.clear();
+            source.close();
+        }
+
+        /** A consumer's stream. */
+        private final class Reader
+                implements Stream
+        {
+            private final int consumer;
+            private VectorSchemaRoot current;
+            private boolean finished;
+
+            Reader(int consumer)
+            {
+                this.consumer = consumer;
+            }
+
+            @Override
+            public Schema schema()
+            {
+                return source.schema();
+            }
+
+            @Override
+            public VectorSchemaRoot next()
+            {
+                closeCurrent();
+                current = Output.this.next(consumer);
+                return current;
+            }
+
+            @Override
+            public void close()
+            {
+                closeCurrent();
+                if (!finished) {
+                    finished = true;
+                    finished(consumer);
+                }
+            }
+
+            private void closeCurrent()
+            {
+                if (current != null) {
+                    current.close();
+                    current = null;
+                }
+            }
+        }
+    }
+
+    /** The buffers of a batch its producer may reuse, moved into a batch of their own in {@code allocator}. */
+    private static VectorSchemaRoot take(VectorSchemaRoot batch, org.apache.arrow.memory.BufferAllocator allocator)
+    {
+        List<FieldVector> moved = new ArrayList<>();
+        for (FieldVector vector : batch.getFieldVectors()) {
+            org.apache.arrow.vector.util.TransferPair pair = vector.getTransferPair(allocator);
+            pair.transfer();
+            moved.add((FieldVector) pair.getTo());
+        }
+        return new VectorSchemaRoot(batch.getSchema().getFields(), moved, batch.getRowCount());
+    }
+}
