@@ -34,8 +34,8 @@ public final class Engine
     private final io.ontul.engine.security.AccessControl accessControl;
     private final BufferAllocator rootAllocator;
     private final CatalogManager catalogs;
-    /** On a worker: its shares of fragments its peers read (broadcast exchanges). */
-    private final io.ontul.engine.scheduler.BroadcastOutputs broadcastOutputs;
+    /** On a worker: its shares of fragments its peers read (broadcast and repartition exchanges between workers). */
+    private final io.ontul.engine.scheduler.PeerOutputs peerOutputs;
     private final ExecutorService workers;
     private final int parallelism;
     private final QueryIds queryIds = new QueryIds();
@@ -62,7 +62,7 @@ public final class Engine
         QueryLimits limits = QueryLimits.fromConfig(config);
         long maxMemory = DataSize.parse(config.property(EngineConfig.MEMORY_MAX, defaultMaxMemory()), EngineConfig.MEMORY_MAX);
         this.rootAllocator = new RootAllocator(maxMemory);
-        this.broadcastOutputs = new io.ontul.engine.scheduler.BroadcastOutputs(rootAllocator.newChildAllocator("broadcast-outputs", 0, Long.MAX_VALUE));
+        this.peerOutputs = new io.ontul.engine.scheduler.PeerOutputs(rootAllocator.newChildAllocator("peer-outputs", 0, Long.MAX_VALUE));
         this.parallelism = Integer.parseInt(config.property(EngineConfig.TASK_CONCURRENCY, String.valueOf(Runtime.getRuntime().availableProcessors())));
         AtomicInteger threadIds = new AtomicInteger();
         this.workers = Executors.newCachedThreadPool(runnable -> {
@@ -190,8 +190,8 @@ public final class Engine
     {
         if (request.consumer() >= 0) {
             // a peer reads this worker's share of a fragment nested in its own: computed once, for every peer
-            io.ontul.engine.scheduler.BroadcastOutputs.Stream stream = broadcastOutputs.read(request, () -> streamOf(executeFragment(request)));
-            return new BroadcastResult(request.queryId() + ".f" + request.fragment(), stream);
+            io.ontul.engine.scheduler.PeerOutputs.Stream stream = peerOutputs.read(request, () -> streamOf(executeFragment(request)));
+            return new PeerResult(request.queryId() + ".f" + request.fragment(), stream);
         }
         return executeFragment(request);
     }
@@ -208,9 +208,9 @@ public final class Engine
                 .executeFragment(request, root -> fragmentHistory.record(request.queryId(), request.fragment(), root));
     }
 
-    private static io.ontul.engine.scheduler.BroadcastOutputs.Stream streamOf(QueryResult result)
+    private static io.ontul.engine.scheduler.PeerOutputs.Stream streamOf(QueryResult result)
     {
-        return new io.ontul.engine.scheduler.BroadcastOutputs.Stream()
+        return new io.ontul.engine.scheduler.PeerOutputs.Stream()
         {
             @Override
             public org.apache.arrow.vector.types.pojo.Schema schema()
@@ -232,8 +232,8 @@ public final class Engine
         };
     }
 
-    /** One peer's reading of a broadcast output, as the result its DoGet streams. */
-    private record BroadcastResult(String queryId, io.ontul.engine.scheduler.BroadcastOutputs.Stream stream)
+    /** One peer's reading of this worker's share, as the result its DoGet streams. */
+    private record PeerResult(String queryId, io.ontul.engine.scheduler.PeerOutputs.Stream stream)
             implements QueryResult
     {
         @Override
@@ -483,7 +483,7 @@ public final class Engine
         workers.shutdownNow();
         catalogs.close();
         exchange.close();
-        broadcastOutputs.close();
+        peerOutputs.close();
         rootAllocator.close();
         metadata.close();
     }

@@ -41,7 +41,6 @@ import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.parser.StatementLimits;
 import io.ontul.engine.statement.PlannedQuery;
 import io.ontul.engine.scheduler.Fragment;
-import io.ontul.engine.scheduler.Fragmenter;
 import io.ontul.spi.cluster.FragmentRequest;
 import io.ontul.spi.cluster.FragmentWrite;
 import io.ontul.engine.statement.StatementContext;
@@ -396,7 +395,8 @@ public final class StatementExecutor
             SqlNode query = queryOf(parse());
             // the tables as the coordinator planned with them
             tableVersions = request.tableVersions();
-            PlanNode root = planningDeadline().within(() -> {
+            // planned once for all fragments of the statement this worker runs
+            List<Fragment> fragments = engine.scheduler().fragmentsFor(request, () -> planningDeadline().within(() -> {
                 if (query instanceof SqlInsert insert) {
                     SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
                     TableHandle table = table(target);
@@ -406,16 +406,13 @@ public final class StatementExecutor
                 LogicalPlanner planner = planner();
                 RelNode rel = planner.toOptimizedRel(planner.validate(query)).project();
                 return new PhysicalPlanner(rel.getCluster().getRexBuilder()).planRoot(rel);
-            });
-            List<Fragment> fragments = Fragmenter.fragments(root);
+            }));
             if (request.fragment() >= fragments.size() || !fragments.get(request.fragment()).fingerprint().equals(request.fingerprint())) {
                 throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): this worker plans fragment " + request.fragment()
                         + " of the statement differently from the coordinator. The coordinator's:\n" + request.fingerprint() + "This worker's:\n"
                         + (request.fragment() < fragments.size() ? fragments.get(request.fragment()).fingerprint() : "(only " + fragments.size() + " fragments)"));
             }
             PlanNode fragment = fragments.get(request.fragment()).root();
-            // the build sides nested in it: read from every peer's share
-            engine.scheduler().readNested(fragments, request);
             started.accept(fragment);
             QueryContext context = openContext(request.instancesPerWorker());
             try {

@@ -32,6 +32,12 @@ public final class HashExchangeNode
         return true;
     }
 
+    /** The columns whose hash decides where a row goes. */
+    public int[] keyColumns()
+    {
+        return keyColumns.clone();
+    }
+
     /** Reads the child's output from the nodes that run it (set by the scheduler before the plan is opened). */
     public void distribute(RemoteSource source)
     {
@@ -49,16 +55,17 @@ public final class HashExchangeNode
             PlanNode child = children().get(0);
             RemoteSource source = remote;
             if (source != null) {
+                // this process's instances take the rows the other nodes send it
                 int producers = Math.min(task.query().parallelism(), source.streams());
-                exchange = new LocalHashExchange(task.query(), instance -> source.producer(task.query(), instance, producers), producers, task.instances(), keyColumns);
+                exchange = new LocalHashExchange(task.query(), instance -> source.producer(task.query(), instance, producers), producers, task.localInstances(), keyColumns);
             }
             else {
                 int producers = task.query().parallelism();
                 exchange = new LocalHashExchange(task.query(), instance -> child.open(new TaskContext(task.query(), instance, producers)), producers, task.instances(), keyColumns);
             }
         }
-        else if (exchange.consumers() != task.instances()) {
-            throw new IllegalStateException("exchange opened for " + exchange.consumers() + " consumers, then for " + task.instances());
+        else if (exchange.consumers() != task.localInstances()) {
+            throw new IllegalStateException("exchange opened for " + exchange.consumers() + " consumers, then for " + task.localInstances());
         }
         return exchange;
     }
@@ -66,7 +73,8 @@ public final class HashExchangeNode
     @Override
     protected Operator create(TaskContext task)
     {
-        return exchange(task).consumer(task.instance());
+        // a process runs a block of consecutive instances (all of them, unless workers share them)
+        return exchange(task).consumer(task.instance() % task.localInstances());
     }
 
     @Override

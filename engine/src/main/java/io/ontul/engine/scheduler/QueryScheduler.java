@@ -36,8 +36,13 @@ public final class QueryScheduler
     /** An active worker: its id, where it serves and the catalogs it has. */
     public record Worker(String id, String address, java.util.Set<String> catalogs) {}
 
+    /** How long a worker keeps a statement's plan for the requests of its other fragments. */
+    private static final java.time.Duration PLAN_RETENTION = java.time.Duration.ofMinutes(10);
+    private static final int MAX_PLANS = 64;
+
     private final Supplier<List<Worker>> workers;
     private volatile RemoteTasks remoteTasks;
+    private final java.util.concurrent.ConcurrentHashMap<String, PlannedStatement> plans = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param workers the active workers now, in a stable order */
     public QueryScheduler(Supplier<List<Worker>> workers)
@@ -82,7 +87,8 @@ public final class QueryScheduler
         List<Fragment> placed = new java.util.ArrayList<>();
         for (Fragment fragment : fragments) {
             if (!fragment.topLevel()) {
-                if (placed.stream().anyMatch(parent -> parent.index() == fragment.parent())) {
+                // a lone worker computes its nested fragments itself: sending them to itself would only cost
+                if (peers.size() > 1 && placed.stream().anyMatch(parent -> parent.index() == fragment.parent())) {
                     // read by the parent's workers, from each other; marked here for EXPLAIN
                     placed.add(fragment);
                     markRead(fragment, new PeerStreams(tasks, template.forWorker(fragment.parent(), "", 0, peers, versions), fragment));
@@ -107,21 +113,66 @@ public final class QueryScheduler
     }
 
     /**
-     * On a worker running fragment {@code request.fragment()} of {@code fragments} (as it cut its
-     * own plan): points the exchanges of the fragments nested in it at the peers' outputs, each
-     * peer computing its share once for all.
+     * On a worker: the fragments of the statement of {@code request}, planned by {@code plan} once
+     * per attempt of the statement (the coordinator's request for a fragment and the peers'
+     * requests for the fragments nested in it share the plan: each runs its own part of it), with
+     * the exchanges of nested fragments reading the peers' outputs, each peer computing its share
+     * once for all. A planning that fails fails every request waiting for it.
      */
-    public void readNested(List<Fragment> fragments, FragmentRequest request)
+    public List<Fragment> fragmentsFor(FragmentRequest request, Supplier<PlanNode> plan)
+    {
+        String key = request.queryId() + ".a" + request.attempt();
+        java.util.concurrent.CompletableFuture<List<Fragment>> mine = new java.util.concurrent.CompletableFuture<>();
+        PlannedStatement existing = plans.putIfAbsent(key, new PlannedStatement(System.nanoTime(), mine));
+        if (existing != null) {
+            try {
+                return existing.fragments().join();
+            }
+            catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+            }
+        }
+        try {
+            List<Fragment> fragments = Fragmenter.fragments(plan.get());
+            readNested(fragments, request);
+            mine.complete(fragments);
+            forgetOldPlans();
+            return fragments;
+        }
+        catch (RuntimeException | Error e) {
+            plans.remove(key);
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    /** A statement a worker planned, since when. */
+    private record PlannedStatement(long planned, java.util.concurrent.CompletableFuture<List<Fragment>> fragments) {}
+
+    /** Plans older than {@link #PLAN_RETENTION}, and the oldest beyond {@link #MAX_PLANS}: their fragments have run. */
+    private void forgetOldPlans()
+    {
+        long now = System.nanoTime();
+        plans.entrySet().removeIf(entry -> now - entry.getValue().planned() > PLAN_RETENTION.toNanos());
+        while (plans.size() > MAX_PLANS) {
+            plans.entrySet().stream().min(java.util.Comparator.comparingLong(entry -> entry.getValue().planned()))
+                    .ifPresent(oldest -> plans.remove(oldest.getKey(), oldest.getValue()));
+        }
+    }
+
+    /** Points the exchanges of the nested fragments at the peers' outputs, as this worker (the request's) reads them. */
+    private void readNested(List<Fragment> fragments, FragmentRequest request)
     {
         RemoteTasks tasks = remoteTasks;
-        if (request.peers().isEmpty()) {
+        if (request.peers().size() < 2) {
+            // as the coordinator decided: a lone worker computes them itself
             return;
         }
         if (tasks == null) {
             throw new IllegalStateException("this worker has no transport to its peers");
         }
         for (Fragment fragment : fragments) {
-            if (fragment.parent() == request.fragment()) {
+            if (!fragment.topLevel()) {
                 markRead(fragment, new PeerStreams(tasks, request, fragment));
             }
         }
@@ -227,7 +278,8 @@ public final class QueryScheduler
 
     /**
      * A nested fragment's output as one worker of its parent reads it: a stream from every peer,
-     * each serving its own share (computed once, whoever asks first) to every consumer.
+     * each serving its own share (computed once, whoever asks first) to every consumer, whole (a
+     * broadcast) or the rows of the consumer's keys (a repartition).
      *
      * @param request the parent's request to this worker
      */
@@ -244,13 +296,22 @@ public final class QueryScheduler
         public RemoteStream open(int index)
         {
             WorkerAddress peer = request.peers().get(index);
-            return tasks.open(peer.id(), peer.address(), request.forPeer(fragment.index(), fragment.fingerprint(), index));
+            return tasks.open(peer.id(), peer.address(), request.forPeer(fragment.index(), fragment.fingerprint(), index, partitionKeys()));
+        }
+
+        /** Below a hash repartition each worker takes the rows of its own keys; below a gather (a build side) all rows. */
+        private List<Integer> partitionKeys()
+        {
+            if (fragment.exchange() instanceof HashExchangeNode exchange) {
+                return java.util.Arrays.stream(exchange.keyColumns()).boxed().toList();
+            }
+            return List.of();
         }
 
         @Override
         public boolean broadcast()
         {
-            return true;
+            return fragment.exchange() instanceof GatherNode;
         }
 
         @Override

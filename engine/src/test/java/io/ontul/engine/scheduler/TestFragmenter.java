@@ -75,13 +75,19 @@ class TestFragmenter
     }
 
     @Test
-    void anExchangeOrABuildMatchingJoinOnTheSplitPathMovesTheCutBelowIt()
+    void aRepartitionBetweenWorkersOrABuildMatchingJoinOnTheSplitPath()
     {
         PlanNode partial = new AggregateNode(ROW, scan(true), new int[] {0}, new boolean[][] {{true}}, List.of(), AggregationStep.PARTIAL, true);
         HashExchangeNode exchange = new HashExchangeNode(partial, new int[] {0});
         PlanNode finalStep = new AggregateNode(ROW, exchange, new int[] {0}, new boolean[][] {{true}}, List.of(), AggregationStep.FINAL, true);
-        List<Fragment> fragments = Fragmenter.fragments(new GatherNode(finalStep));
-        assertThat(fragments).extracting(Fragment::exchange).containsExactly(exchange);
+        GatherNode gather = new GatherNode(finalStep);
+        // a repartition whose input is a fragment: the final step runs on the workers too, each taking its keys
+        List<Fragment> fragments = Fragmenter.fragments(gather);
+        assertThat(fragments).extracting(Fragment::exchange).containsExactly(gather, exchange);
+        assertThat(fragments).extracting(Fragment::parent).containsExactly(-1, 0);
+        // one whose input is not (it reads a table of one process) keeps everything above it on the coordinator
+        HashExchangeNode local = new HashExchangeNode(new AggregateNode(ROW, scan(false), new int[] {0}, new boolean[][] {{true}}, List.of(), AggregationStep.PARTIAL, true), new int[] {0});
+        assertThat(Fragmenter.fragments(new GatherNode(new AggregateNode(ROW, local, new int[] {0}, new boolean[][] {{true}}, List.of(), AggregationStep.FINAL, true)))).isEmpty();
 
         for (JoinType matching : List.of(JoinType.RIGHT, JoinType.FULL, JoinType.RIGHT_SEMI, JoinType.RIGHT_ANTI)) {
             GatherNode build = new GatherNode(scan(true));

@@ -29,13 +29,13 @@ import io.ontul.spi.cluster.WorkerAddress;
  * from the start, whenever it comes; a batch is freed once all have read it; the share stops when
  * the last consumer closes, and a second attempt of the same query gets a share of its own.
  */
-class TestBroadcastOutputs
+class TestPeerOutputs
 {
     private static final Schema SCHEMA = new Schema(List.of(new Field("k", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
 
     private final BufferAllocator root = new RootAllocator();
     private final BufferAllocator query = root.newChildAllocator("query", 0, Long.MAX_VALUE);
-    private final BroadcastOutputs outputs = new BroadcastOutputs(root.newChildAllocator("outputs", 0, Long.MAX_VALUE));
+    private final PeerOutputs outputs = new PeerOutputs(root.newChildAllocator("outputs", 0, Long.MAX_VALUE));
 
     @AfterEach
     void tearDown()
@@ -50,14 +50,14 @@ class TestBroadcastOutputs
     {
         AtomicInteger runs = new AtomicInteger();
         FakeShare share = new FakeShare(List.of(List.of(1L, 2L), List.of(3L), List.of(4L, 5L, 6L)));
-        BroadcastOutputs.Stream first = outputs.read(request(0, 1), () -> {
+        PeerOutputs.Stream first = outputs.read(request(0, 1), () -> {
             runs.incrementAndGet();
             return share;
         });
         assertThat(rows(first.next())).containsExactly(1L, 2L);
         assertThat(rows(first.next())).containsExactly(3L);
         // the second consumer comes later and still reads from the start
-        BroadcastOutputs.Stream second = outputs.read(request(1, 1), () -> {
+        PeerOutputs.Stream second = outputs.read(request(1, 1), () -> {
             runs.incrementAndGet();
             return share;
         });
@@ -72,7 +72,7 @@ class TestBroadcastOutputs
         assertThat(outputs.size()).isZero();
         assertThat(query.getAllocatedMemory()).isZero();
         FakeShare retried = new FakeShare(List.of(List.of(7L)));
-        BroadcastOutputs.Stream again = outputs.read(request(0, 2), () -> retried);
+        PeerOutputs.Stream again = outputs.read(request(0, 2), () -> retried);
         assertThat(readAll(again)).containsExactly(7L);
         again.close();
     }
@@ -82,8 +82,8 @@ class TestBroadcastOutputs
     {
         FakeShare share = new FakeShare(List.of(List.of(1L)));
         share.failAfter = 1;
-        BroadcastOutputs.Stream first = outputs.read(request(0, 1), () -> share);
-        BroadcastOutputs.Stream second = outputs.read(request(1, 1), () -> share);
+        PeerOutputs.Stream first = outputs.read(request(0, 1), () -> share);
+        PeerOutputs.Stream second = outputs.read(request(1, 1), () -> share);
         assertThat(rows(first.next())).containsExactly(1L);
         assertThatThrownBy(first::next).hasMessage("the share failed");
         assertThat(rows(second.next())).containsExactly(1L);
@@ -94,15 +94,45 @@ class TestBroadcastOutputs
         assertThat(share.closed).isTrue();
     }
 
+    @Test
+    void aRepartitionGivesEachConsumerTheRowsOfItsOwnKeys()
+    {
+        List<Long> keys = new ArrayList<>();
+        for (long key = 0; key < 1_000; key++) {
+            keys.add(key % 100);
+        }
+        FakeShare share = new FakeShare(List.of(keys.subList(0, 400), keys.subList(400, 1_000)));
+        PeerOutputs.Stream first = outputs.read(request(0, 1, List.of(0)), () -> share);
+        PeerOutputs.Stream second = outputs.read(request(1, 1, List.of(0)), () -> share);
+        List<Long> firstRows = readAll(first);
+        List<Long> secondRows = readAll(second);
+        assertThat(firstRows).isNotEmpty();
+        assertThat(secondRows).isNotEmpty();
+        // every row once, every key in one place
+        List<Long> all = new ArrayList<>(firstRows);
+        all.addAll(secondRows);
+        assertThat(all).containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(firstRows).doesNotContainAnyElementsOf(secondRows);
+        first.close();
+        second.close();
+        assertThat(share.closed).isTrue();
+        assertThat(outputs.size()).isZero();
+    }
+
     private static FragmentRequest request(int consumer, int attempt)
+    {
+        return request(consumer, attempt, List.of());
+    }
+
+    private static FragmentRequest request(int consumer, int attempt, List<Integer> partitionKeys)
     {
         List<WorkerAddress> peers = List.of(new WorkerAddress("a", "grpc+tcp://127.0.0.1:1"), new WorkerAddress("b", "grpc+tcp://127.0.0.1:2"));
         return FragmentRequest.statement("q1", "admin", "SELECT 1", null, null, Map.of(), 2, attempt)
                 .forWorker(0, "", consumer, peers, Map.of())
-                .forPeer(1, "", 0);
+                .forPeer(1, "", 0, partitionKeys);
     }
 
-    private static List<Long> readAll(BroadcastOutputs.Stream stream)
+    private static List<Long> readAll(PeerOutputs.Stream stream)
     {
         List<Long> rows = new ArrayList<>();
         for (VectorSchemaRoot batch = stream.next(); batch != null; batch = stream.next()) {
@@ -123,7 +153,7 @@ class TestBroadcastOutputs
 
     /** A fragment's output as the worker's executor gives it: each batch valid until the next call. */
     private final class FakeShare
-            implements BroadcastOutputs.Stream
+            implements PeerOutputs.Stream
     {
         private final Deque<List<Long>> batches;
         private VectorSchemaRoot current;

@@ -21,18 +21,23 @@ import io.ontul.spi.OntulException;
 import io.ontul.spi.cluster.FragmentRequest;
 
 /**
- * A worker's side of broadcast exchanges: its share of a nested fragment (a join's build side
- * inside the fragment the workers run), computed once and read in full by every consumer (each
- * worker of the parent fragment, itself included). The first consumer's request starts the
- * share; the consumers then pull it batch by batch, the fastest one driving it, and a batch is
- * freed once every consumer has read it. The share stops when every consumer has closed its
- * stream (finished, or cancelled with its query), or when no consumer has read for
- * {@link #IDLE} (one never came: its query failed elsewhere first).
+ * A worker's side of the exchanges between workers: its share of a nested fragment, computed once
+ * and read by every consumer (each worker of the parent fragment, itself included), either in
+ * full (a broadcast: a join's build side) or each consumer the rows of its own keys (a
+ * repartition: the input of a final aggregation). The first consumer's request starts the share;
+ * the consumers then pull it batch by batch, the fastest one driving it. A broadcast batch is
+ * freed once every consumer has read it; a repartitioned batch is split as it comes and each
+ * part handed to its consumer. The share stops when every consumer has closed its stream
+ * (finished, or cancelled with its query), or when no consumer has read for {@link #IDLE} (one
+ * never came: its query failed elsewhere first). What waits to be read is held in this worker's
+ * own allocator, outside the share's query (whose memory is freed when it ends).
  */
-public final class BroadcastOutputs
+public final class PeerOutputs
 {
     static final Duration IDLE = Duration.ofSeconds(60);
-    private static final Logger LOG = LoggerFactory.getLogger(BroadcastOutputs.class);
+    /** Which worker gets a key: a hash unlike the one its own instances split their rows by. */
+    private static final long WORKER_PARTITION_SEED = 0x3C0F_FEE5L;
+    private static final Logger LOG = LoggerFactory.getLogger(PeerOutputs.class);
 
     private final Map<String, Output> outputs = new ConcurrentHashMap<>();
     private final org.apache.arrow.memory.BufferAllocator allocator;
@@ -41,7 +46,7 @@ public final class BroadcastOutputs
      * @param allocator where the buffered batches are kept: they outlive the share's query, whose
      *        memory is freed when it ends, until every consumer has sent them on
      */
-    public BroadcastOutputs(org.apache.arrow.memory.BufferAllocator allocator)
+    public PeerOutputs(org.apache.arrow.memory.BufferAllocator allocator)
     {
         this.allocator = requireNonNull(allocator, "allocator is null");
     }
@@ -74,7 +79,7 @@ public final class BroadcastOutputs
         synchronized (outputs) {
             output = outputs.get(key);
             if (output == null) {
-                output = new Output(key, request.workers(), run.get());
+                output = new Output(key, request.workers(), request.partitionKeys().stream().mapToInt(Integer::intValue).toArray(), run.get());
                 outputs.put(key, output);
             }
         }
@@ -89,7 +94,7 @@ public final class BroadcastOutputs
             allocator.close();
         }
         catch (RuntimeException e) {
-            LOG.warn("Broadcast outputs still hold memory at shutdown: {}", e.getMessage());
+            LOG.warn("Peer outputs still hold memory at shutdown: {}", e.getMessage());
         }
     }
 
@@ -103,8 +108,8 @@ public final class BroadcastOutputs
     {
         long now = System.nanoTime();
         for (Output output : List.copyOf(outputs.values())) {
-            if (now - output.lastRead() > IDLE.toNanos()) {
-                LOG.warn("Broadcast output {} was not read for {}; stopping it (a consumer never came)", output.key, IDLE);
+            if (output.idleSince(now) > IDLE.toNanos()) {
+                LOG.warn("Output {} was not read for {}; stopping it (a consumer never came)", output.key, IDLE);
                 output.abandon();
             }
         }
@@ -115,8 +120,12 @@ public final class BroadcastOutputs
     {
         private final String key;
         private final Stream source;
-        /** Batches not yet read by every consumer; index {@code first + i} is {@code buffered.get(i)}. */
+        /** For a repartition: the key columns; empty for a broadcast. */
+        private final int[] partitionKeys;
+        /** For a broadcast: batches not yet read by every consumer; index {@code first + i} is {@code buffered.get(i)}. */
         private final List<VectorSchemaRoot> buffered = new ArrayList<>();
+        /** For a repartition: each consumer's rows not yet read. */
+        private final List<java.util.ArrayDeque<VectorSchemaRoot>> partitions = new ArrayList<>();
         private final int[] cursors;
         private final boolean[] done;
         private int first;
@@ -124,34 +133,69 @@ public final class BroadcastOutputs
         private boolean closed;
         private RuntimeException failure;
         private volatile long lastRead = System.nanoTime();
+        /** Consumers in {@link #next} now (waiting for the share's next batch counts as reading). */
+        private final java.util.concurrent.atomic.AtomicInteger reading = new java.util.concurrent.atomic.AtomicInteger();
 
-        Output(String key, int consumers, Stream source)
+        Output(String key, int consumers, int[] partitionKeys, Stream source)
         {
             this.key = key;
             this.source = requireNonNull(source, "source is null");
+            this.partitionKeys = partitionKeys.clone();
             this.cursors = new int[consumers];
             this.done = new boolean[consumers];
+            if (partitionKeys.length > 0) {
+                for (int consumer = 0; consumer < consumers; consumer++) {
+                    partitions.add(new java.util.ArrayDeque<>());
+                }
+            }
         }
 
-        long lastRead()
+        private boolean partitioned()
         {
-            return lastRead;
+            return partitionKeys.length > 0;
+        }
+
+        /** Nanoseconds since a consumer last read, 0 while one reads. */
+        long idleSince(long now)
+        {
+            return reading.get() > 0 ? 0 : now - lastRead;
         }
 
         Stream reader(int consumer)
         {
             synchronized (this) {
                 if (done[consumer] || closed) {
-                    throw new OntulException(ErrorCode.INTERNAL_ERROR, "Broadcast output " + key + " was already read by consumer " + consumer);
+                    throw new OntulException(ErrorCode.INTERNAL_ERROR, "Output " + key + " was already read by consumer " + consumer);
                 }
             }
             return new Reader(consumer);
         }
 
         /** The next batch for {@code consumer} (a slice it owns), or null at the end. */
-        synchronized VectorSchemaRoot next(int consumer)
+        VectorSchemaRoot next(int consumer)
         {
-            lastRead = System.nanoTime();
+            reading.incrementAndGet();
+            try {
+                return nextLocked(consumer);
+            }
+            finally {
+                lastRead = System.nanoTime();
+                reading.decrementAndGet();
+            }
+        }
+
+        private synchronized VectorSchemaRoot nextLocked(int consumer)
+        {
+            if (partitioned()) {
+                while (partitions.get(consumer).isEmpty()) {
+                    awaitMore();
+                    if (ended && partitions.get(consumer).isEmpty()) {
+                        return null;
+                    }
+                }
+                // the consumer's own rows: handed over, not shared
+                return partitions.get(consumer).poll();
+            }
             while (cursors[consumer] - first >= buffered.size()) {
                 if (failure != null) {
                     throw failure;
@@ -160,7 +204,7 @@ public final class BroadcastOutputs
                     return null;
                 }
                 if (closed) {
-                    throw new OntulException(ErrorCode.QUERY_CANCELLED, "Broadcast output " + key + " was stopped");
+                    throw new OntulException(ErrorCode.QUERY_CANCELLED, "Output " + key + " was stopped");
                 }
                 pull();
             }
@@ -171,6 +215,20 @@ public final class BroadcastOutputs
             return slice;
         }
 
+        /** Reads the share's next batch; at its end sets {@link #ended}. */
+        private void awaitMore()
+        {
+            if (failure != null) {
+                throw failure;
+            }
+            if (closed) {
+                throw new OntulException(ErrorCode.QUERY_CANCELLED, "Output " + key + " was stopped");
+            }
+            if (!ended) {
+                pull();
+            }
+        }
+
         private void pull()
         {
             try {
@@ -179,11 +237,46 @@ public final class BroadcastOutputs
                     ended = true;
                     return;
                 }
-                buffered.add(take(batch, allocator));
+                if (partitioned()) {
+                    scatter(batch);
+                }
+                else {
+                    buffered.add(take(batch, allocator));
+                }
             }
             catch (RuntimeException e) {
                 failure = e;
                 throw e;
+            }
+        }
+
+        /** Splits a batch into the consumers' partitions by a hash of its keys (seeded apart from the consumers' own repartitioning). */
+        private void scatter(VectorSchemaRoot batch)
+        {
+            int rows = batch.getRowCount();
+            if (rows == 0) {
+                return;
+            }
+            long[] hashes = new long[rows];
+            for (int key : partitionKeys) {
+                io.ontul.engine.operator.Columns.hashInto(batch.getVector(key), rows, hashes);
+            }
+            int consumers = partitions.size();
+            int[] partitionOf = new int[rows];
+            for (int row = 0; row < rows; row++) {
+                partitionOf[row] = (int) (((io.ontul.engine.operator.Columns.remix(hashes[row], WORKER_PARTITION_SEED) >>> 32) * consumers) >>> 32);
+            }
+            VectorSchemaRoot[] slices = io.ontul.engine.operator.Batches.scatter(batch, partitionOf, consumers, allocator);
+            for (int consumer = 0; consumer < consumers; consumer++) {
+                if (slices[consumer] == null) {
+                    continue;
+                }
+                if (done[consumer]) {
+                    slices[consumer].close();
+                }
+                else {
+                    partitions.get(consumer).add(slices[consumer]);
+                }
             }
         }
 
@@ -206,6 +299,10 @@ public final class BroadcastOutputs
         {
             done[consumer] = true;
             release();
+            if (partitioned()) {
+                partitions.get(consumer).forEach(VectorSchemaRoot::close);
+                partitions.get(consumer).clear();
+            }
             boolean all = true;
             for (boolean finished : done) {
                 all &= finished;
@@ -226,6 +323,10 @@ public final class BroadcastOutputs
             outputs.remove(key, this);
             buffered.forEach(VectorSchemaRoot::close);
             buffered.clear();
+            for (java.util.ArrayDeque<VectorSchemaRoot> partition : partitions) {
+                partition.forEach(VectorSchemaRoot::close);
+                partition.clear();
+            }
             source.close();
         }
 
