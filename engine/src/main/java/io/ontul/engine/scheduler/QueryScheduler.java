@@ -36,9 +36,13 @@ public final class QueryScheduler
     /** An active worker: its id, where it serves and the catalogs it has. */
     public record Worker(String id, String address, java.util.Set<String> catalogs) {}
 
-    /** How long a worker keeps a statement's plan for the requests of its other fragments. */
-    private static final java.time.Duration PLAN_RETENTION = java.time.Duration.ofMinutes(10);
-    private static final int MAX_PLANS = 64;
+    /**
+     * How long a worker keeps a statement's plan for the requests of its other fragments, which
+     * come while its first fragment runs; a later one plans again. Few and short-lived: a plan
+     * that ran holds what its operators left (a join's hash table) until it is dropped.
+     */
+    private static final java.time.Duration PLAN_RETENTION = java.time.Duration.ofMinutes(2);
+    private static final int MAX_PLANS = 8;
 
     private final Supplier<List<Worker>> workers;
     private volatile RemoteTasks remoteTasks;
