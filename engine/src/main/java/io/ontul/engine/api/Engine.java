@@ -196,6 +196,12 @@ public final class Engine
         return executeFragment(request);
     }
 
+    /** On a worker, periodically: stops its shares of fragments that no peer has read for a while (a peer's query failed first). */
+    public void reapIdleFragmentOutputs()
+    {
+        peerOutputs.reapIdle();
+    }
+
     private QueryResult executeFragment(io.ontul.spi.cluster.FragmentRequest request)
     {
         Session session = createSession(request.user());

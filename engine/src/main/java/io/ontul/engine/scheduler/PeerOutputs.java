@@ -104,13 +104,19 @@ public final class PeerOutputs
         return outputs.size();
     }
 
-    private void reapIdle()
+    /** Stops the shares no consumer has read for {@link #IDLE}; called with every request and periodically. */
+    public void reapIdle()
     {
         long now = System.nanoTime();
         for (Output output : List.copyOf(outputs.values())) {
             if (output.idleSince(now) > IDLE.toNanos()) {
                 LOG.warn("Output {} was not read for {}; stopping it (a consumer never came)", output.key, IDLE);
-                output.abandon();
+                try {
+                    output.abandon();
+                }
+                catch (RuntimeException e) {
+                    LOG.warn("Stopping output {} failed", output.key, e);
+                }
             }
         }
     }

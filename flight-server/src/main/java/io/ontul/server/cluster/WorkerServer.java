@@ -140,6 +140,7 @@ public final class WorkerServer
     /** One registration or heartbeat; failures are logged when they change, and tried again next time. */
     private void report()
     {
+        engine.reapIdleFragmentOutputs();
         ClusterMessages.Report report = producer.report();
         try {
             if (!registered) {
