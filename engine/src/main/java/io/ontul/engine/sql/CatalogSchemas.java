@@ -46,6 +46,7 @@ public final class CatalogSchemas
         for (String name : catalogs.names()) {
             root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), versions));
         }
+        TypeAliases.addTo(root);
         return root;
     }
 
