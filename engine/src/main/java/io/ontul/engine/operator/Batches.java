@@ -123,6 +123,21 @@ public final class Batches
     }
 
     /**
+     * The buffers of {@code batch} moved (not copied) into a new batch accounted to
+     * {@code allocator}, which its taker owns; {@code batch} is left empty.
+     */
+    public static VectorSchemaRoot transfer(VectorSchemaRoot batch, BufferAllocator allocator)
+    {
+        List<FieldVector> moved = new ArrayList<>();
+        for (FieldVector vector : batch.getFieldVectors()) {
+            org.apache.arrow.vector.util.TransferPair pair = vector.getTransferPair(allocator);
+            pair.transfer();
+            moved.add((FieldVector) pair.getTo());
+        }
+        return new VectorSchemaRoot(batch.getSchema().getFields(), moved, batch.getRowCount());
+    }
+
+    /**
      * Splits {@code batch} by {@code partitionOf} (a partition in {@code [0, partitions)} per row,
      * or -1 to drop the row): new batches of {@code allocator}, rows in their order, null for a
      * partition without rows. The caller keeps {@code batch}.

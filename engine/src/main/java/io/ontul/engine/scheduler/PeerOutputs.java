@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
@@ -247,7 +246,7 @@ public final class PeerOutputs
                     scatter(batch);
                 }
                 else {
-                    buffered.add(take(batch, allocator));
+                    buffered.add(io.ontul.engine.operator.Batches.transfer(batch, allocator));
                 }
             }
             catch (RuntimeException e) {
@@ -381,17 +380,5 @@ public final class PeerOutputs
                 }
             }
         }
-    }
-
-    /** The buffers of a batch its producer may reuse, moved into a batch of their own in {@code allocator}. */
-    private static VectorSchemaRoot take(VectorSchemaRoot batch, org.apache.arrow.memory.BufferAllocator allocator)
-    {
-        List<FieldVector> moved = new ArrayList<>();
-        for (FieldVector vector : batch.getFieldVectors()) {
-            org.apache.arrow.vector.util.TransferPair pair = vector.getTransferPair(allocator);
-            pair.transfer();
-            moved.add((FieldVector) pair.getTo());
-        }
-        return new VectorSchemaRoot(batch.getSchema().getFields(), moved, batch.getRowCount());
     }
 }

@@ -2,11 +2,9 @@ package io.ontul.engine.stream.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.ontul.engine.operator.Batches;
@@ -46,7 +44,7 @@ public final class ShuffleOutput
             return;
         }
         if (receivers.size() == 1) {
-            send(0, new ChannelElement.Records(transfer(batch)));
+            send(0, new ChannelElement.Records(Batches.transfer(batch, allocator)));
             return;
         }
         VectorSchemaRoot[] slices = Batches.scatter(batch, keyGroups.tasks(batch, receivers.size()), receivers.size(), allocator);
@@ -92,15 +90,4 @@ public final class ShuffleOutput
         blockedNanos += receivers.get(task).put(channel, element);
     }
 
-    /** The batch's buffers in a new batch the receiver will own; {@code batch} is left empty. */
-    private VectorSchemaRoot transfer(VectorSchemaRoot batch)
-    {
-        List<FieldVector> moved = new ArrayList<>();
-        for (FieldVector vector : batch.getFieldVectors()) {
-            org.apache.arrow.vector.util.TransferPair pair = vector.getTransferPair(allocator);
-            pair.transfer();
-            moved.add((FieldVector) pair.getTo());
-        }
-        return new VectorSchemaRoot(batch.getSchema().getFields(), moved, batch.getRowCount());
-    }
 }
