@@ -134,6 +134,8 @@ public final class OntulServer
                 FlightRemoteTasks remoteTasks = new FlightRemoteTasks(allocator, clusterTokens.get(), engine.clusterConfig().nodeId(), engine.cluster()::declareDead,
                         Optional.ofNullable(config.property(io.ontul.server.cluster.CoordinatorClient.TLS_ROOT_CERTIFICATES, null)).map(Path::of));
                 engine.useRemoteTasks(remoteTasks);
+                // streaming jobs run their tasks on the registered workers
+                engine.useStreamTransport(new io.ontul.server.cluster.FlightStreamTransport(remoteTasks, allocator));
                 engine.cluster().onWorkerDeath(node -> remoteTasks.forget(node.address()));
                 producer.closeWith(remoteTasks);
             }

@@ -76,7 +76,8 @@ public final class Engine
                 .map(node -> new io.ontul.engine.scheduler.QueryScheduler.Worker(node.nodeId(), node.address(), node.status().catalogs()))
                 .toList());
         this.exchange = io.ontul.engine.exchange.ExchangeManager.create(config,
-                java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)));
+                java.util.Optional.ofNullable(System.getenv(io.ontul.engine.exchange.ExchangeManager.MASTER_KEY_VARIABLE)),
+                clusterConfig.role() == io.ontul.engine.api.cluster.NodeRole.ALL ? "spill" : "spill/" + clusterConfig.nodeId());
         // the metadata store, and the users in it, once the configuration is known to be good
         MetadataStore opened;
         try {
@@ -122,7 +123,7 @@ public final class Engine
         CatalogManager catalogManager;
         try {
             catalogManager = new CatalogManager(config.catalogs(), rootAllocator, parallelism, java.util.Map.of(SystemConnector.CATALOG, new SystemConnector(queries, accessControl.audit(),
-                    () -> streamTaskRows(streamingJobsOnceMade.get()), this::nodeRows)),
+                    () -> streamTaskRows(streamingJobsOnceMade.get(), clusterConfig.nodeId()), this::nodeRows)),
                     this.metadata, dataDirectory(config),
                     io.ontul.spi.HostAccessPolicy.of(config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_JDBC_DRIVERS, null),
                             config.property(io.ontul.spi.HostAccessPolicy.ALLOWED_PATHS, null),
@@ -138,7 +139,9 @@ public final class Engine
         this.catalogs = catalogManager;
         this.streamingJobs = new io.ontul.engine.stream.job.StreamingJobManager(catalogs, rootAllocator, workers, this.metadata.streamingJobs(), exchange::checkpointStore,
                 exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl,
-                config.property(EngineConfig.STREAMING_DEFAULT_PARALLELISM, "1"));
+                config.property(EngineConfig.STREAMING_DEFAULT_PARALLELISM, "1"),
+                new io.ontul.engine.stream.job.StreamCluster(clusterConfig.role() == io.ontul.engine.api.cluster.NodeRole.COORDINATOR, scheduler::activeWorkers,
+                        cluster::declareDead, clusterConfig.workerTimeout(), clusterConfig.heartbeatInterval()));
         streamingJobsOnceMade.set(streamingJobs);
         if (clusterConfig.role() != io.ontul.engine.api.cluster.NodeRole.WORKER) {
             // the jobs are the coordinator's to run: a worker that shares the metadata store must not start them too
@@ -179,6 +182,33 @@ public final class Engine
     public void useRemoteTasks(io.ontul.spi.cluster.RemoteTasks tasks)
     {
         scheduler.useRemoteTasks(tasks);
+    }
+
+    /**
+     * The transport between the nodes for streaming jobs: once installed (by the server), a
+     * coordinator places the tasks of its jobs on the active workers, and a worker's tasks reach
+     * the tasks of other workers.
+     */
+    public void useStreamTransport(io.ontul.spi.cluster.StreamTransport transport)
+    {
+        streamingJobs.cluster().useTransport(transport);
+    }
+
+    /**
+     * On a worker: prepares its tasks of one attempt of a streaming job its coordinator placed
+     * here, and reports to {@code reports} ({@link io.ontul.spi.cluster.StreamReport.Kind#PREPARED}
+     * first); the tasks run until the session is closed.
+     */
+    public io.ontul.spi.cluster.StreamTransport.WorkerSession openStreamSession(io.ontul.spi.cluster.StreamAttemptRequest request,
+            java.util.function.Consumer<io.ontul.spi.cluster.StreamReport> reports)
+    {
+        return streamingJobs.host().open(request, reports);
+    }
+
+    /** On a worker: delivers a channel from a task on another worker into one of its window tasks, until the channel or the task's attempt ends. */
+    public void receiveStreamChannel(io.ontul.spi.cluster.ChannelTarget target, io.ontul.spi.cluster.ChannelInbound inbound)
+    {
+        streamingJobs.host().receive(target, inbound);
     }
 
     /**
@@ -287,7 +317,7 @@ public final class Engine
     }
 
     /** The rows of system.runtime.stream_tasks: the running jobs' tasks. */
-    private static java.util.List<io.ontul.engine.system.StreamTasksTable.Row> streamTaskRows(io.ontul.engine.stream.job.StreamingJobManager jobs)
+    private static java.util.List<io.ontul.engine.system.StreamTasksTable.Row> streamTaskRows(io.ontul.engine.stream.job.StreamingJobManager jobs, String nodeId)
     {
         if (jobs == null) {
             return java.util.List.of();
@@ -295,7 +325,7 @@ public final class Engine
         return jobs.tasks().stream()
                 .map(task -> new io.ontul.engine.system.StreamTasksTable.Row(task.job(), task.taskId(), task.kind(), task.assignment(), task.recordsIn(), task.recordsOut(),
                         task.watermark() == io.ontul.engine.stream.window.WatermarkTracker.NONE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(task.watermark()),
-                        task.blockedMillis(), task.lastCheckpointMillis(), task.lastCheckpointBytes()))
+                        task.blockedMillis(), task.lastCheckpointMillis(), task.lastCheckpointBytes(), task.node() == null ? nodeId : task.node()))
                 .toList();
     }
 

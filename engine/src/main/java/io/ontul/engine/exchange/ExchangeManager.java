@@ -63,8 +63,13 @@ public final class ExchangeManager
         this.spillStore = requireNonNull(spillStore, "spillStore is null");
     }
 
-    /** @param masterKeyPassphrase the value of {@value #MASTER_KEY_VARIABLE}, if set */
-    public static ExchangeManager create(EngineConfig config, Optional<String> masterKeyPassphrase)
+    /**
+     * @param masterKeyPassphrase the value of {@value #MASTER_KEY_VARIABLE}, if set
+     * @param spillFolder the folder of this process's spill files under the base directory: a
+     *        node of a cluster has its own ({@code spill/<node id>}), as the nodes may share the
+     *        base directory for their checkpoints and each clears its spill folder when it starts
+     */
+    public static ExchangeManager create(EngineConfig config, Optional<String> masterKeyPassphrase, String spillFolder)
     {
         Optional<Path> dataDirectory = Optional.ofNullable(config.property(DATA_DIRECTORY, null)).map(Path::of);
         Optional<Path> temporary = Optional.empty();
@@ -88,7 +93,7 @@ public final class ExchangeManager
             String spillCodec = config.property(SPILL_COMPRESSION, null);
             ExchangeStreamFactory spillStreams = spillCodec == null ? streams : streams.withCompression(EncryptionConfig.parseCompression(spillCodec, SPILL_COMPRESSION));
             CompressionCodec joinCodec = EncryptionConfig.parseCompression(config.property(SPILL_JOIN_COMPRESSION, DEFAULT_SPILL_JOIN_COMPRESSION), SPILL_JOIN_COMPRESSION);
-            SpillStore spill = SpillStore.open(base.resolve("spill"), spillStreams, streams.withCompression(joinCodec), maxBytes);
+            SpillStore spill = SpillStore.open(base.resolve(spillFolder), spillStreams, streams.withCompression(joinCodec), maxBytes);
             return new ExchangeManager(base, temporary, streams, spill, config.properties());
         }
         catch (IOException e) {

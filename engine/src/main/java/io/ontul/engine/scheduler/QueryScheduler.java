@@ -54,6 +54,12 @@ public final class QueryScheduler
         this.workers = requireNonNull(workers, "workers is null");
     }
 
+    /** The active workers now, in a stable order. */
+    public List<Worker> activeWorkers()
+    {
+        return workers.get();
+    }
+
     /** Installs the transport to the workers (the server does, once it runs). */
     public void useRemoteTasks(RemoteTasks tasks)
     {

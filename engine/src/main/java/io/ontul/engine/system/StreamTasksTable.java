@@ -25,9 +25,10 @@ public final class StreamTasksTable
      * that this package does not depend on the runtime).
      *
      * @param watermark epoch microseconds, or empty before the first
+     * @param node the id of the node the task runs on (a worker, or this process)
      */
     public record Row(String job, String task, String kind, String assignment, long recordsIn, long recordsOut, java.util.OptionalLong watermark, long blockedMillis,
-            long lastCheckpointMillis, long lastCheckpointBytes) {}
+            long lastCheckpointMillis, long lastCheckpointBytes, String node) {}
 
     static final SystemColumns<Row> COLUMNS = new SystemColumns<>("system.runtime.stream_tasks", List.of(
             column("job", VARCHAR, false, Row::job),
@@ -39,7 +40,8 @@ public final class StreamTasksTable
             column("watermark", TIMESTAMP, true, row -> row.watermark().isEmpty() ? null : Instant.EPOCH.plus(row.watermark().getAsLong(), ChronoUnit.MICROS)),
             column("blocked_ms", BIGINT, false, Row::blockedMillis),
             column("last_checkpoint_ms", BIGINT, false, Row::lastCheckpointMillis),
-            column("last_checkpoint_bytes", BIGINT, false, Row::lastCheckpointBytes)));
+            column("last_checkpoint_bytes", BIGINT, false, Row::lastCheckpointBytes),
+            column("node", VARCHAR, false, Row::node)));
 
     private StreamTasksTable() {}
 }

@@ -71,10 +71,8 @@ public final class FlightRemoteTasks
     {
         Source source = new Source(workerId, address);
         FlightClient client = client(address);
-        CallHeaders headers = new FlightCallHeaders();
-        headers.insert(ClusterTokens.HEADER, tokens.issue(nodeId));
         try {
-            FlightStream stream = client.getStream(new Ticket(ClusterMessages.write(request)), new HeaderCallOption(headers));
+            FlightStream stream = client.getStream(new Ticket(ClusterMessages.write(request)), signed());
             return new FlightRemoteStream(stream, source);
         }
         catch (FlightRuntimeException e) {
@@ -112,7 +110,16 @@ public final class FlightRemoteTasks
         }
     }
 
-    private FlightClient client(String address)
+    /** The cluster token of a call from this node, fresh. */
+    HeaderCallOption signed()
+    {
+        CallHeaders headers = new FlightCallHeaders();
+        headers.insert(ClusterTokens.HEADER, tokens.issue(nodeId));
+        return new HeaderCallOption(headers);
+    }
+
+    /** The Flight client of the node at {@code address}, one per node. */
+    FlightClient client(String address)
     {
         if (closed) {
             throw new OntulException(ErrorCode.QUERY_CANCELLED, "The coordinator is shutting down");
@@ -131,6 +138,24 @@ public final class FlightRemoteTasks
         });
     }
 
+    /** A new batch in {@code target} holding the buffers of {@code root}, moved (not copied): {@code root} is left empty. */
+    static VectorSchemaRoot moveInto(VectorSchemaRoot root, BufferAllocator target)
+    {
+        VectorSchemaRoot batch = VectorSchemaRoot.create(root.getSchema(), target);
+        try {
+            List<FieldVector> vectors = root.getFieldVectors();
+            for (int column = 0; column < vectors.size(); column++) {
+                vectors.get(column).makeTransferPair(batch.getVector(column)).transfer();
+            }
+            batch.setRowCount(root.getRowCount());
+            return batch;
+        }
+        catch (RuntimeException e) {
+            batch.close();
+            throw e;
+        }
+    }
+
     /** Forgets the client of a worker that died (the next query to it connects again). */
     public void forget(String address)
     {
@@ -146,6 +171,16 @@ public final class FlightRemoteTasks
      */
     private OntulException translate(FlightRuntimeException e, Source source)
     {
+        return translate(e, source.workerId(), source.address(), "part of the query");
+    }
+
+    /**
+     * A failure of a call to worker {@code workerId} while it ran {@code what}, as
+     * {@link #translate(FlightRuntimeException, Source)} makes it.
+     */
+    OntulException translate(FlightRuntimeException e, String workerId, String address, String what)
+    {
+        Source source = new Source(workerId, address);
         org.apache.arrow.flight.ErrorFlightMetadata metadata = e.status().metadata();
         String code = metadata == null || !metadata.containsKey(ErrorMapping.ERROR_CODE_HEADER) ? null : metadata.get(ErrorMapping.ERROR_CODE_HEADER);
         if (code != null) {
@@ -157,14 +192,14 @@ public final class FlightRemoteTasks
             }
         }
         if (e.status().code() == FlightStatusCode.CANCELLED) {
-            return new OntulException(ErrorCode.QUERY_CANCELLED, "The query's fragment on " + source + " was cancelled: " + e.getMessage());
+            return new OntulException(ErrorCode.QUERY_CANCELLED, "The call to " + source + " for " + what + " was cancelled: " + e.getMessage());
         }
         if (e.status().code() == FlightStatusCode.UNAVAILABLE || e.status().code() == FlightStatusCode.TIMED_OUT) {
-            String message = "Lost " + source + " while it ran part of the query: " + e.getMessage();
+            String message = "Lost " + source + " while it ran " + what + ": " + e.getMessage();
             lostWorkers.accept(source.workerId(), message);
             return new OntulException(ErrorCode.WORKER_LOST, message, e);
         }
-        return new OntulException(ErrorCode.EXTERNAL_ERROR, source + " failed to run part of the query: " + e.getMessage(), e);
+        return new OntulException(ErrorCode.EXTERNAL_ERROR, source + " failed to run " + what + ": " + e.getMessage(), e);
     }
 
     @Override
@@ -216,20 +251,7 @@ public final class FlightRemoteTasks
                 ended = true;
                 throw translate(e, source);
             }
-            VectorSchemaRoot root = stream.getRoot();
-            VectorSchemaRoot batch = VectorSchemaRoot.create(root.getSchema(), target);
-            try {
-                List<FieldVector> vectors = root.getFieldVectors();
-                for (int column = 0; column < vectors.size(); column++) {
-                    vectors.get(column).makeTransferPair(batch.getVector(column)).transfer();
-                }
-                batch.setRowCount(root.getRowCount());
-                return batch;
-            }
-            catch (RuntimeException e) {
-                batch.close();
-                throw e;
-            }
+            return moveInto(stream.getRoot(), target);
         }
 
         @Override

@@ -22,12 +22,14 @@ final class WorkerProducer
     private final Engine engine;
     private final java.util.function.Supplier<String> address;
     private final io.ontul.server.flight.ResultStreamer streamer;
+    private final org.apache.arrow.memory.BufferAllocator allocator;
     private final java.util.concurrent.atomic.AtomicLong fragmentsRun = new java.util.concurrent.atomic.AtomicLong();
 
     /** @param address where the worker serves, once its server runs */
     WorkerProducer(Engine engine, java.util.function.Supplier<String> address, org.apache.arrow.memory.BufferAllocator allocator)
     {
         this.streamer = new io.ontul.server.flight.ResultStreamer(allocator);
+        this.allocator = allocator;
         this.engine = requireNonNull(engine, "engine is null");
         this.address = requireNonNull(address, "address is null");
     }
@@ -47,6 +49,109 @@ final class WorkerProducer
             return;
         }
         streamer.stream(result, listener);
+    }
+
+    /**
+     * A streaming job's exchange with this worker: the coordinator's session of an attempt (its
+     * tasks here live as long as it does), or a channel from a task on another worker into one of
+     * this worker's window tasks.
+     */
+    @Override
+    public void doExchange(CallContext context, org.apache.arrow.flight.FlightStream reader, ServerStreamListener writer)
+    {
+        FlightStreamTransport.StreamCall call;
+        try {
+            call = ClusterMessages.read(reader.getDescriptor().getCommand(), FlightStreamTransport.StreamCall.class);
+        }
+        catch (IllegalArgumentException e) {
+            writer.error(CallStatus.INVALID_ARGUMENT.withDescription(e.getMessage()).toRuntimeException());
+            return;
+        }
+        if (FlightStreamTransport.StreamCall.SESSION.equals(call.kind()) && call.request() != null) {
+            runSession(call.request(), reader, writer);
+        }
+        else if (FlightStreamTransport.StreamCall.CHANNEL.equals(call.kind()) && call.target() != null) {
+            receiveChannel(call.target(), reader, writer);
+        }
+        else {
+            writer.error(CallStatus.INVALID_ARGUMENT.withDescription("Unknown exchange " + call.kind()).toRuntimeException());
+        }
+    }
+
+    /** Runs this worker's tasks of an attempt until the coordinator ends the session (or is gone): its commands in, the tasks' reports out. */
+    private void runSession(io.ontul.spi.cluster.StreamAttemptRequest request, org.apache.arrow.flight.FlightStream reader, ServerStreamListener writer)
+    {
+        Object sending = new Object();
+        io.ontul.spi.cluster.StreamTransport.WorkerSession session;
+        try {
+            session = engine.openStreamSession(request, report -> {
+                byte[] bytes = ClusterMessages.write(report);
+                synchronized (sending) {
+                    org.apache.arrow.memory.ArrowBuf buffer = allocator.buffer(bytes.length);
+                    buffer.writeBytes(bytes);
+                    writer.putMetadata(buffer);
+                }
+            });
+        }
+        catch (RuntimeException e) {
+            writer.error(io.ontul.server.flight.ErrorMapping.toFlight(e));
+            return;
+        }
+        try {
+            while (reader.next()) {
+                org.apache.arrow.memory.ArrowBuf metadata = reader.getLatestMetadata();
+                if (metadata != null) {
+                    session.command(ClusterMessages.read(FlightStreamTransport.bytes(metadata), io.ontul.spi.cluster.StreamCommand.class));
+                }
+            }
+        }
+        catch (RuntimeException e) {
+            // the coordinator cancelled the session (the attempt ended) or cannot be reached
+            org.slf4j.LoggerFactory.getLogger(WorkerProducer.class).debug("Session of attempt {} of streaming job {} ended: {}", request.attempt(), request.jobName(), e.getMessage());
+        }
+        finally {
+            session.close();
+        }
+        synchronized (sending) {
+            try {
+                writer.completed();
+            }
+            catch (RuntimeException e) {
+                // the call is gone already
+            }
+        }
+    }
+
+    /** Delivers a channel from a task on another worker into one of this worker's window tasks. */
+    private void receiveChannel(io.ontul.spi.cluster.ChannelTarget target, org.apache.arrow.flight.FlightStream reader, ServerStreamListener writer)
+    {
+        try {
+            engine.receiveStreamChannel(target, new io.ontul.spi.cluster.ChannelInbound()
+            {
+                @Override
+                public boolean next()
+                {
+                    return reader.next();
+                }
+
+                @Override
+                public byte[] metadata()
+                {
+                    org.apache.arrow.memory.ArrowBuf metadata = reader.getLatestMetadata();
+                    return metadata == null ? null : FlightStreamTransport.bytes(metadata);
+                }
+
+                @Override
+                public org.apache.arrow.vector.VectorSchemaRoot batch(org.apache.arrow.memory.BufferAllocator target)
+                {
+                    return FlightRemoteTasks.moveInto(reader.getRoot(), target);
+                }
+            });
+            writer.completed();
+        }
+        catch (RuntimeException e) {
+            writer.error(io.ontul.server.flight.ErrorMapping.toFlight(e));
+        }
     }
 
     @Override

@@ -117,6 +117,8 @@ public final class WorkerServer
             peers = new FlightRemoteTasks(allocator, tokens, cluster.nodeId(),
                     (peer, message) -> LOG.warn("Lost peer {}: {}", peer, message), rootCertificates);
             engine.useRemoteTasks(peers);
+            // a worker's streaming tasks send to the tasks of other workers
+            engine.useStreamTransport(new FlightStreamTransport(peers, allocator));
             WorkerServer worker = new WorkerServer(engine, allocator, server, coordinator, peers, producer);
             worker.heartbeats.scheduleWithFixedDelay(worker::report, 0, cluster.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
             return worker;

@@ -1,5 +1,19 @@
 package io.ontul.server.streaming;
 
+import static io.ontul.server.streaming.CrashTestEvents.CHUNK;
+import static io.ontul.server.streaming.CrashTestEvents.EVENTS;
+import static io.ontul.server.streaming.CrashTestEvents.PARTITIONS;
+import static io.ontul.server.streaming.CrashTestEvents.SUMMARY_COLUMNS;
+import static io.ontul.server.streaming.CrashTestEvents.TOPIC;
+import static io.ontul.server.streaming.CrashTestEvents.WINDOW_QUERY;
+import static io.ontul.server.streaming.CrashTestEvents.await;
+import static io.ontul.server.streaming.CrashTestEvents.count;
+import static io.ontul.server.streaming.CrashTestEvents.createKafkaTable;
+import static io.ontul.server.streaming.CrashTestEvents.produce;
+import static io.ontul.server.streaming.CrashTestEvents.produceClosingEvents;
+import static io.ontul.server.streaming.CrashTestEvents.rows;
+import static io.ontul.server.streaming.CrashTestEvents.sleep;
+import static io.ontul.server.streaming.CrashTestEvents.windowsComputedHere;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -9,17 +23,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
-import java.util.function.BooleanSupplier;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +37,7 @@ import io.ontul.catalog.jdbc.testing.TestingPostgres;
 import io.ontul.catalog.kafka.testing.EmbeddedKafka;
 import io.ontul.engine.stream.checkpoint.CrashPoints;
 import io.ontul.server.testing.ServerProcess;
+
 
 /**
  * Exactly-once across real process deaths: the server runs as its own OS process and is killed
@@ -42,17 +51,6 @@ import io.ontul.server.testing.ServerProcess;
  */
 class StreamingCrashIT
 {
-    private static final int EVENTS = 100_000;
-    private static final int CHUNK = 10_000;
-    private static final int PARTITIONS = 8;
-    private static final String TOPIC = "crash_events";
-    private static final String COLUMNS = "(event_id BIGINT, category VARCHAR, amount DOUBLE, event_time TIMESTAMP(3))";
-    private static final String SUMMARY_COLUMNS = "(window_start TIMESTAMP(3), window_end TIMESTAMP(3), category VARCHAR, total DOUBLE, cnt BIGINT)";
-    private static final String WINDOW_QUERY = "SELECT window_start, window_end, category, sum(amount) AS total, count(*) AS cnt "
-            + "FROM TABLE(TUMBLE(TABLE kafka.\"default\"." + TOPIC + ", DESCRIPTOR(event_time), INTERVAL '10' SECOND)) WHERE amount > 100 GROUP BY window_start, window_end, category";
-    private static final LocalDateTime EPOCH = LocalDateTime.of(2026, 1, 1, 0, 0);
-    private static final DateTimeFormatter EVENT_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
-
     private static EmbeddedKafka kafka;
     private static TestingPostgres postgres;
 
@@ -94,8 +92,7 @@ class StreamingCrashIT
             statement.execute("CREATE CATALOG iceberg USING iceberg");
             statement.execute("CREATE CATALOG pg USING jdbc WITH (\"connection-url\" = '" + postgres.jdbcUrl() + "', \"connection-user\" = '" + postgres.user()
                     + "', \"connection-password\" = '" + postgres.password() + "')");
-            statement.execute("CREATE TABLE kafka.\"default\"." + TOPIC + " " + COLUMNS + " WITH ('topic' = '" + TOPIC + "', 'format' = 'json', "
-                    + "'scan.startup.mode' = 'earliest-offset', 'watermark.column' = 'event_time', 'watermark.delay' = '5s')");
+            statement.execute(createKafkaTable());
             statement.execute("CREATE SCHEMA iceberg.lake");
             statement.execute("CREATE TABLE iceberg.lake.window_summary " + SUMMARY_COLUMNS);
             statement.execute("CREATE STREAMING JOB to_iceberg WITH ('checkpoint.interval' = '300ms', 'parallelism' = '4') AS INSERT INTO iceberg.lake.window_summary " + WINDOW_QUERY);
@@ -114,7 +111,7 @@ class StreamingCrashIT
             if (rescales.containsKey(round)) {
                 rescale(server, rescales.get(round));
             }
-            produce(produced, CHUNK);
+            produce(kafka, produced, CHUNK);
             produced += CHUNK;
             if (death.equals("kill")) {
                 sleep(300 + random.nextInt(2500));
@@ -132,12 +129,8 @@ class StreamingCrashIT
                 server = ServerProcess.start(data, directory.resolve("server-" + starts++ + ".log"), List.of());
             }
         }
-        produce(produced, EVENTS - produced);
-        List<ProducerRecord<String, String>> closing = new ArrayList<>();
-        for (int partition = 0; partition < PARTITIONS; partition++) {
-            closing.add(new ProducerRecord<>(TOPIC, partition, null, event(-1 - partition, 0.5, 100_000_000)));
-        }
-        kafka.produce(closing);
+        produce(kafka, produced, EVENTS - produced);
+        produceClosingEvents(kafka);
 
         List<List<Object>> expected = windowsComputedHere();
         try (ServerProcess last = server; Connection connection = last.connect(); Statement statement = connection.createStatement()) {
@@ -192,93 +185,4 @@ class StreamingCrashIT
         }
     }
 
-    private static long count(Statement statement, String table)
-    {
-        try (ResultSet result = statement.executeQuery("SELECT count(*) FROM " + table)) {
-            result.next();
-            return result.getLong(1);
-        }
-        catch (SQLException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static List<List<Object>> rows(Statement statement, String sql)
-            throws SQLException
-    {
-        List<List<Object>> rows = new ArrayList<>();
-        try (ResultSet result = statement.executeQuery(sql)) {
-            while (result.next()) {
-                rows.add(List.of(result.getTimestamp(1).toLocalDateTime(), result.getTimestamp(2).toLocalDateTime(), result.getString(3), result.getDouble(4), result.getLong(5)));
-            }
-        }
-        return rows;
-    }
-
-    private static double amount(int i)
-    {
-        return (i * 37 % 200) + 0.5;
-    }
-
-    /** Event time of event i: 10 ms apart, up to 3 s out of order (the table's delay is 5 s). */
-    private static long eventMillis(int i)
-    {
-        return i * 10L - (i * 7919L % 3000);
-    }
-
-    private static void produce(int from, int count)
-    {
-        List<ProducerRecord<String, String>> records = new ArrayList<>();
-        for (int i = from; i < from + count; i++) {
-            records.add(new ProducerRecord<>(TOPIC, i % PARTITIONS, null, event(i, amount(i), eventMillis(i))));
-        }
-        kafka.produce(records);
-    }
-
-    private static String event(long id, double amount, long millis)
-    {
-        return "{\"event_id\": %d, \"category\": \"c%d\", \"amount\": %s, \"event_time\": \"%s\"}"
-                .formatted(id, Math.floorMod(id, 10), amount, EVENT_TIME.format(EPOCH.plus(Duration.ofMillis(millis))));
-    }
-
-    /** The windows of all events, computed here: (window_start, window_end, category, total, cnt) by start and category. */
-    private static List<List<Object>> windowsComputedHere()
-    {
-        Map<List<Object>, double[]> windows = new TreeMap<>(Comparator.comparing((List<Object> key) -> (Long) key.get(0)).thenComparing(key -> (String) key.get(1)));
-        for (int i = 0; i < EVENTS; i++) {
-            if (amount(i) > 100) {
-                double[] totals = windows.computeIfAbsent(List.of(Math.floorDiv(eventMillis(i), 10_000) * 10_000, "c" + i % 10), key -> new double[2]);
-                totals[0] += amount(i);
-                totals[1]++;
-            }
-        }
-        List<List<Object>> rows = new ArrayList<>();
-        windows.forEach((key, totals) -> {
-            LocalDateTime start = EPOCH.plus(Duration.ofMillis((Long) key.get(0)));
-            rows.add(List.of(start, start.plusSeconds(10), key.get(1), totals[0], (long) totals[1]));
-        });
-        return rows;
-    }
-
-    private static void await(BooleanSupplier condition)
-    {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 3 minutes");
-            }
-            sleep(200);
-        }
-    }
-
-    private static void sleep(long millis)
-    {
-        try {
-            Thread.sleep(millis);
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
 }

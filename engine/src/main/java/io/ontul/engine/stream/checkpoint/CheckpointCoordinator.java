@@ -7,7 +7,6 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -103,14 +102,31 @@ public final class CheckpointCoordinator
         }
     }
 
+    /** Coordinator side: discards incomplete checkpoints and returns the latest complete one (or nothing). */
     public Restored restore()
     {
         store.cleanUpIncomplete(jobId);
-        Optional<CompletedCheckpoint> latest = store.latestComplete(jobId);
-        if (latest.isEmpty()) {
+        return store.latestComplete(jobId).map(CheckpointCoordinator::restored).orElse(new Restored(0, Map.of(), List.of(), Map.of()));
+    }
+
+    /**
+     * Complete checkpoint {@code checkpointId} as {@link #restore} returns it, without touching
+     * other checkpoints: how the tasks of an attempt on a worker read the checkpoint their
+     * coordinator restored (0 for none).
+     *
+     * @throws IllegalStateException when the checkpoint is not complete (or no longer kept)
+     */
+    public Restored read(long checkpointId)
+    {
+        if (checkpointId == 0) {
             return new Restored(0, Map.of(), List.of(), Map.of());
         }
-        CompletedCheckpoint checkpoint = latest.get();
+        return store.completedCheckpoint(jobId, checkpointId).map(CheckpointCoordinator::restored)
+                .orElseThrow(() -> new IllegalStateException("Checkpoint " + checkpointId + " of job " + jobId + " is not a complete checkpoint of the store"));
+    }
+
+    private static Restored restored(CompletedCheckpoint checkpoint)
+    {
         Map<String, Map<String, byte[]>> positions = new HashMap<>();
         Map<String, TaskSnapshot> snapshots = new HashMap<>();
         for (TaskSnapshot task : checkpoint.tasks()) {

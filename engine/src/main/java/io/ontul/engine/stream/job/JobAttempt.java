@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.ToLongFunction;
@@ -15,6 +16,8 @@ import io.ontul.engine.stream.checkpoint.CheckpointCoordinator;
 import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.engine.stream.shuffle.InputGate;
 import io.ontul.engine.stream.shuffle.KeyGroups;
+import io.ontul.engine.stream.shuffle.RemoteChannel;
+import io.ontul.engine.stream.shuffle.ShuffleReceiver;
 import io.ontul.engine.stream.shuffle.ShuffleOutput;
 import io.ontul.engine.stream.sink.JobSinks;
 import io.ontul.engine.stream.task.SourceTask;
@@ -40,7 +43,7 @@ import io.ontul.spi.stream.StreamSplit;
  * key groups it owns now, so the parallelism may change between attempts.
  */
 final class JobAttempt
-        implements AutoCloseable
+        implements Attempt
 {
     /** Batches a channel holds before its sender waits. */
     static final int CHANNEL_CAPACITY = 8;
@@ -49,19 +52,46 @@ final class JobAttempt
 
     private final List<SourceTask> sources = new ArrayList<>();
     private final List<WindowTask> windows = new ArrayList<>();
-    private final List<InputGate> gates = new ArrayList<>();
+    private final Map<Integer, InputGate> gates = new TreeMap<>();
+    private final List<RemoteChannel> remoteChannels = new ArrayList<>();
     private final List<JobSinks> sinks = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final BlockingQueue<TaskReport> reports;
 
+    /** Where a source task sends to a window task of another node. */
+    interface RemoteReceivers
+    {
+        /** Never called by an attempt whose tasks all run here. */
+        RemoteReceivers NONE = (sender, receiver) -> {
+            throw new IllegalStateException("window task " + receiver + " does not run here");
+        };
+
+        /** The channel from source task {@code sender} to window task {@code receiver}, opened when first used. */
+        RemoteChannel open(int sender, int receiver);
+    }
+
     /**
+     * All the tasks of an attempt, in this process.
+     *
      * @param plans one plan of the job per task index (a plan's feeds belong to one source and one window task)
      * @param restored the checkpoint the attempt starts from
      */
     JobAttempt(String jobName, String jobId, List<StreamingJobPlan> plans, StreamingJobOptions options, TaskServices shared, CheckpointCoordinator.Restored restored)
     {
-        int parallelism = plans.size();
-        StreamingJobPlan plan = plans.get(0);
+        this(jobName, jobId, plans.size(), indexed(plans), options, shared, restored, RemoteReceivers.NONE);
+    }
+
+    /**
+     * The tasks of an attempt that run in this process: those of the task indices of
+     * {@code plans}, of {@code parallelism}; the window tasks of the other indices run elsewhere
+     * and are reached through {@code remote}.
+     *
+     * @param plans one plan of the job per task index run here (a plan's feeds belong to one source and one window task)
+     */
+    JobAttempt(String jobName, String jobId, int parallelism, Map<Integer, StreamingJobPlan> plans, StreamingJobOptions options, TaskServices shared,
+            CheckpointCoordinator.Restored restored, RemoteReceivers remote)
+    {
+        StreamingJobPlan plan = plans.values().iterator().next();
         boolean windowed = !plan.aggregations().isEmpty();
         this.reports = shared.reports();
         try {
@@ -79,14 +109,16 @@ final class JobAttempt
             Map<String, Long> eventTimes = new HashMap<>();
             restored.stateWithPrefix(SourceTask.EVENT_TIME).forEach((split, time) -> eventTimes.put(split, Long.parseLong(time)));
             if (windowed) {
-                for (int task = 0; task < parallelism; task++) {
-                    gates.add(new InputGate(parallelism, CHANNEL_CAPACITY));
+                for (int task : plans.keySet()) {
+                    gates.put(task, new InputGate(parallelism, CHANNEL_CAPACITY));
                 }
             }
             // rows cross the shuffle as the local aggregation's state rows (keys first) or, for a SESSION window, as they are
             int[] keyColumns = windowed ? plan.shuffleKey().sent() : new int[0];
-            for (int task = 0; task < parallelism; task++) {
-                JobSinks sourceSinks = open(plans.get(task), jobName, jobId, shared);
+            for (Map.Entry<Integer, StreamingJobPlan> entry : plans.entrySet()) {
+                int task = entry.getKey();
+                StreamingJobPlan taskPlan = entry.getValue();
+                JobSinks sourceSinks = open(taskPlan, jobName, jobId, shared);
                 WatermarkTracker watermarks = null;
                 ShuffleOutput shuffle = null;
                 if (windowed) {
@@ -99,11 +131,23 @@ final class JobAttempt
                         }
                     });
                     watermarks.restore(own, restoredWatermark);
-                    shuffle = new ShuffleOutput(task, gates, new KeyGroups(keyColumns, options.maxParallelism()), shared.context().allocator());
+                    List<ShuffleReceiver> receivers = new ArrayList<>();
+                    for (int receiver = 0; receiver < parallelism; receiver++) {
+                        InputGate local = gates.get(receiver);
+                        if (local != null) {
+                            receivers.add(local);
+                        }
+                        else {
+                            RemoteChannel channel = remote.open(task, receiver);
+                            remoteChannels.add(channel);
+                            receivers.add(channel);
+                        }
+                    }
+                    shuffle = new ShuffleOutput(task, receivers, new KeyGroups(keyColumns, options.maxParallelism()), shared.context().allocator());
                 }
-                sources.add(new SourceTask("source-" + task, plans.get(task), assigned.get(task), watermarks, sourceSinks, shuffle, shared));
+                sources.add(new SourceTask("source-" + task, taskPlan, assigned.get(task), watermarks, sourceSinks, shuffle, shared));
                 if (windowed) {
-                    windows.add(new WindowTask("window-" + task, task, parallelism, options.maxParallelism(), plans.get(task), gates.get(task), open(plans.get(task), jobName, jobId, shared),
+                    windows.add(new WindowTask("window-" + task, task, parallelism, options.maxParallelism(), taskPlan, gates.get(task), open(taskPlan, jobName, jobId, shared),
                             shared, restored.snapshots().values(), restoredWatermark));
                 }
             }
@@ -112,6 +156,21 @@ final class JobAttempt
             close();
             throw e;
         }
+    }
+
+    private static Map<Integer, StreamingJobPlan> indexed(List<StreamingJobPlan> plans)
+    {
+        Map<Integer, StreamingJobPlan> indexed = new TreeMap<>();
+        for (int task = 0; task < plans.size(); task++) {
+            indexed.put(task, plans.get(task));
+        }
+        return indexed;
+    }
+
+    /** The input gate of window task {@code task} when it runs here: where the channels from other nodes deliver. */
+    java.util.Optional<InputGate> gate(int task)
+    {
+        return java.util.Optional.ofNullable(gates.get(task));
     }
 
     private JobSinks open(StreamingJobPlan plan, String jobName, String jobId, TaskServices shared)
@@ -134,8 +193,8 @@ final class JobAttempt
         return ids;
     }
 
-    /** The ids of every task: each acknowledges every checkpoint. */
-    Set<String> taskIds()
+    @Override
+    public Set<String> taskIds()
     {
         Set<String> ids = new TreeSet<>();
         sources.forEach(task -> ids.add(task.taskId()));
@@ -144,7 +203,8 @@ final class JobAttempt
     }
 
     /** Starts every task's thread, the receiving tasks first. */
-    void start(String jobName)
+    @Override
+    public void start(String jobName)
     {
         for (WindowTask task : windows) {
             startThread(task, "ontul-stream-" + jobName + "-" + task.taskId());
@@ -162,48 +222,73 @@ final class JobAttempt
         thread.start();
     }
 
-    BlockingQueue<TaskReport> reports()
+    @Override
+    public BlockingQueue<TaskReport> reports()
     {
         return reports;
     }
 
-    void injectBarrier(long checkpointId)
+    @Override
+    public void injectBarrier(long checkpointId)
     {
         sources.forEach(task -> task.injectBarrier(checkpointId));
     }
 
-    void checkpointCompleted(long checkpointId)
+    @Override
+    public void checkpointCompleted(long checkpointId)
     {
         sources.forEach(task -> task.checkpointCompleted(checkpointId));
     }
 
     /** Asks the source tasks to stop reading; their end of input then ends the window tasks. */
-    void endSources()
+    @Override
+    public void endSources()
     {
         sources.forEach(SourceTask::end);
     }
 
     /** The sum of one figure over the source tasks or over the window tasks. */
-    long sum(boolean ofSources, ToLongFunction<TaskMetrics> figure)
+    private long sum(boolean ofSources, ToLongFunction<TaskMetrics> figure)
     {
         List<TaskMetrics> metrics = (ofSources ? sources.stream().map(SourceTask::metrics) : windows.stream().map(WindowTask::metrics)).toList();
         return metrics.stream().mapToLong(figure).sum();
     }
 
+    @Override
+    public long recordsIn()
+    {
+        return sum(true, metrics -> metrics.recordsIn.get());
+    }
+
+    @Override
+    public long recordsRejected()
+    {
+        return sum(true, metrics -> metrics.rejected.get());
+    }
+
+    @Override
+    public long recordsLate()
+    {
+        return sum(false, metrics -> metrics.late.get());
+    }
+
     /** The job's records out: written by the window tasks of a windowed job, by the source tasks of a stateless one. */
-    long recordsOut()
+    @Override
+    public long recordsOut()
     {
         return windows.isEmpty() ? sum(true, metrics -> metrics.recordsOut.get()) : sum(false, metrics -> metrics.recordsOut.get());
     }
 
     /** The job's watermark: the least of its window tasks', or none for a stateless job. */
-    long watermark()
+    @Override
+    public long watermark()
     {
         return windows.stream().mapToLong(task -> task.metrics().watermark).min().orElse(WatermarkTracker.NONE);
     }
 
     /** Records behind the partitions' ends over all source tasks, or -1 when no task knows. */
-    long lag()
+    @Override
+    public long lag()
     {
         long lag = 0;
         boolean known = false;
@@ -217,7 +302,8 @@ final class JobAttempt
     }
 
     /** Every task as it is now, sources first. */
-    List<TaskStatus> statuses(String jobName)
+    @Override
+    public List<TaskStatus> statuses(String jobName)
     {
         List<TaskStatus> statuses = new ArrayList<>();
         sources.forEach(task -> statuses.add(task.status(jobName)));
@@ -225,7 +311,27 @@ final class JobAttempt
         return statuses;
     }
 
-    long lastCheckpointBytes()
+    /** Every task's figures, sources first, as a worker reports them to its coordinator. */
+    List<io.ontul.spi.cluster.StreamTaskFigures> figures()
+    {
+        List<io.ontul.spi.cluster.StreamTaskFigures> figures = new ArrayList<>();
+        for (SourceTask task : sources) {
+            figures.add(figures(task.status(""), task.metrics()));
+        }
+        for (WindowTask task : windows) {
+            figures.add(figures(task.status(""), task.metrics()));
+        }
+        return figures;
+    }
+
+    private static io.ontul.spi.cluster.StreamTaskFigures figures(TaskStatus status, TaskMetrics metrics)
+    {
+        return new io.ontul.spi.cluster.StreamTaskFigures(status.taskId(), status.kind(), status.assignment(), status.recordsIn(), status.recordsOut(), metrics.rejected.get(),
+                metrics.late.get(), status.watermark(), metrics.lag, status.blockedMillis(), status.lastCheckpointMillis(), status.lastCheckpointBytes());
+    }
+
+    @Override
+    public long lastCheckpointBytes()
     {
         return sum(true, metrics -> metrics.lastCheckpointBytes) + sum(false, metrics -> metrics.lastCheckpointBytes);
     }
@@ -249,7 +355,8 @@ final class JobAttempt
     }
 
     /** Waits up to the join timeout for every task's thread to end (an interrupt meanwhile is kept for the caller); false if some did not. */
-    boolean join()
+    @Override
+    public boolean join()
     {
         if (awaitThreads(JOIN_TIMEOUT)) {
             Thread.currentThread().interrupt();
@@ -268,7 +375,9 @@ final class JobAttempt
         // closed channels free what they hold and release blocked senders and receivers; source
         // tasks stop between two polls (an interrupt is the last resort: Kafka's client and file
         // I/O do not take it well)
-        gates.forEach(InputGate::close);
+        gates.values().forEach(InputGate::close);
+        // a sender waiting for room on another node's channel fails at once
+        remoteChannels.forEach(RemoteChannel::close);
         sources.forEach(SourceTask::abort);
         // the tasks must be gone before their sinks and the job's memory are freed, even when this
         // thread was interrupted itself (the engine shutting the job down)

@@ -20,6 +20,7 @@ import io.ontul.exchange.spill.SpillStore;
  * @param defaultMaxMemory a job's memory budget unless its option 'max-memory' says (the engine's ontul.query.max-memory)
  * @param accessControl what a job's owner may do: a job is planned, at creation and at each start,
  *        with its owner's privileges
+ * @param cluster where the jobs' tasks run: here, or on the workers of a cluster
  */
 public record StreamingEnvironment(
         CatalogManager catalogs,
@@ -29,7 +30,8 @@ public record StreamingEnvironment(
         Supplier<CheckpointStore> checkpoints,
         Supplier<SpillStore> spillStore,
         long defaultMaxMemory,
-        AccessControl accessControl)
+        AccessControl accessControl,
+        StreamCluster cluster)
 {
     public StreamingEnvironment
     {
@@ -40,5 +42,6 @@ public record StreamingEnvironment(
         requireNonNull(checkpoints, "checkpoints is null");
         requireNonNull(spillStore, "spillStore is null");
         requireNonNull(accessControl, "accessControl is null");
+        requireNonNull(cluster, "cluster is null");
     }
 }

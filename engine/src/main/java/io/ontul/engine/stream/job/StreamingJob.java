@@ -39,6 +39,7 @@ import io.ontul.engine.stream.window.WatermarkTracker;
 import io.ontul.engine.type.OntulTypeSystem;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
+import io.ontul.spi.cluster.WorkerAddress;
 
 /**
  * One running streaming job. Its thread is the job's checkpoint coordinator: each attempt plans
@@ -76,7 +77,11 @@ public final class StreamingJob
     private volatile StreamingJobPlan lastPlan;
     private volatile boolean stopRequested;
     private volatile boolean shutdown;
-    private volatile JobAttempt current;
+    private volatile Attempt current;
+    /** Whether the running attempt's tasks run on the workers of a cluster. */
+    private volatile boolean distributed;
+    /** The number of the latest attempt: it grows across attempts and restarts (it follows the clock), so a worker can tell an older attempt's requests. */
+    private long attemptNumber;
     private volatile long watermark = WatermarkTracker.NONE;
     private volatile long spilledBytes;
     private volatile long memoryBytes;
@@ -229,31 +234,30 @@ public final class StreamingJob
 
     private void runAttempt()
     {
-        SqlCreateStreamingJob create = (SqlCreateStreamingJob) OntulParser.parse(definition.definition());
-        StreamingJobPlanner planner = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema(),
-                environment.accessControl().of(definition.createdBy()));
-        StreamingJobPlan plan = planner.plan(create.insert(), options);
-        plan.checkParallelism(options.parallelism());
-        lastPlan = plan;
-        List<StreamingJobPlan> plans = new ArrayList<>(List.of(plan));
-        while (plans.size() < options.parallelism()) {
-            // each task index runs its own operators over its own feeds
-            plans.add(planner.plan(create.insert(), options));
+        if (!environment.cluster().awaitWorkers(() -> stopRequested || shutdown)) {
+            return;
         }
-        QueryContext context = new QueryContext("stream-" + definition.jobId(), definition.createdBy(), environment.rootAllocator(),
-                options.maxMemory().orElse(environment.defaultMaxMemory()), environment.workers(), 1, new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
+        Map<Integer, StreamingJobPlan> plans = plan(environment, definition, options, java.util.stream.IntStream.range(0, options.parallelism()).boxed().toList());
+        StreamingJobPlan plan = plans.get(0);
+        lastPlan = plan;
+        Optional<List<WorkerAddress>> placement = environment.cluster().placement(catalogsOf(plan), options.parallelism());
+        QueryContext context = context(environment, definition, options);
         try (JobSinks committer = JobSinks.open(plan, definition.name(), definition.jobId(), context.allocator())) {
             context.enableSpill(environment.spillStore().get());
-            CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(),
-                    JobAttempt.taskIds(plans.size(), !plan.aggregations().isEmpty()));
+            java.util.Set<String> taskIds = JobAttempt.taskIds(plans.size(), !plan.aggregations().isEmpty());
+            CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), taskIds);
             CheckpointCoordinator.Restored restored = coordinator.restore();
             if (restored.checkpointId() > 0) {
                 committer.commit(restored.checkpointId(), restored.committables());
                 lastCheckpointId = restored.checkpointId();
             }
-            TaskServices services = new TaskServices(context, coordinator, new LinkedBlockingQueue<>(), CrashHook.NONE);
-            try (JobAttempt attempt = new JobAttempt(definition.name(), definition.jobId(), plans, options, services, restored)) {
+            attemptNumber = Math.max(attemptNumber + 1, System.currentTimeMillis());
+            try (Attempt attempt = placement.isPresent()
+                    ? new DistributedAttempt(definition, attemptNumber, restored.checkpointId(), placement.get(), taskIds, environment.cluster())
+                    : new JobAttempt(definition.name(), definition.jobId(), plans.size(), plans, options,
+                            new TaskServices(context, coordinator, new LinkedBlockingQueue<>(), CrashHook.NONE), restored, JobAttempt.RemoteReceivers.NONE)) {
                 current = attempt;
+                distributed = placement.isPresent();
                 attempt.start(definition.name());
                 new Coordination(attempt, coordinator, committer, context, checkpointIdAfter(restored.checkpointId())).run();
             }
@@ -267,17 +271,51 @@ public final class StreamingJob
         }
     }
 
+    /** The job planned for each of {@code indices}: each task index runs its own operators over its own feeds. */
+    static Map<Integer, StreamingJobPlan> plan(StreamingEnvironment environment, StoredStreamingJob definition, StreamingJobOptions options, List<Integer> indices)
+    {
+        SqlCreateStreamingJob create = (SqlCreateStreamingJob) OntulParser.parse(definition.definition());
+        StreamingJobPlanner planner = new StreamingJobPlanner(environment.catalogs(), definition.catalog(), definition.schema(),
+                environment.accessControl().of(definition.createdBy()));
+        Map<Integer, StreamingJobPlan> plans = new java.util.TreeMap<>();
+        for (int index : indices) {
+            StreamingJobPlan plan = planner.plan(create.insert(), options);
+            if (plans.isEmpty()) {
+                plan.checkParallelism(options.parallelism());
+            }
+            plans.put(index, plan);
+        }
+        return plans;
+    }
+
+    /** The memory budget and spill space of the job's tasks in this process. */
+    static QueryContext context(StreamingEnvironment environment, StoredStreamingJob definition, StreamingJobOptions options)
+    {
+        return new QueryContext("stream-" + definition.jobId(), definition.createdBy(), environment.rootAllocator(),
+                options.maxMemory().orElse(environment.defaultMaxMemory()), environment.workers(), 1, new RexBuilder(new JavaTypeFactoryImpl(OntulTypeSystem.INSTANCE)), () -> { });
+    }
+
+    /** The catalogs a job reads and writes: a worker that lacks one cannot run its tasks. */
+    private static java.util.Set<String> catalogsOf(StreamingJobPlan plan)
+    {
+        java.util.Set<String> catalogs = new java.util.TreeSet<>();
+        catalogs.add(plan.scan().table().catalog());
+        catalogs.add(plan.sinkTable().catalog());
+        plan.rejects().ifPresent(rejects -> catalogs.add(rejects.table().catalog()));
+        return catalogs;
+    }
+
     /** Adds the ending attempt's counts to the job's, which SHOW shows across attempts. */
     private void carryOver()
     {
-        JobAttempt attempt = current;
+        Attempt attempt = current;
         if (attempt == null) {
             return;
         }
-        recordsIn.addAndGet(attempt.sum(true, metrics -> metrics.recordsIn.get()));
+        recordsIn.addAndGet(attempt.recordsIn());
         recordsOut.addAndGet(attempt.recordsOut());
-        recordsRejected.addAndGet(attempt.sum(true, metrics -> metrics.rejected.get()));
-        recordsLate.addAndGet(attempt.sum(false, metrics -> metrics.late.get()));
+        recordsRejected.addAndGet(attempt.recordsRejected());
+        recordsLate.addAndGet(attempt.recordsLate());
         long attemptWatermark = attempt.watermark();
         if (attemptWatermark != WatermarkTracker.NONE) {
             watermark = attemptWatermark;
@@ -296,7 +334,7 @@ public final class StreamingJob
      */
     private final class Coordination
     {
-        private final JobAttempt attempt;
+        private final Attempt attempt;
         private final CheckpointCoordinator coordinator;
         private final JobSinks committer;
         private final QueryContext context;
@@ -308,7 +346,7 @@ public final class StreamingJob
         private long inFlightStarted;
         private long nextCheckpointNanos;
 
-        Coordination(JobAttempt attempt, CheckpointCoordinator coordinator, JobSinks committer, QueryContext context, long firstCheckpointId)
+        Coordination(Attempt attempt, CheckpointCoordinator coordinator, JobSinks committer, QueryContext context, long firstCheckpointId)
         {
             this.attempt = attempt;
             this.coordinator = coordinator;
@@ -470,10 +508,14 @@ public final class StreamingJob
      * a checkpoint before it is stored, so a restart from an earlier checkpoint must never reuse
      * an id a sink may hold (sinks skip ids they have): ids then follow the clock (milliseconds),
      * which moves on across restarts, and are only made to grow when checkpoints come faster.
+     * They follow the clock too when the tasks run on workers: a task of an earlier attempt that
+     * a worker has not stopped yet then never writes a snapshot of a checkpoint the new attempt
+     * takes.
      */
     private long checkpointIdAfter(long previous)
     {
-        return options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE ? Math.max(previous + 1, System.currentTimeMillis()) : previous + 1;
+        boolean clock = distributed || options.deliveryGuarantee() == StreamingJobOptions.DeliveryGuarantee.AT_LEAST_ONCE;
+        return clock ? Math.max(previous + 1, System.currentTimeMillis()) : previous + 1;
     }
 
     private void setState(StreamingJobState newState, String error)
@@ -504,7 +546,7 @@ public final class StreamingJob
     /** The tasks of the running attempt; empty when the job does not run. */
     public List<TaskStatus> tasks()
     {
-        JobAttempt attempt = current;
+        Attempt attempt = current;
         return attempt == null ? List.of() : attempt.statuses(definition.name());
     }
 
@@ -514,7 +556,7 @@ public final class StreamingJob
         Instant started = startedAt;
         boolean active = isActive();
         Instant checkpointTime = lastCheckpointTime;
-        JobAttempt attempt = current;
+        Attempt attempt = current;
         long in = recordsIn.get();
         long out = recordsOut.get();
         long rejected = recordsRejected.get();
@@ -522,10 +564,10 @@ public final class StreamingJob
         long jobWatermark = watermark;
         long lag = -1;
         if (attempt != null) {
-            in += attempt.sum(true, metrics -> metrics.recordsIn.get());
+            in += attempt.recordsIn();
             out += attempt.recordsOut();
-            rejected += attempt.sum(true, metrics -> metrics.rejected.get());
-            late += attempt.sum(false, metrics -> metrics.late.get());
+            rejected += attempt.recordsRejected();
+            late += attempt.recordsLate();
             jobWatermark = Math.max(jobWatermark, attempt.watermark());
             lag = attempt.lag();
         }

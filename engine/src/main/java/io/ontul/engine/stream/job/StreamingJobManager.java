@@ -53,15 +53,17 @@ public final class StreamingJobManager
     private static final Logger LOG = LoggerFactory.getLogger(StreamingJobManager.class);
 
     private final StreamingEnvironment environment;
+    private final StreamTaskHost host;
     private final Map<String, StreamingJob> jobs = new ConcurrentHashMap<>();
     /** ontul.streaming.default-parallelism: what a job created without the option 'parallelism' gets, and keeps. */
     private final String defaultParallelism;
     private boolean closed;
 
     public StreamingJobManager(CatalogManager catalogs, BufferAllocator rootAllocator, ExecutorService workers, StoredStreamingJobs store, Supplier<CheckpointStore> checkpoints,
-            Supplier<SpillStore> spillStore, long defaultMaxMemory, io.ontul.engine.security.AccessControl accessControl, String defaultParallelism)
+            Supplier<SpillStore> spillStore, long defaultMaxMemory, io.ontul.engine.security.AccessControl accessControl, String defaultParallelism, StreamCluster cluster)
     {
-        this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints, spillStore, defaultMaxMemory, accessControl);
+        this.environment = new StreamingEnvironment(catalogs, rootAllocator, workers, store, checkpoints, spillStore, defaultMaxMemory, accessControl, cluster);
+        this.host = new StreamTaskHost(environment, cluster);
         this.defaultParallelism = defaultParallelism.trim();
         try {
             StreamingJobOptions.parse(Map.of(StreamingJobOptions.PARALLELISM, this.defaultParallelism));
@@ -281,6 +283,7 @@ public final class StreamingJobManager
     {
         List<TaskStatus> tasks = new ArrayList<>();
         jobs.values().stream().sorted(Comparator.comparing(StreamingJob::name)).forEach(job -> tasks.addAll(job.tasks()));
+        tasks.addAll(host.tasks());
         return tasks;
     }
 
@@ -312,5 +315,18 @@ public final class StreamingJobManager
         for (StreamingJob job : running) {
             job.shutdown();
         }
+        host.close();
+    }
+
+    /** Where the jobs' tasks run. */
+    public StreamCluster cluster()
+    {
+        return environment.cluster();
+    }
+
+    /** On a worker: the tasks its coordinator placed here. */
+    public StreamTaskHost host()
+    {
+        return host;
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * they still put, so no sender waits forever for a receiver that is gone.
  */
 public final class InputGate
-        implements AutoCloseable
+        implements ShuffleReceiver, AutoCloseable
 {
     /** An element taken from the gate and the channel it came from. */
     public record Taken(int channel, ChannelElement element) {}
@@ -56,6 +56,7 @@ public final class InputGate
      * Appends to {@code channel}, waiting while it is full. Returns the nanoseconds spent waiting
      * (the sender's back-pressure). When the gate is closed the element is released instead.
      */
+    @Override
     public long put(int channel, ChannelElement element)
             throws InterruptedException
     {

@@ -11,14 +11,15 @@ import io.ontul.engine.operator.Batches;
 
 /**
  * The sending side of a hash shuffle, one per source task: rows go to the task that owns their
- * key's group ({@link KeyGroups}), on this sender's channel of that task's {@link InputGate};
+ * key's group ({@link KeyGroups}), on this sender's channel of that task's {@link InputGate} (or, on another node, the
+ * {@link RemoteChannel} to it);
  * watermarks, idleness, barriers and the end of input go to every task. Sending waits while a
  * receiver's channel is full; the time waited is the sender's back-pressure.
  */
 public final class ShuffleOutput
 {
     private final int channel;
-    private final List<InputGate> receivers;
+    private final List<ShuffleReceiver> receivers;
     private final KeyGroups keyGroups;
     private final BufferAllocator allocator;
     private long blockedNanos;
@@ -28,7 +29,7 @@ public final class ShuffleOutput
      * @param keyGroups the key of the rows this sends
      * @param allocator where the rows sent are allocated: the job's, so that what waits in channels counts against its memory
      */
-    public ShuffleOutput(int channel, List<InputGate> receivers, KeyGroups keyGroups, BufferAllocator allocator)
+    public ShuffleOutput(int channel, List<? extends ShuffleReceiver> receivers, KeyGroups keyGroups, BufferAllocator allocator)
     {
         this.channel = channel;
         this.receivers = List.copyOf(receivers);

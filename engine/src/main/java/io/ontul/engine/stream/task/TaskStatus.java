@@ -11,10 +11,18 @@ import static java.util.Objects.requireNonNull;
  * @param watermark epoch microseconds, or {@link io.ontul.engine.stream.window.WatermarkTracker#NONE}
  * @param blockedMillis time the task waited for room in the channels it sends to (back-pressure)
  * @param lastCheckpointMillis time the task spent on its part of the last checkpoint (sink pre-commit and snapshot)
+ * @param node the id of the worker the task runs on; null when it runs in this process
  */
 public record TaskStatus(String job, String taskId, String kind, String assignment, long recordsIn, long recordsOut, long watermark, long blockedMillis,
-        long lastCheckpointMillis, long lastCheckpointBytes)
+        long lastCheckpointMillis, long lastCheckpointBytes, String node)
 {
+    /** A task of this process. */
+    public TaskStatus(String job, String taskId, String kind, String assignment, long recordsIn, long recordsOut, long watermark, long blockedMillis,
+            long lastCheckpointMillis, long lastCheckpointBytes)
+    {
+        this(job, taskId, kind, assignment, recordsIn, recordsOut, watermark, blockedMillis, lastCheckpointMillis, lastCheckpointBytes, null);
+    }
+
     public TaskStatus
     {
         requireNonNull(job, "job is null");
