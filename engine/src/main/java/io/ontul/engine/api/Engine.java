@@ -141,7 +141,7 @@ public final class Engine
                 exchange::spillStore, io.ontul.engine.execution.SessionProperties.queryMaxMemory(java.util.Map.of(), config), accessControl,
                 config.property(EngineConfig.STREAMING_DEFAULT_PARALLELISM, "1"),
                 new io.ontul.engine.stream.job.StreamCluster(clusterConfig.role() == io.ontul.engine.api.cluster.NodeRole.COORDINATOR, scheduler::activeWorkers,
-                        cluster::declareDead, clusterConfig.workerTimeout(), clusterConfig.heartbeatInterval()));
+                        clusterConfig.workerTimeout(), clusterConfig.heartbeatInterval()));
         streamingJobsOnceMade.set(streamingJobs);
         if (clusterConfig.role() != io.ontul.engine.api.cluster.NodeRole.WORKER) {
             // the jobs are the coordinator's to run: a worker that shares the metadata store must not start them too

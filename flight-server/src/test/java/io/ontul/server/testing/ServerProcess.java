@@ -66,8 +66,13 @@ public final class ServerProcess
     /** As {@link #start(Path, Path, List, List)} without waiting for the ready line ({@link #awaitReady}). */
     public static ServerProcess launch(Path dataDirectory, Path log, List<String> systemProperties, List<String> arguments)
     {
+        return launch(dataDirectory, log, systemProperties, arguments, freePort());
+    }
+
+    /** As {@link #launch(Path, Path, List, List)} on {@code port} (a server started again where others expect it). */
+    public static ServerProcess launch(Path dataDirectory, Path log, List<String> systemProperties, List<String> arguments, int port)
+    {
         String classPath = requireNonNull(System.getProperty(CLASS_PATH), CLASS_PATH + " is not set: run this test with failsafe (mvn verify)");
-        int port = freePort();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Darrow.enable_unsafe_memory_access=true", "-Darrow.enable_null_check_for_get=false"));

@@ -28,7 +28,7 @@ public final class TestCluster
     private final Path directory;
     private final Map<String, String> properties;
     private final Map<String, Map<String, String>> catalogs;
-    private final ServerProcess coordinator;
+    private ServerProcess coordinator;
     private final List<ServerProcess> workers = new ArrayList<>();
     private int starts;
 
@@ -89,6 +89,29 @@ public final class TestCluster
     public ServerProcess worker(int index)
     {
         return workers.get(index);
+    }
+
+    /** Kills the coordinator with SIGKILL, as {@code kill -9}; the workers keep running. */
+    public void killCoordinator()
+    {
+        coordinator.kill();
+    }
+
+    /**
+     * Starts the coordinator again on its data directory and its port (where the workers look for
+     * it) after {@link #killCoordinator}, and waits until it is ready; the workers register again
+     * with their next heartbeat.
+     */
+    public ServerProcess restartCoordinator()
+    {
+        coordinator.close();
+        Map<String, String> coordinatorProperties = new LinkedHashMap<>(properties);
+        coordinatorProperties.put("ontul.cluster.role", "coordinator");
+        ServerProcess restarted = ServerProcess.launch(data(directory, "coordinator"), directory.resolve("coordinator-" + starts++ + ".log"), List.of(),
+                List.of("--conf", conf(directory, "coordinator", coordinatorProperties, catalogs).toString()), coordinator.port());
+        coordinator = restarted;
+        restarted.awaitReady();
+        return restarted;
     }
 
     /** Kills worker {@code index} with SIGKILL, as {@code kill -9}. */

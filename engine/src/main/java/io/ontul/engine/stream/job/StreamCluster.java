@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 import io.ontul.engine.scheduler.QueryScheduler;
@@ -24,31 +23,22 @@ public final class StreamCluster
 {
     private final boolean coordinator;
     private final Supplier<List<QueryScheduler.Worker>> activeWorkers;
-    private final BiConsumer<String, String> lostWorkers;
     private final Duration workerTimeout;
     private final Duration heartbeatInterval;
     private volatile StreamTransport transport;
 
     /**
      * @param coordinator whether this process coordinates workers (not a single server, not a worker)
-     * @param lostWorkers told the id of a worker an attempt lost, and why: it is declared dead at once
      * @param workerTimeout how long a coordinator waits for a first worker before it runs a job itself
      * @param heartbeatInterval how often workers report: the others come within one interval of the first
      */
-    public StreamCluster(boolean coordinator, Supplier<List<QueryScheduler.Worker>> activeWorkers, BiConsumer<String, String> lostWorkers, Duration workerTimeout,
+    public StreamCluster(boolean coordinator, Supplier<List<QueryScheduler.Worker>> activeWorkers, Duration workerTimeout,
             Duration heartbeatInterval)
     {
         this.coordinator = coordinator;
         this.activeWorkers = requireNonNull(activeWorkers, "activeWorkers is null");
-        this.lostWorkers = requireNonNull(lostWorkers, "lostWorkers is null");
         this.workerTimeout = requireNonNull(workerTimeout, "workerTimeout is null");
         this.heartbeatInterval = requireNonNull(heartbeatInterval, "heartbeatInterval is null");
-    }
-
-    /** A process without workers: every task runs in it. */
-    public static StreamCluster single()
-    {
-        return new StreamCluster(false, List::of, (worker, reason) -> { }, Duration.ZERO, Duration.ZERO);
     }
 
     /** Installs the transport between the nodes (the server does, once it runs). */
@@ -122,9 +112,11 @@ public final class StreamCluster
         return !stop.getAsBoolean();
     }
 
-    /** An attempt lost {@code workerId}: it is declared dead now rather than when its heartbeats stop. */
-    void lost(String workerId, String reason)
+    /** Whether every worker of {@code workers} is active now. */
+    boolean allActive(List<WorkerAddress> workers)
     {
-        lostWorkers.accept(workerId, reason);
+        Set<String> active = new java.util.HashSet<>();
+        activeWorkers.get().forEach(worker -> active.add(worker.id()));
+        return workers.stream().allMatch(worker -> active.contains(worker.id()));
     }
 }

@@ -80,6 +80,8 @@ public final class StreamingJob
     private volatile Attempt current;
     /** Whether the running attempt's tasks run on the workers of a cluster. */
     private volatile boolean distributed;
+    /** The workers of the latest attempt's tasks; null when they ran here. */
+    private volatile List<WorkerAddress> lastPlacement;
     /** The number of the latest attempt: it grows across attempts and restarts (it follows the clock), so a worker can tell an older attempt's requests. */
     private long attemptNumber;
     private volatile long watermark = WatermarkTracker.NONE;
@@ -195,6 +197,19 @@ public final class StreamingJob
                     return;
                 }
                 String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+                if (lostWorker(e)) {
+                    // not the job's fault: it restarts on the workers still active, however often workers die
+                    LOG.warn("Streaming job {} lost a worker; it restarts from its latest checkpoint on the active workers in {}: {}", definition.name(), options.restartBackoff(), reason);
+                    setState(StreamingJobState.RESTARTING, reason);
+                    if (!sleepBackoff()) {
+                        if (stopRequested && !shutdown) {
+                            setState(StreamingJobState.STOPPED, reason);
+                        }
+                        return;
+                    }
+                    setState(StreamingJobState.RUNNING, reason);
+                    continue;
+                }
                 consecutiveFailures++;
                 if (consecutiveFailures > options.restartMaxAttempts()) {
                     LOG.error("Streaming job {} failed after {} restarts: {}", definition.name(), options.restartMaxAttempts(), reason, e);
@@ -212,6 +227,20 @@ public final class StreamingJob
                 setState(StreamingJobState.RUNNING, reason);
             }
         }
+    }
+
+    /**
+     * Whether the attempt that failed with {@code failure} lost a worker: WORKER_LOST, or any
+     * failure of an attempt on workers one of which is no longer active (its tasks on the other
+     * workers fail in their own ways when it dies).
+     */
+    private boolean lostWorker(Throwable failure)
+    {
+        if (failure instanceof OntulException ontul && ontul.code() == ErrorCode.WORKER_LOST) {
+            return true;
+        }
+        List<WorkerAddress> workers = lastPlacement;
+        return workers != null && !environment.cluster().allActive(workers);
     }
 
     /** Returns false when the job was asked to stop meanwhile. */
@@ -258,6 +287,7 @@ public final class StreamingJob
                             new TaskServices(context, coordinator, new LinkedBlockingQueue<>(), CrashHook.NONE), restored, JobAttempt.RemoteReceivers.NONE)) {
                 current = attempt;
                 distributed = placement.isPresent();
+                lastPlacement = placement.orElse(null);
                 attempt.start(definition.name());
                 new Coordination(attempt, coordinator, committer, context, checkpointIdAfter(restored.checkpointId())).run();
             }
