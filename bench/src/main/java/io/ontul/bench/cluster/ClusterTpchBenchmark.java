@@ -38,7 +38,8 @@ import io.ontul.engine.testing.TpchQueries;
  * few cores this measures what the exchanges and the cluster's extra processes cost, not a
  * speed-up. Each query runs on the three setups in turn, best of the runs after the warm-up;
  * every result is read to its last row, and the three results must be equal. Reports the bytes
- * each query received from the workers ({@code system.runtime.queries.exchanged_bytes}).
+ * each query moved between the nodes ({@code system.runtime.queries.exchanged_bytes}: what the
+ * coordinator received from the workers and what the workers shuffled between them).
  * <p>
  * Run it with {@code bench/run-cluster-tpch.sh [--scale sf1] [--runs 2] [--warmup 1]
  * [--queries q01,q05] [--out bench/RESULTS.md]}.
@@ -121,7 +122,7 @@ public final class ClusterTpchBenchmark
         }
     }
 
-    /** A query's best time and bytes received from the workers, per setup. */
+    /** A query's best time and bytes moved between the nodes, per setup. */
     private static final class Measurement
     {
         final Map<String, Long> bestNanos = new LinkedHashMap<>();
@@ -321,7 +322,7 @@ public final class ClusterTpchBenchmark
         text.append(String.format(Locale.ROOT, "- Setups, separate processes on this machine, all reading tpch.%s: %s (4 GB heap); %s; %s (3 GB heap each)%n", schema, SINGLE, ONE_WORKER,
                 TWO_WORKERS));
         text.append(String.format(Locale.ROOT, "- Best of %d run(s) after %d warm-up(s); setups alternate per run; results compared across setups%n%n", runs, warmups));
-        text.append("| query | single (s) | 1 worker (s) | 2 workers (s) | 1 worker / single | 2 workers / single | received from workers, 2 workers | check |\n");
+        text.append("| query | single (s) | 1 worker (s) | 2 workers (s) | 1 worker / single | 2 workers / single | shuffled between nodes, 2 workers | check |\n");
         text.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
         double[] totals = new double[3];
         double[] logSums = new double[2];

@@ -34,6 +34,15 @@ public interface QueryResult
      */
     default void cancel() {}
 
+    /**
+     * Bytes (Arrow buffers) the statement received from other nodes of the cluster so far: what a
+     * worker's fragment read from its peers, which it reports to its coordinator at its end.
+     */
+    default long exchangedBytes()
+    {
+        return 0;
+    }
+
     @Override
     void close();
 }

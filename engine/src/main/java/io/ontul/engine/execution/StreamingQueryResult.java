@@ -108,6 +108,12 @@ public final class StreamingQueryResult
     }
 
     @Override
+    public long exchangedBytes()
+    {
+        return context.exchangedBytes();
+    }
+
+    @Override
     public void close()
     {
         if (closed) {

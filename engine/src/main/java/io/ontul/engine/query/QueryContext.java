@@ -166,7 +166,7 @@ public final class QueryContext
         exchangedBytes.addAndGet(bytes);
     }
 
-    /** Bytes (Arrow buffers) the query received from the workers so far. */
+    /** Bytes (Arrow buffers) the query received from other nodes so far, and what its workers' fragments reported they received from their peers. */
     public long exchangedBytes()
     {
         return exchangedBytes.get();

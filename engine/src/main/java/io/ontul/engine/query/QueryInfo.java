@@ -13,7 +13,8 @@ import java.util.Optional;
  * @param peakMemoryBytes the most memory the query held at once (Arrow buffers and reserved heap)
  * @param spilledBytes bytes the query wrote to spill files so far (on disk: compressed and encrypted)
  * @param spillFiles spill files (runs) the query wrote so far
- * @param exchangedBytes bytes (Arrow buffers) the query received from the workers of the cluster so far
+ * @param exchangedBytes bytes (Arrow buffers) the query moved between the nodes of the cluster so
+ *        far: received from the workers, and shuffled between them as their fragments reported
  * @param error the failure or cancellation message, if any
  */
 public record QueryInfo(

@@ -40,6 +40,12 @@ public final class TrackedQueryResult
     }
 
     @Override
+    public long exchangedBytes()
+    {
+        return result.exchangedBytes();
+    }
+
+    @Override
     public boolean isUpdate()
     {
         return result.isUpdate();

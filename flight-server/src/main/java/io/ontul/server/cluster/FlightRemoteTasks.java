@@ -231,6 +231,13 @@ public final class FlightRemoteTasks
         private final FlightStream stream;
         private final Source source;
         private boolean ended;
+        private long producerExchangedBytes;
+
+        @Override
+        public long producerExchangedBytes()
+        {
+            return producerExchangedBytes;
+        }
 
         FlightRemoteStream(FlightStream stream, Source source)
         {
@@ -242,9 +249,17 @@ public final class FlightRemoteTasks
         public VectorSchemaRoot next(BufferAllocator target)
         {
             try {
-                if (!stream.next()) {
-                    ended = true;
-                    return null;
+                while (true) {
+                    if (!stream.next()) {
+                        ended = true;
+                        return null;
+                    }
+                    org.apache.arrow.memory.ArrowBuf metadata = stream.getLatestMetadata();
+                    if (metadata == null || stream.getRoot().getRowCount() > 0) {
+                        break;
+                    }
+                    // the fragment's trailer: what it received from its peers
+                    producerExchangedBytes += io.ontul.server.flight.ResultStreamer.exchangedBytes(FlightStreamTransport.bytes(metadata));
                 }
             }
             catch (FlightRuntimeException e) {

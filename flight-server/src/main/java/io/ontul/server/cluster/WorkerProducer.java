@@ -28,7 +28,7 @@ final class WorkerProducer
     /** @param address where the worker serves, once its server runs */
     WorkerProducer(Engine engine, java.util.function.Supplier<String> address, org.apache.arrow.memory.BufferAllocator allocator)
     {
-        this.streamer = new io.ontul.server.flight.ResultStreamer(allocator);
+        this.streamer = new io.ontul.server.flight.ResultStreamer(allocator, true);
         this.allocator = allocator;
         this.engine = requireNonNull(engine, "engine is null");
         this.address = requireNonNull(address, "address is null");

@@ -31,10 +31,33 @@ public final class ResultStreamer
     private static final long MAX_PAUSE_NANOS = 1_000_000;
 
     private final BufferAllocator allocator;
+    private final boolean trailer;
 
     public ResultStreamer(BufferAllocator allocator)
     {
+        this(allocator, false);
+    }
+
+    /**
+     * @param trailer whether a stream ends with a metadata message of the result's
+     *        {@link QueryResult#exchangedBytes} (a worker's fragment, for its coordinator)
+     */
+    public ResultStreamer(BufferAllocator allocator, boolean trailer)
+    {
         this.allocator = requireNonNull(allocator, "allocator is null");
+        this.trailer = trailer;
+    }
+
+    /** The metadata message that ends a worker's fragment: the bytes it received from its peers. */
+    public static byte[] trailer(long exchangedBytes)
+    {
+        return java.nio.ByteBuffer.allocate(Long.BYTES).putLong(exchangedBytes).array();
+    }
+
+    /** The bytes a trailer carries. */
+    public static long exchangedBytes(byte[] trailer)
+    {
+        return trailer.length == Long.BYTES ? java.nio.ByteBuffer.wrap(trailer).getLong() : 0;
     }
 
     /** Streams and closes the result; failures reach the client through the listener. */
@@ -61,6 +84,13 @@ public final class ResultStreamer
                 }
                 transfer(batch, root);
                 listener.putNext();
+            }
+            long exchanged = trailer ? result.exchangedBytes() : 0;
+            if (exchanged > 0) {
+                byte[] bytes = trailer(exchanged);
+                org.apache.arrow.memory.ArrowBuf metadata = allocator.buffer(bytes.length);
+                metadata.writeBytes(bytes);
+                listener.putMetadata(metadata);
             }
             listener.completed();
         }

@@ -25,6 +25,15 @@ public interface RemoteStream
      */
     void cancel();
 
+    /**
+     * Bytes the producer itself received from other nodes for its part (a worker's fragment
+     * reading its peers' shares), as it reported them at its end; 0 before the end.
+     */
+    default long producerExchangedBytes()
+    {
+        return 0;
+    }
+
     /** Stops the producer if it has not ended, and releases the stream. */
     @Override
     void close();

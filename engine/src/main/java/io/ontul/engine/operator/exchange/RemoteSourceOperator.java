@@ -45,6 +45,8 @@ final class RemoteSourceOperator
             }
             VectorSchemaRoot batch = current.next(context.allocator());
             if (batch == null) {
+                // what the worker's fragment received from its peers crossed the network for this query too
+                context.recordExchanged(current.producerExchangedBytes());
                 closeCurrent();
                 continue;
             }
