@@ -261,6 +261,12 @@ public final class Engine
             }
 
             @Override
+            public long exchangedBytes()
+            {
+                return result.exchangedBytes();
+            }
+
+            @Override
             public void close()
             {
                 result.close();
@@ -288,6 +294,12 @@ public final class Engine
         public org.apache.arrow.vector.VectorSchemaRoot nextBatch()
         {
             return stream.next();
+        }
+
+        @Override
+        public long exchangedBytes()
+        {
+            return stream.exchangedBytes();
         }
 
         @Override

@@ -59,6 +59,15 @@ public final class PeerOutputs
         /** The next batch, or null at the end. */
         VectorSchemaRoot next();
 
+        /**
+         * Bytes the share's computation received from other nodes (known at its end); a
+         * consumer's stream reports them to one consumer only, so that they count once.
+         */
+        default long exchangedBytes()
+        {
+            return 0;
+        }
+
         @Override
         void close();
     }
@@ -360,6 +369,13 @@ public final class PeerOutputs
                 closeCurrent();
                 current = Output.this.next(consumer);
                 return current;
+            }
+
+            /** What the share's computation received, for the first consumer (every consumer reads every share). */
+            @Override
+            public long exchangedBytes()
+            {
+                return consumer == 0 ? source.exchangedBytes() : 0;
             }
 
             @Override

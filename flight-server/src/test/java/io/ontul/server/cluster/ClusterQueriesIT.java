@@ -173,6 +173,19 @@ class ClusterQueriesIT
                 // about 150,000 partial groups of 16 bytes cross between the workers; without them the query received a few hundred bytes
                 assertThat(rows.getLong(1)).as("bytes the workers shuffled between them count too").isGreaterThan(500_000);
             }
+            // the same repartition inside a build side, which is computed once and broadcast: its shuffle counts too, once
+            String nested = "SELECT count(*) AS nested_shuffle FROM tpch." + SCHEMA + ".orders WHERE o_orderkey IN (SELECT l_orderkey FROM tpch." + SCHEMA
+                    + ".lineitem GROUP BY l_orderkey HAVING sum(l_quantity) > 250)";
+            assertThat(explain(nested)).containsSubsequence("Exchange broadcast from fragment 1 on 2 workers", "Exchange repartition (hash [k0]) from fragment 2 on 2 workers");
+            try (ResultSet rows = statement.executeQuery(nested); Statement reference = duckDb.createStatement(); ResultSet expected = reference.executeQuery(nested)) {
+                rows.next();
+                expected.next();
+                assertThat(rows.getLong(1)).as("DuckDB's count").isEqualTo(expected.getLong(1));
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT exchanged_bytes FROM system.runtime.queries WHERE query LIKE 'SELECT count(*) AS nested_shuffle%' AND state = 'FINISHED'")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getLong(1)).as("bytes shuffled under a broadcast build side").isBetween(500_000L, 20_000_000L);
+            }
         }
     }
 

@@ -161,7 +161,14 @@ public final class StreamTaskHost
             if (indices.isEmpty()) {
                 throw new OntulException(ErrorCode.INVALID_ARGUMENT, "No task of attempt " + request.attempt() + " of streaming job " + request.jobName() + " is placed on worker " + request.worker());
             }
-            Map<Integer, StreamingJobPlan> plans = StreamingJob.plan(environment, definition, options, indices);
+            Map<Integer, StreamingJobPlan> plans;
+            try {
+                plans = StreamingJob.plan(environment, definition, options, indices);
+            }
+            catch (OntulException e) {
+                throw new OntulException(e.code(), "This worker cannot plan its tasks of streaming job " + request.jobName() + ", which its coordinator planned (give every node "
+                        + "the same catalogs and one shared metadata store, ontul.metadata.url): " + e.getMessage(), e);
+            }
             StreamingJobPlan plan = plans.values().iterator().next();
             this.context = StreamingJob.context(environment, definition, options);
             try {

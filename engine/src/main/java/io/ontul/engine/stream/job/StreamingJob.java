@@ -263,6 +263,8 @@ public final class StreamingJob
 
     private void runAttempt()
     {
+        // a failure before this attempt's tasks are placed is the job's own, whatever became of the last attempt's workers
+        lastPlacement = null;
         if (!environment.cluster().awaitWorkers(() -> stopRequested || shutdown)) {
             return;
         }

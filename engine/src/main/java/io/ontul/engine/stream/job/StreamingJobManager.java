@@ -273,7 +273,7 @@ public final class StreamingJobManager
     /** One line of DESCRIBE STREAMING JOB for a task: {@code source-0: partitions [0, 2], records in 10, out 0, watermark ..., blocked 3 ms, last checkpoint 2 ms, 0 bytes}. */
     private static String describe(TaskStatus task)
     {
-        return task.taskId() + ": " + task.assignment() + ", records in " + task.recordsIn() + ", out " + task.recordsOut()
+        return task.taskId() + (task.node() == null ? "" : " on worker " + task.node()) + ": " + task.assignment() + ", records in " + task.recordsIn() + ", out " + task.recordsOut()
                 + ", watermark " + (task.watermark() == WatermarkTracker.NONE ? "none" : java.time.Instant.EPOCH.plus(task.watermark(), java.time.temporal.ChronoUnit.MICROS))
                 + ", blocked " + task.blockedMillis() + " ms, last checkpoint " + task.lastCheckpointMillis() + " ms, " + task.lastCheckpointBytes() + " bytes";
     }
