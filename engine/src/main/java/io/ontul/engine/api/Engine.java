@@ -197,12 +197,13 @@ public final class Engine
     /**
      * On a worker: prepares its tasks of one attempt of a streaming job its coordinator placed
      * here, and reports to {@code reports} ({@link io.ontul.spi.cluster.StreamReport.Kind#PREPARED}
-     * first); the tasks run until the session is closed.
+     * first); the tasks run until the session is closed. {@code failed} is told when the session
+     * cannot go on: the caller ends it with that failure.
      */
     public io.ontul.spi.cluster.StreamTransport.WorkerSession openStreamSession(io.ontul.spi.cluster.StreamAttemptRequest request,
-            java.util.function.Consumer<io.ontul.spi.cluster.StreamReport> reports)
+            java.util.function.Consumer<io.ontul.spi.cluster.StreamReport> reports, java.util.function.Consumer<RuntimeException> failed)
     {
-        return streamingJobs.host().open(request, reports);
+        return streamingJobs.host().open(request, reports, failed);
     }
 
     /** On a worker: delivers a channel from a task on another worker into one of its window tasks, until the channel or the task's attempt ends. */

@@ -84,6 +84,9 @@ public final class FlightStreamTransport
             catch (RuntimeException e) {
                 failure = new OntulException(ErrorCode.EXTERNAL_ERROR, "The session with worker " + worker.id() + " of streaming job " + request.jobName() + " failed: " + e.getMessage(), e);
             }
+            finally {
+                closeQuietly(exchange);
+            }
             ended.accept(failure);
         }, "ontul-stream-" + request.jobName() + "-session-" + worker.id());
         reader.setDaemon(true);
@@ -139,6 +142,17 @@ public final class FlightStreamTransport
         }
     }
 
+    /** Releases what the exchange's reading side still holds (its call ended, or is cancelled by this). */
+    private static void closeQuietly(FlightClient.ExchangeReaderWriter exchange)
+    {
+        try {
+            exchange.getReader().close();
+        }
+        catch (Exception e) {
+            LOG.debug("Closing an exchange failed", e);
+        }
+    }
+
     private ArrowBuf buffer(byte[] bytes)
     {
         ArrowBuf buffer = allocator.buffer(bytes.length);
@@ -189,6 +203,9 @@ public final class FlightStreamTransport
             }
             catch (RuntimeException e) {
                 failure = e;
+            }
+            finally {
+                closeQuietly(exchange);
             }
             receiverEnded = true;
         }

@@ -81,26 +81,27 @@ final class WorkerProducer
     /** Runs this worker's tasks of an attempt until the coordinator ends the session (or is gone): its commands in, the tasks' reports out. */
     private void runSession(io.ontul.spi.cluster.StreamAttemptRequest request, org.apache.arrow.flight.FlightStream reader, ServerStreamListener writer)
     {
-        Object sending = new Object();
+        CallEnd end = new CallEnd(writer);
         io.ontul.spi.cluster.StreamTransport.WorkerSession session;
         try {
             session = engine.openStreamSession(request, report -> {
                 byte[] bytes = ClusterMessages.write(report);
-                synchronized (sending) {
+                synchronized (end) {
                     org.apache.arrow.memory.ArrowBuf buffer = allocator.buffer(bytes.length);
                     buffer.writeBytes(bytes);
                     writer.putMetadata(buffer);
                 }
-            });
+            }, end::fail);
         }
         catch (RuntimeException e) {
-            writer.error(io.ontul.server.flight.ErrorMapping.toFlight(e));
+            end.fail(e);
             return;
         }
         try {
             while (reader.next()) {
                 org.apache.arrow.memory.ArrowBuf metadata = reader.getLatestMetadata();
                 if (metadata != null) {
+                    // a command that fails ends the session with its failure (the session tells the call)
                     session.command(ClusterMessages.read(FlightStreamTransport.bytes(metadata), io.ontul.spi.cluster.StreamCommand.class));
                 }
             }
@@ -112,12 +113,43 @@ final class WorkerProducer
         finally {
             session.close();
         }
-        synchronized (sending) {
-            try {
-                writer.completed();
+        end.complete();
+    }
+
+    /** Ends a call once: completed, or with a failure. */
+    private static final class CallEnd
+    {
+        private final ServerStreamListener writer;
+        private boolean ended;
+
+        CallEnd(ServerStreamListener writer)
+        {
+            this.writer = writer;
+        }
+
+        synchronized void fail(RuntimeException failure)
+        {
+            if (!ended) {
+                ended = true;
+                try {
+                    writer.error(io.ontul.server.flight.ErrorMapping.toFlight(failure));
+                }
+                catch (RuntimeException e) {
+                    // the call is gone already
+                }
             }
-            catch (RuntimeException e) {
-                // the call is gone already
+        }
+
+        synchronized void complete()
+        {
+            if (!ended) {
+                ended = true;
+                try {
+                    writer.completed();
+                }
+                catch (RuntimeException e) {
+                    // the call is gone already
+                }
             }
         }
     }
@@ -125,6 +157,7 @@ final class WorkerProducer
     /** Delivers a channel from a task on another worker into one of this worker's window tasks. */
     private void receiveChannel(io.ontul.spi.cluster.ChannelTarget target, org.apache.arrow.flight.FlightStream reader, ServerStreamListener writer)
     {
+        CallEnd end = new CallEnd(writer);
         try {
             engine.receiveStreamChannel(target, new io.ontul.spi.cluster.ChannelInbound()
             {
@@ -146,11 +179,17 @@ final class WorkerProducer
                 {
                     return FlightRemoteTasks.moveInto(reader.getRoot(), target);
                 }
+
+                @Override
+                public void cancel()
+                {
+                    end.fail(new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.QUERY_CANCELLED, "The receiving task's attempt ended"));
+                }
             });
-            writer.completed();
+            end.complete();
         }
         catch (RuntimeException e) {
-            writer.error(io.ontul.server.flight.ErrorMapping.toFlight(e));
+            end.fail(e);
         }
     }
 

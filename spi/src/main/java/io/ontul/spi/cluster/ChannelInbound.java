@@ -17,4 +17,7 @@ public interface ChannelInbound
 
     /** The rows of the current message, their buffers moved into {@code allocator}; null when it had none. */
     VectorSchemaRoot batch(BufferAllocator allocator);
+
+    /** Ends the channel from any thread (its receiving task's attempt ended): a reader waiting in {@link #next} fails. */
+    void cancel();
 }

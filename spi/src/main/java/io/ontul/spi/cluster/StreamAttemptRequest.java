@@ -15,9 +15,11 @@ import java.util.Map;
  * @param restoredCheckpointId the complete checkpoint the tasks restore, 0 for none
  * @param placement the worker of task index i (source task i and, for a windowed job, window task i)
  * @param worker the id of the worker the request is for: it runs the indices placed on it
+ * @param splits the ids of the source's splits as the coordinator listed them, split j for task
+ *        index j mod parallelism: every worker deals the same splits, whatever its own listing says
  */
 public record StreamAttemptRequest(String jobName, String jobId, long attempt, String definition, String catalog, String schema, Map<String, String> options,
-        String createdBy, long restoredCheckpointId, List<WorkerAddress> placement, String worker)
+        String createdBy, long restoredCheckpointId, List<WorkerAddress> placement, String worker, List<String> splits)
 {
     public StreamAttemptRequest
     {
@@ -28,6 +30,7 @@ public record StreamAttemptRequest(String jobName, String jobId, long attempt, S
         requireNonNull(createdBy, "createdBy is null");
         placement = List.copyOf(requireNonNull(placement, "placement is null"));
         requireNonNull(worker, "worker is null");
+        splits = List.copyOf(requireNonNull(splits, "splits is null"));
     }
 
     /** The task indices this request's worker runs. */

@@ -51,11 +51,13 @@ final class DistributedAttempt
     private static final Logger LOG = LoggerFactory.getLogger(DistributedAttempt.class);
     private static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(30);
+    private static final long WATCH_MILLIS = 500;
 
     private final StoredStreamingJob definition;
     private final long attempt;
     private final long restoredCheckpointId;
     private final List<WorkerAddress> placement;
+    private final List<String> splits;
     private final Set<String> taskIds;
     private final StreamCluster cluster;
     private final BlockingQueue<TaskReport> reports = new LinkedBlockingQueue<>();
@@ -63,16 +65,20 @@ final class DistributedAttempt
     private final Map<String, List<StreamTaskFigures>> figures = new ConcurrentHashMap<>();
     private final Set<String> finished = ConcurrentHashMap.newKeySet();
     private volatile CountDownLatch prepared = new CountDownLatch(0);
+    private final Thread watchdog = new Thread(this::watch, "ontul-stream-watchdog");
     private volatile boolean closing;
 
     /**
      * @param attempt the attempt's number, greater than any earlier attempt's of the job
      * @param restoredCheckpointId the complete checkpoint the tasks start from, 0 for none
      * @param placement the worker of each task index
+     * @param splits the ids of the source's splits, split j for task index j mod parallelism
      * @param taskIds every task of the attempt
      */
-    DistributedAttempt(StoredStreamingJob definition, long attempt, long restoredCheckpointId, List<WorkerAddress> placement, Set<String> taskIds, StreamCluster cluster)
+    DistributedAttempt(StoredStreamingJob definition, long attempt, long restoredCheckpointId, List<WorkerAddress> placement, List<String> splits, Set<String> taskIds,
+            StreamCluster cluster)
     {
+        this.splits = List.copyOf(splits);
         this.definition = requireNonNull(definition, "definition is null");
         this.attempt = attempt;
         this.restoredCheckpointId = restoredCheckpointId;
@@ -91,7 +97,7 @@ final class DistributedAttempt
         prepared = new CountDownLatch(workers.size());
         for (WorkerAddress worker : workers.values()) {
             StreamAttemptRequest request = new StreamAttemptRequest(definition.name(), definition.jobId(), attempt, definition.definition(), definition.catalog().orElse(null),
-                    definition.schema().orElse(null), definition.options(), definition.createdBy(), restoredCheckpointId, placement, worker.id());
+                    definition.schema().orElse(null), definition.options(), definition.createdBy(), restoredCheckpointId, placement, worker.id(), splits);
             synchronized (sessions) {
                 if (closing) {
                     return;
@@ -118,6 +124,30 @@ final class DistributedAttempt
         }
         LOG.info("Streaming job {}: attempt {} runs on workers {} (task index i on the i-th)", jobName, attempt, placement.stream().map(WorkerAddress::id).toList());
         sendAll(new StreamCommand(StreamCommand.Kind.RUN, 0));
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
+    /**
+     * Fails the attempt once one of its workers is no longer active: a worker that hangs or is cut
+     * off keeps its sessions open, but stops heartbeating and is declared dead.
+     */
+    private void watch()
+    {
+        while (!closing) {
+            Set<String> lost = cluster.inactive(placement);
+            if (!lost.isEmpty()) {
+                reports.add(new TaskReport.Failure("worker " + String.join(", ", lost), new OntulException(ErrorCode.WORKER_LOST, "Worker " + String.join(", ", lost)
+                        + " of attempt " + attempt + " of streaming job " + definition.name() + " is no longer active (it stopped heartbeating)")));
+                return;
+            }
+            try {
+                Thread.sleep(WATCH_MILLIS);
+            }
+            catch (InterruptedException e) {
+                return;
+            }
+        }
     }
 
     /** A worker's report, on the transport's thread: acknowledgements, failures and ends go to the job's coordinator in order. */
@@ -321,6 +351,7 @@ final class DistributedAttempt
             closing = true;
             open = List.copyOf(sessions.values());
         }
+        watchdog.interrupt();
         for (StreamTransport.StreamSession session : open) {
             try {
                 session.close();

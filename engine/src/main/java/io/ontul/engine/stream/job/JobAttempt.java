@@ -71,6 +71,31 @@ final class JobAttempt
     }
 
     /**
+     * The source's splits in the order their tasks are dealt them (split j to task index j mod
+     * parallelism): as the source lists them here, or, for a worker's share, in the order its
+     * coordinator listed them (every worker must deal the same splits).
+     */
+    static List<StreamSplit> splits(StreamingJobPlan plan, java.util.Optional<List<String>> order)
+    {
+        List<StreamSplit> listed = plan.source().splits(plan.scan().table());
+        if (order.isEmpty()) {
+            return listed;
+        }
+        Map<String, StreamSplit> byId = new HashMap<>();
+        listed.forEach(split -> byId.put(split.id(), split));
+        List<StreamSplit> ordered = new ArrayList<>();
+        for (String id : order.get()) {
+            StreamSplit split = byId.get(id);
+            if (split == null) {
+                throw new IllegalStateException("Split " + id + " of " + plan.scan().table().qualifiedName() + ", which the coordinator assigned, is not one this worker sees: "
+                        + byId.keySet());
+            }
+            ordered.add(split);
+        }
+        return ordered;
+    }
+
+    /**
      * All the tasks of an attempt, in this process.
      *
      * @param plans one plan of the job per task index (a plan's feeds belong to one source and one window task)
@@ -78,7 +103,7 @@ final class JobAttempt
      */
     JobAttempt(String jobName, String jobId, List<StreamingJobPlan> plans, StreamingJobOptions options, TaskServices shared, CheckpointCoordinator.Restored restored)
     {
-        this(jobName, jobId, plans.size(), indexed(plans), options, shared, restored, RemoteReceivers.NONE);
+        this(jobName, jobId, plans.size(), indexed(plans), options, shared, restored, java.util.Optional.empty(), RemoteReceivers.NONE);
     }
 
     /**
@@ -87,9 +112,10 @@ final class JobAttempt
      * and are reached through {@code remote}.
      *
      * @param plans one plan of the job per task index run here (a plan's feeds belong to one source and one window task)
+     * @param splitOrder the ids of the source's splits in the order the coordinator dealt them; empty to list them here
      */
     JobAttempt(String jobName, String jobId, int parallelism, Map<Integer, StreamingJobPlan> plans, StreamingJobOptions options, TaskServices shared,
-            CheckpointCoordinator.Restored restored, RemoteReceivers remote)
+            CheckpointCoordinator.Restored restored, java.util.Optional<List<String>> splitOrder, RemoteReceivers remote)
     {
         StreamingJobPlan plan = plans.values().iterator().next();
         boolean windowed = !plan.aggregations().isEmpty();
@@ -100,7 +126,7 @@ final class JobAttempt
             for (int task = 0; task < parallelism; task++) {
                 assigned.add(new ArrayList<>());
             }
-            List<StreamSplit> splits = plan.source().splits(plan.scan().table());
+            List<StreamSplit> splits = splits(plan, splitOrder);
             for (int j = 0; j < splits.size(); j++) {
                 StreamSplit split = splits.get(j);
                 assigned.get(j % parallelism).add(new StreamSplit(split.id(), saved.getOrDefault(split.id(), split.startPosition())));

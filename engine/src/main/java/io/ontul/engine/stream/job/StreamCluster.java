@@ -115,8 +115,16 @@ public final class StreamCluster
     /** Whether every worker of {@code workers} is active now. */
     boolean allActive(List<WorkerAddress> workers)
     {
+        return inactive(workers).isEmpty();
+    }
+
+    /** The ids of the workers of {@code workers} that are not active now. */
+    Set<String> inactive(List<WorkerAddress> workers)
+    {
         Set<String> active = new java.util.HashSet<>();
         activeWorkers.get().forEach(worker -> active.add(worker.id()));
-        return workers.stream().allMatch(worker -> active.contains(worker.id()));
+        Set<String> inactive = new java.util.TreeSet<>();
+        workers.stream().map(WorkerAddress::id).filter(id -> !active.contains(id)).forEach(inactive::add);
+        return inactive;
     }
 }

@@ -70,11 +70,36 @@ public final class StreamTaskHost
     /**
      * Prepares this worker's tasks of the attempt {@code request} describes and reports
      * {@link StreamReport.Kind#PREPARED} to {@code out}, which then gets every report of the
-     * session in order (from the session's own thread).
+     * session in order (from the session's own thread). {@code failed} is told when the session
+     * cannot go on (its reports cannot be sent, a command fails): the transport then ends it
+     * with that failure, so that the coordinator learns why.
      *
      * @throws OntulException when the job cannot be planned here, or a newer attempt of it runs
      */
-    public Session open(StreamAttemptRequest request, Consumer<StreamReport> out)
+    public Session open(StreamAttemptRequest request, Consumer<StreamReport> out, Consumer<RuntimeException> failed)
+    {
+        // an older attempt's tasks stop first (outside the lock: that waits for their threads)
+        close(checkNewest(request));
+        Session session = new Session(request, out, failed);
+        Session replaced;
+        try {
+            replaced = checkNewest(request);
+        }
+        catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+        synchronized (sessions) {
+            sessions.put(request.jobId(), session);
+        }
+        close(replaced);
+        // the session is found by the channels of other workers from now on
+        out.accept(StreamReport.prepared());
+        return session;
+    }
+
+    /** The session of the job that runs here, if any; refuses a request older than it. */
+    private Session checkNewest(StreamAttemptRequest request)
     {
         synchronized (sessions) {
             Session running = sessions.get(request.jobId());
@@ -82,13 +107,18 @@ public final class StreamTaskHost
                 throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Attempt " + request.attempt() + " of streaming job " + request.jobName()
                         + " is older than attempt " + running.request.attempt() + ", which runs on this worker");
             }
-            if (running != null) {
+            if (running != null && running.request.attempt() < request.attempt()) {
                 LOG.info("Streaming job {}: attempt {} replaces attempt {} on this worker", request.jobName(), request.attempt(), running.request.attempt());
-                running.close();
+                return running;
             }
-            Session session = new Session(request, out);
-            sessions.put(request.jobId(), session);
-            return session;
+            return null;
+        }
+    }
+
+    private static void close(Session session)
+    {
+        if (session != null) {
+            session.close();
         }
     }
 
@@ -108,6 +138,9 @@ public final class StreamTaskHost
         }
         InputGate gate = session.attempt.gate(target.task()).orElseThrow(() -> new OntulException(ErrorCode.INVALID_ARGUMENT,
                 "Window task " + target.task() + " of streaming job " + session.request.jobName() + " does not run on this worker"));
+        if (!session.enter(inbound)) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Attempt " + target.attempt() + " of streaming job " + session.request.jobName() + " has ended on this worker");
+        }
         try {
             while (!gate.isClosed() && inbound.next()) {
                 ChannelElement element = ChannelCodec.element(inbound.metadata(), () -> inbound.batch(session.context.allocator()));
@@ -120,6 +153,9 @@ public final class StreamTaskHost
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new OntulException(ErrorCode.QUERY_CANCELLED, "Interrupted while receiving channel " + target.channel() + " of window task " + target.task());
+        }
+        finally {
+            session.exit(inbound);
         }
     }
 
@@ -147,13 +183,17 @@ public final class StreamTaskHost
         private final QueryContext context;
         private final JobAttempt attempt;
         private final LinkedBlockingQueue<TaskReport> reports = new LinkedBlockingQueue<>();
+        private final Consumer<RuntimeException> failed;
         private final Thread forwarder;
+        /** The channels being received into the tasks' gates now, on the transport's threads. */
+        private final java.util.Set<ChannelInbound> receiving = new java.util.HashSet<>();
         private volatile boolean closed;
 
-        private Session(StreamAttemptRequest request, Consumer<StreamReport> out)
+        private Session(StreamAttemptRequest request, Consumer<StreamReport> out, Consumer<RuntimeException> failed)
         {
             this.request = requireNonNull(request, "request is null");
             this.out = requireNonNull(out, "out is null");
+            this.failed = requireNonNull(failed, "failed is null");
             StoredStreamingJob definition = new StoredStreamingJob(request.jobName(), request.jobId(), request.definition(), Optional.ofNullable(request.catalog()),
                     Optional.ofNullable(request.schema()), request.options(), StreamingJobState.RUNNING.name(), Optional.empty(), request.createdBy(), Instant.EPOCH);
             StreamingJobOptions options = StreamingJobOptions.parse(request.options());
@@ -177,7 +217,7 @@ public final class StreamTaskHost
                 CheckpointCoordinator.Restored restored = checkpoints.read(request.restoredCheckpointId());
                 StreamTransport transport = cluster.transport().orElseThrow(() -> new IllegalStateException("no transport between the nodes"));
                 this.attempt = new JobAttempt(request.jobName(), request.jobId(), request.placement().size(), plans, options,
-                        new io.ontul.engine.stream.task.TaskServices(context, checkpoints, reports, CrashHook.NONE), restored,
+                        new io.ontul.engine.stream.task.TaskServices(context, checkpoints, reports, CrashHook.NONE), restored, Optional.of(request.splits()),
                         (sender, receiver) -> {
                             WorkerAddress worker = request.placement().get(receiver);
                             ChannelTarget target = new ChannelTarget(request.jobId(), request.attempt(), receiver, sender);
@@ -190,11 +230,61 @@ public final class StreamTaskHost
             }
             this.forwarder = new Thread(this::forward, "ontul-stream-" + request.jobName() + "-reports");
             this.forwarder.setDaemon(true);
-            out.accept(StreamReport.prepared());
+        }
+
+        /** A channel starts delivering into this session's tasks; false once the session ended. */
+        private synchronized boolean enter(ChannelInbound inbound)
+        {
+            if (closed) {
+                return false;
+            }
+            receiving.add(inbound);
+            return true;
+        }
+
+        private synchronized void exit(ChannelInbound inbound)
+        {
+            receiving.remove(inbound);
+            notifyAll();
+        }
+
+        /** Ends the channels still delivering and waits a while until their threads are out of the tasks' memory. */
+        private void stopReceiving()
+        {
+            List<ChannelInbound> open;
+            synchronized (this) {
+                open = List.copyOf(receiving);
+            }
+            open.forEach(ChannelInbound::cancel);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            synchronized (this) {
+                while (!receiving.isEmpty() && System.nanoTime() < deadline) {
+                    try {
+                        wait(100);
+                    }
+                    catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                if (!receiving.isEmpty()) {
+                    LOG.warn("Streaming job {}: {} channels still deliver after attempt {} ended on this worker", request.jobName(), receiving.size(), request.attempt());
+                }
+            }
         }
 
         @Override
         public void command(StreamCommand command)
+        {
+            try {
+                apply(command);
+            }
+            catch (RuntimeException e) {
+                fail(e);
+            }
+        }
+
+        private void apply(StreamCommand command)
         {
             switch (command.kind()) {
                 case RUN -> {
@@ -229,7 +319,19 @@ public final class StreamTaskHost
             catch (RuntimeException e) {
                 if (!closed) {
                     LOG.warn("Streaming job {}: cannot report attempt {} to the coordinator: {}", request.jobName(), request.attempt(), e.getMessage());
+                    fail(e);
                 }
+            }
+        }
+
+        /** The session cannot go on: the coordinator is told (the transport ends the session with the failure) and the tasks stop. */
+        private void fail(RuntimeException failure)
+        {
+            try {
+                failed.accept(failure);
+            }
+            finally {
+                close();
             }
         }
 
@@ -269,6 +371,8 @@ public final class StreamTaskHost
                 attempt.close();
             }
             finally {
+                // the channels' threads move batches into the job's memory: they must be out before it closes
+                stopReceiving();
                 context.close();
             }
         }

@@ -197,7 +197,7 @@ public final class StreamingJob
                     return;
                 }
                 String reason = e.getMessage() == null ? e.toString() : e.getMessage();
-                if (lostWorker(e)) {
+                if (lostWorker()) {
                     // not the job's fault: it restarts on the workers still active, however often workers die
                     LOG.warn("Streaming job {} lost a worker; it restarts from its latest checkpoint on the active workers in {}: {}", definition.name(), options.restartBackoff(), reason);
                     setState(StreamingJobState.RESTARTING, reason);
@@ -230,15 +230,14 @@ public final class StreamingJob
     }
 
     /**
-     * Whether the attempt that failed with {@code failure} lost a worker: WORKER_LOST, or any
-     * failure of an attempt on workers one of which is no longer active (its tasks on the other
-     * workers fail in their own ways when it dies).
+     * Whether the attempt that failed lost a worker: any failure of an attempt on workers one of
+     * which is no longer active (its tasks on the other workers fail
+     * in their own ways when it dies).
      */
-    private boolean lostWorker(Throwable failure)
+    private boolean lostWorker()
     {
-        if (failure instanceof OntulException ontul && ontul.code() == ErrorCode.WORKER_LOST) {
-            return true;
-        }
+        // WORKER_LOST alone is not enough: a channel between two live workers that cannot connect
+        // (an address one cannot reach) says it too, and must fail the job after its restarts
         List<WorkerAddress> workers = lastPlacement;
         return workers != null && !environment.cluster().allActive(workers);
     }
@@ -284,9 +283,10 @@ public final class StreamingJob
             }
             attemptNumber = Math.max(attemptNumber + 1, System.currentTimeMillis());
             try (Attempt attempt = placement.isPresent()
-                    ? new DistributedAttempt(definition, attemptNumber, restored.checkpointId(), placement.get(), taskIds, environment.cluster())
+                    ? new DistributedAttempt(definition, attemptNumber, restored.checkpointId(), placement.get(),
+                            JobAttempt.splits(plan, Optional.empty()).stream().map(io.ontul.spi.stream.StreamSplit::id).toList(), taskIds, environment.cluster())
                     : new JobAttempt(definition.name(), definition.jobId(), plans.size(), plans, options,
-                            new TaskServices(context, coordinator, new LinkedBlockingQueue<>(), CrashHook.NONE), restored, JobAttempt.RemoteReceivers.NONE)) {
+                            new TaskServices(context, coordinator, new LinkedBlockingQueue<>(), CrashHook.NONE), restored, Optional.empty(), JobAttempt.RemoteReceivers.NONE)) {
                 current = attempt;
                 distributed = placement.isPresent();
                 lastPlacement = placement.orElse(null);

@@ -69,13 +69,14 @@ class TestDistributedAttempt
         StreamCluster cluster = cluster(workers, WORKERS);
         List<WorkerAddress> placement = cluster.placement(Set.of("kafka"), 4).orElseThrow();
         Set<String> taskIds = JobAttempt.taskIds(4, true);
-        try (DistributedAttempt attempt = new DistributedAttempt(JOB, 7, 3, placement, taskIds, cluster)) {
+        try (DistributedAttempt attempt = new DistributedAttempt(JOB, 7, 3, placement, List.of("p0", "p1"), taskIds, cluster)) {
             CompletableFuture<Void> started = CompletableFuture.runAsync(() -> attempt.start("windows"));
             workers.awaitSessions(3);
             assertThat(workers.requests.get("w0").localIndices()).containsExactly(0, 3);
             assertThat(workers.requests.get("w2").localIndices()).containsExactly(2);
             assertThat(workers.requests.get("w1").restoredCheckpointId()).isEqualTo(3);
             assertThat(workers.requests.get("w1").attempt()).isEqualTo(7);
+            assertThat(workers.requests.get("w2").splits()).as("every worker deals the coordinator's splits").containsExactly("p0", "p1");
             workers.report("w0", StreamReport.prepared());
             workers.report("w1", StreamReport.prepared());
             Thread.sleep(200);
@@ -124,7 +125,7 @@ class TestDistributedAttempt
         FakeWorkers workers = new FakeWorkers();
         StreamCluster cluster = cluster(workers, WORKERS);
         List<WorkerAddress> placement = cluster.placement(Set.of("kafka"), 3).orElseThrow();
-        try (DistributedAttempt attempt = new DistributedAttempt(JOB, 8, 0, placement, JobAttempt.taskIds(3, true), cluster)) {
+        try (DistributedAttempt attempt = new DistributedAttempt(JOB, 8, 0, placement, List.of(), JobAttempt.taskIds(3, true), cluster)) {
             CompletableFuture<Void> started = CompletableFuture.runAsync(() -> attempt.start("windows"));
             workers.awaitSessions(3);
             List.of("w0", "w1", "w2").forEach(worker -> workers.report(worker, StreamReport.prepared()));
@@ -147,11 +148,32 @@ class TestDistributedAttempt
     }
 
     @Test
+    void aWorkerThatStopsHeartbeatingFailsTheAttemptThoughItsSessionStaysOpen()
+            throws Exception
+    {
+        FakeWorkers workers = new FakeWorkers();
+        List<QueryScheduler.Worker> active = new CopyOnWriteArrayList<>(WORKERS);
+        StreamCluster cluster = new StreamCluster(true, () -> active, Duration.ZERO, Duration.ZERO);
+        cluster.useTransport(workers);
+        try (DistributedAttempt attempt = new DistributedAttempt(JOB, 10, 0, cluster.placement(Set.of("kafka"), 3).orElseThrow(), List.of(), JobAttempt.taskIds(3, true), cluster)) {
+            CompletableFuture<Void> started = CompletableFuture.runAsync(() -> attempt.start("windows"));
+            workers.awaitSessions(3);
+            List.of("w0", "w1", "w2").forEach(worker -> workers.report(worker, StreamReport.prepared()));
+            started.get(10, TimeUnit.SECONDS);
+            assertThat(attempt.reports().poll(1, TimeUnit.SECONDS)).as("all active: no failure").isNull();
+            active.removeIf(worker -> worker.id().equals("w1"));
+            TaskReport.Failure lost = (TaskReport.Failure) attempt.reports().poll(5, TimeUnit.SECONDS);
+            assertThat(((OntulException) lost.cause()).code()).isEqualTo(ErrorCode.WORKER_LOST);
+            assertThat(lost.cause()).hasMessageContaining("Worker w1 of attempt 10");
+        }
+    }
+
+    @Test
     void aWorkerThatCannotPrepareFailsTheStart()
     {
         FakeWorkers workers = new FakeWorkers();
         StreamCluster cluster = cluster(workers, WORKERS.subList(0, 1));
-        try (DistributedAttempt attempt = new DistributedAttempt(JOB, 9, 0, cluster.placement(Set.of("kafka"), 1).orElseThrow(), JobAttempt.taskIds(1, false), cluster)) {
+        try (DistributedAttempt attempt = new DistributedAttempt(JOB, 9, 0, cluster.placement(Set.of("kafka"), 1).orElseThrow(), List.of(), JobAttempt.taskIds(1, false), cluster)) {
             workers.onOpen = worker -> workers.report(worker, StreamReport.failure("source-0", ErrorCode.NOT_FOUND.name(), "no table s"));
             assertThatThrownBy(() -> attempt.start("windows")).isInstanceOf(OntulException.class).hasMessageContaining("no table s");
         }
