@@ -49,6 +49,15 @@ public final class CrashTestEvents
         }
     }
 
+    /** The rows of {@code sql} in PostgreSQL itself, as {@link #rows(Statement, String)} reads them from Ontul. */
+    public static List<List<Object>> rows(io.ontul.catalog.jdbc.testing.TestingPostgres postgres, String sql)
+            throws SQLException
+    {
+        try (java.sql.Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
+            return rows(statement, sql);
+        }
+    }
+
     public static List<List<Object>> rows(Statement statement, String sql)
             throws SQLException
     {

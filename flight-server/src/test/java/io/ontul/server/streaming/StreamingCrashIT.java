@@ -23,7 +23,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -146,14 +145,7 @@ class StreamingCrashIT
             statement.execute("STOP STREAMING JOB to_postgres");
             assertThat(rows(statement, "SELECT * FROM iceberg.lake.window_summary ORDER BY window_start, category")).isEqualTo(expected);
             assertThat(rows(statement, WINDOW_QUERY + " ORDER BY window_start, category")).as("the batch query over the Kafka table").isEqualTo(expected);
-            List<List<Object>> inPostgres = new ArrayList<>();
-            try (Connection pg = postgres.connect(); Statement pgStatement = pg.createStatement();
-                    ResultSet result = pgStatement.executeQuery("SELECT * FROM crash.window_summary ORDER BY window_start, category")) {
-                while (result.next()) {
-                    inPostgres.add(List.of(result.getTimestamp(1).toLocalDateTime(), result.getTimestamp(2).toLocalDateTime(), result.getString(3), result.getDouble(4), result.getLong(5)));
-                }
-            }
-            assertThat(inPostgres).isEqualTo(expected);
+            assertThat(rows(postgres, "SELECT * FROM crash.window_summary ORDER BY window_start, category")).isEqualTo(expected);
         }
     }
 

@@ -200,23 +200,16 @@ public final class StreamingJob
                 if (lostWorker()) {
                     // not the job's fault: it restarts on the workers still active, however often workers die
                     LOG.warn("Streaming job {} lost a worker; it restarts from its latest checkpoint on the active workers in {}: {}", definition.name(), options.restartBackoff(), reason);
-                    setState(StreamingJobState.RESTARTING, reason);
-                    if (!sleepBackoff()) {
-                        if (stopRequested && !shutdown) {
-                            setState(StreamingJobState.STOPPED, reason);
-                        }
+                }
+                else {
+                    consecutiveFailures++;
+                    if (consecutiveFailures > options.restartMaxAttempts()) {
+                        LOG.error("Streaming job {} failed after {} restarts: {}", definition.name(), options.restartMaxAttempts(), reason, e);
+                        setState(StreamingJobState.FAILED, reason);
                         return;
                     }
-                    setState(StreamingJobState.RUNNING, reason);
-                    continue;
+                    LOG.warn("Streaming job {} failed (restart {} of {} in {}): {}", definition.name(), consecutiveFailures, options.restartMaxAttempts(), options.restartBackoff(), reason, e);
                 }
-                consecutiveFailures++;
-                if (consecutiveFailures > options.restartMaxAttempts()) {
-                    LOG.error("Streaming job {} failed after {} restarts: {}", definition.name(), options.restartMaxAttempts(), reason, e);
-                    setState(StreamingJobState.FAILED, reason);
-                    return;
-                }
-                LOG.warn("Streaming job {} failed (restart {} of {} in {}): {}", definition.name(), consecutiveFailures, options.restartMaxAttempts(), options.restartBackoff(), reason, e);
                 setState(StreamingJobState.RESTARTING, reason);
                 if (!sleepBackoff()) {
                     if (stopRequested && !shutdown) {
