@@ -1,9 +1,6 @@
 package io.ontul.server.cluster;
 
-import static java.util.Objects.requireNonNull;
-
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
