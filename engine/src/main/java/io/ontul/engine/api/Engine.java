@@ -206,6 +206,12 @@ public final class Engine
         return streamingJobs.host().open(request, reports, failed);
     }
 
+    /** On a worker that shuts down: stops the streaming tasks its coordinators placed here and tells them. */
+    public void stopStreamTasks()
+    {
+        streamingJobs.host().close();
+    }
+
     /** On a worker: delivers a channel from a task on another worker into one of its window tasks, until the channel or the task's attempt ends. */
     public void receiveStreamChannel(io.ontul.spi.cluster.ChannelTarget target, io.ontul.spi.cluster.ChannelInbound inbound)
     {

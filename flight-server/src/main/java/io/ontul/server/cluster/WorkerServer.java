@@ -223,6 +223,8 @@ public final class WorkerServer
         }
         closed = true;
         heartbeats.shutdownNow();
+        // the streaming tasks' sessions would hold the server's shutdown for its whole grace period
+        engine.stopStreamTasks();
         server.shutdown();
         try {
             server.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS);

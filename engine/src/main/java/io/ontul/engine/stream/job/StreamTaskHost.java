@@ -167,11 +167,16 @@ public final class StreamTaskHost
         return tasks;
     }
 
-    /** Stops every attempt's tasks (the worker is shutting down). */
+    /**
+     * Stops every attempt's tasks (the worker is shutting down) and ends their sessions with that
+     * reason, so that the coordinators restart their jobs elsewhere now rather than when this
+     * worker's heartbeats stop.
+     */
     @Override
     public void close()
     {
-        List.copyOf(sessions.values()).forEach(Session::close);
+        List.copyOf(sessions.values()).forEach(session -> session.fail(new OntulException(ErrorCode.EXTERNAL_ERROR,
+                "Worker " + session.request.worker() + " is shutting down: its tasks of streaming job " + session.request.jobName() + " stopped")));
     }
 
     /** This worker's tasks of one attempt, driven by the coordinator's commands. */
