@@ -54,7 +54,7 @@ public final class OntulServerProcess
                 "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap, "-XX:+UseParallelGC", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-Darrow.enable_unsafe_memory_access=true",
                 "-Darrow.enable_null_check_for_get=false", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-cp", System.getProperty("java.class.path"),
-                "io.ontul.server.OntulMain", "start", "--conf", configurationDirectory.toString(), "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port)));
+                "io.ontul.server.OntulMain", "start", "--conf", configurationDirectory.toString(), "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port), "--http-port", "0"));
         command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)

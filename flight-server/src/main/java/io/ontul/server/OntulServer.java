@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +24,12 @@ import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.api.UserAccounts;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
+import io.ontul.server.auth.Logins;
+import io.ontul.server.http.HttpAuthentication;
+import io.ontul.server.http.HttpConfig;
+import io.ontul.server.http.HttpServer;
+import io.ontul.server.http.Json;
+import io.ontul.server.metrics.OntulMetrics;
 import io.ontul.server.cluster.ClusterCallAuthenticator;
 import io.ontul.server.cluster.ClusterTokens;
 import io.ontul.server.cluster.FlightRemoteTasks;
@@ -59,10 +66,15 @@ public final class OntulServer
     private final FlightServer server;
     private final ScheduledExecutorService maintenance;
     private final String host;
+    private final Optional<HttpServer> http;
+    private final Optional<OntulMetrics> metrics;
     private boolean closed;
 
-    private OntulServer(Engine engine, BufferAllocator allocator, OntulFlightSqlProducer producer, FlightServer server, ScheduledExecutorService maintenance, String host)
+    private OntulServer(Engine engine, BufferAllocator allocator, OntulFlightSqlProducer producer, FlightServer server, ScheduledExecutorService maintenance, String host,
+            Optional<HttpServer> http, Optional<OntulMetrics> metrics)
     {
+        this.http = requireNonNull(http, "http is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
         this.engine = requireNonNull(engine, "engine is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.producer = requireNonNull(producer, "producer is null");
@@ -72,7 +84,8 @@ public final class OntulServer
     }
 
     /**
-     * Starts the engine and the Flight SQL endpoint.
+     * Starts the engine, the Flight SQL endpoint and the HTTP server. With a Flight port of 0
+     * (tests), the HTTP server takes a free port too.
      *
      * @param port the port to listen on, overriding {@value #FLIGHT_PORT}; 0 picks a free one
      * @param adminPassword the password of user {@value #ADMIN_USER}; when empty and the user
@@ -81,8 +94,20 @@ public final class OntulServer
     public static OntulServer start(EngineConfig config, Path dataDirectory, Optional<Integer> port, Optional<String> adminPassword, PrintStream console)
             throws IOException
     {
+        return start(config, dataDirectory, port, port.filter(flightPort -> flightPort == 0), adminPassword, console);
+    }
+
+    /**
+     * As {@link #start(EngineConfig, Path, Optional, Optional, PrintStream)}, with the HTTP port.
+     *
+     * @param httpPort the HTTP port, overriding {@value HttpConfig#HTTP_PORT}; 0 picks a free one, -1 runs no HTTP server
+     */
+    public static OntulServer start(EngineConfig config, Path dataDirectory, Optional<Integer> port, Optional<Integer> httpPort, Optional<String> adminPassword, PrintStream console)
+            throws IOException
+    {
         String host = config.property(FLIGHT_HOST, DEFAULT_HOST);
         int listenPort = port.orElseGet(() -> Integer.parseInt(config.property(FLIGHT_PORT, String.valueOf(DEFAULT_PORT))));
+        HttpConfig httpConfig = new HttpConfig(host, httpPort.orElseGet(() -> HttpConfig.port(config)));
         prepareDataDirectory(dataDirectory);
         // exchange files (spill, checkpoints) default to <data-dir>/exchange, their keys to <data-dir>/kms,
         // the metadata store (users, runtime catalogs) to <data-dir>/metadata
@@ -99,28 +124,33 @@ public final class OntulServer
         }
         BufferAllocator allocator = null;
         OntulFlightSqlProducer producer = null;
+        FlightServer server = null;
+        OntulMetrics metrics = null;
         try {
             allocator = engine.rootAllocator().newChildAllocator("flight-server", 0, Long.MAX_VALUE);
             producer = new OntulFlightSqlProducer(engine, allocator, version(), SESSION_IDLE_TIMEOUT, UNFETCHED_RESULT_TIMEOUT);
             // workers register and report with the cluster secret; users log in as before
             Optional<ClusterTokens> clusterTokens = engine.clusterConfig().secret().map(secret -> new ClusterTokens(secret, java.time.Clock.systemUTC()));
             TlsConfig tls = TlsConfig.from(config);
+            // one door for users over both protocols: the same tokens, the same failed-login counts
+            Logins logins = Logins.create(config, dataDirectory, users);
             io.ontul.server.flight.ClientTransports transports = producer.transports();
             FlightServer.Builder builder = FlightServer.builder(allocator, tls.enabled() ? Location.forGrpcTls(host, listenPort) : Location.forGrpcInsecure(host, listenPort), producer)
-                    .headerAuthenticator(new ClusterCallAuthenticator(clusterTokens, Optional.of(JwtCallHeaderAuthenticator.create(config, dataDirectory, users))))
+                    .headerAuthenticator(new ClusterCallAuthenticator(clusterTokens, Optional.of(new JwtCallHeaderAuthenticator(logins))))
                     .middleware(ConnectionMiddleware.KEY, new ConnectionMiddleware.Factory())
                     // the client's address and connection into each call's headers (failed logins are
                     // counted per address); a connection that ends closes the results it left unfetched
                     .transportHint("grpc.builderConsumer", (java.util.function.Consumer<io.grpc.netty.NettyServerBuilder>) netty -> netty
                             .callExecutor(new io.ontul.server.auth.ClientAddress())
                             .addTransportFilter(transports));
+            Optional<ServerCertificate> certificate = Optional.empty();
             if (tls.enabled()) {
-                ServerCertificate certificate = ServerCertificates.obtain(tls, dataDirectory, host, Instant.now());
-                builder.useTls(certificate.certificateChain(), certificate.privateKey());
-                console.println("TLS certificate " + certificate);
+                certificate = Optional.of(ServerCertificates.obtain(tls, dataDirectory, host, Instant.now()));
+                builder.useTls(certificate.get().certificateChain(), certificate.get().privateKey());
+                console.println("TLS certificate " + certificate.get());
                 console.flush();
             }
-            FlightServer server = builder.build().start();
+            server = builder.build().start();
             ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "ontul-server-maintenance");
                 thread.setDaemon(true);
@@ -140,9 +170,27 @@ public final class OntulServer
                 producer.closeWith(remoteTasks);
             }
             maintenance.scheduleWithFixedDelay(engine.cluster()::checkHeartbeats, 1, 1, TimeUnit.SECONDS);
-            return new OntulServer(engine, allocator, producer, server, maintenance, host);
+            Optional<HttpServer> http = Optional.empty();
+            if (httpConfig.enabled()) {
+                HttpAuthentication authentication = new HttpAuthentication(logins, engine);
+                metrics = new OntulMetrics(engine, authentication);
+                OntulMetrics registered = metrics;
+                http = Optional.of(HttpServer.start(httpConfig, certificate, Json.MAPPER, List.of(authentication::register, registered::register)));
+            }
+            return new OntulServer(engine, allocator, producer, server, maintenance, host, http, Optional.ofNullable(metrics));
         }
         catch (IOException | RuntimeException e) {
+            if (metrics != null) {
+                metrics.close();
+            }
+            if (server != null) {
+                try {
+                    server.close();
+                }
+                catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (producer != null) {
                 producer.close();
             }
@@ -219,6 +267,18 @@ public final class OntulServer
         return server.getLocation();
     }
 
+    /** The HTTP server's port (REST API, metrics, Admin UI); -1 when it does not run. */
+    public int httpPort()
+    {
+        return http.map(HttpServer::port).orElse(-1);
+    }
+
+    /** Where the HTTP server answers, {@code http(s)://HOST:PORT}, if it runs. */
+    public Optional<java.net.URI> httpUri()
+    {
+        return http.map(server -> java.net.URI.create(server.scheme() + "://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + server.port()));
+    }
+
     public Engine engine()
     {
         return engine;
@@ -245,6 +305,8 @@ public final class OntulServer
         }
         closed = true;
         maintenance.shutdownNow();
+        http.ifPresent(HttpServer::close);
+        metrics.ifPresent(OntulMetrics::close);
         server.shutdown();
         try {
             if (!server.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {

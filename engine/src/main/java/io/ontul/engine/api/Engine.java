@@ -507,6 +507,39 @@ public final class Engine
         return queries.query(queryId).map(QueryStatus::of);
     }
 
+    /** The statements {@code viewer} may see, running and recent, oldest first: an administrator sees all, others their own. */
+    public List<QueryStatus> queryStatuses(String viewer)
+    {
+        return queries.queries(viewer).stream().map(QueryStatus::of).toList();
+    }
+
+    /** Statement counts, memory and spill figures now, for metrics. */
+    public EngineFigures figures()
+    {
+        QueryRegistry.QueryCounts counts = queries.counts();
+        io.ontul.exchange.spill.SpillStore spill = exchange.spillStore();
+        return new EngineFigures(counts.started(), counts.finished(), counts.failed(), counts.cancelled(), counts.running(), counts.queued(),
+                rootAllocator.getAllocatedMemory(), rootAllocator.getLimit(), spill.writtenBytes(), spill.readBytes(), spill.usedBytes(), spill.filesWritten());
+    }
+
+    /**
+     * Calls {@code listener} with every statement that ends (finished, failed or cancelled), on the
+     * thread that ends it and while the engine's statement registry is locked: record figures
+     * (a timer, a counter) and return.
+     */
+    public void onStatementEnd(java.util.function.Consumer<QueryStatus> listener)
+    {
+        requireNonNull(listener, "listener is null");
+        queries.onEnd(info -> listener.accept(QueryStatus.of(info)));
+    }
+
+    /** The figures of every streaming job this engine coordinates, by name; empty on a worker. */
+    public List<StreamingJobFigures> streamingJobFigures()
+    {
+        io.ontul.engine.stream.job.StreamingJobManager jobs = streamingJobs;
+        return jobs == null ? List.of() : jobs.figures().stream().map(StreamingJobFigures::of).toList();
+    }
+
     /** Spill files: where they go, how they are compressed, how much was written. */
     public io.ontul.exchange.spill.SpillStore spillStore()
     {

@@ -13,10 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import io.ontul.spi.ErrorCode;
@@ -43,6 +45,8 @@ public final class QueryRegistry
     private final Map<String, TrackedQuery> queries = new LinkedHashMap<>();
     private final Deque<TrackedQuery> queue = new ArrayDeque<>();
     private final Set<QueryContext> openContexts = new HashSet<>();
+    private final QueryCounters counters = new QueryCounters();
+    private final List<Consumer<QueryInfo>> endListeners = new CopyOnWriteArrayList<>();
     private int slotsTaken;
 
     /** @param administrators which users see and may kill every query */
@@ -75,6 +79,7 @@ public final class QueryRegistry
         try {
             prune(System.nanoTime());
             queries.put(queryId, query);
+            counters.started++;
         }
         finally {
             lock.unlock();
@@ -116,6 +121,57 @@ public final class QueryRegistry
         }
         finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Calls {@code listener} with each statement that ends (finished, failed or cancelled), at once
+     * and while the registry is locked: it must only record figures, quickly, without calling back.
+     */
+    public void onEnd(Consumer<QueryInfo> listener)
+    {
+        endListeners.add(requireNonNull(listener, "listener is null"));
+    }
+
+    /** Statements started and ended since the engine started, with those running and queued now. */
+    public QueryCounts counts()
+    {
+        lock.lock();
+        try {
+            int running = 0;
+            for (TrackedQuery query : queries.values()) {
+                if (query.state == QueryState.RUNNING) {
+                    running++;
+                }
+            }
+            return new QueryCounts(counters.started, counters.finished, counters.failed, counters.cancelled, running, queue.size());
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * How many statements the engine saw: started, ended by state, running and waiting for a slot now.
+     */
+    public record QueryCounts(long started, long finished, long failed, long cancelled, int running, int queued) {}
+
+    /** Guarded by the registry's lock. */
+    private static final class QueryCounters
+    {
+        long started;
+        long finished;
+        long failed;
+        long cancelled;
+
+        void ended(QueryState state)
+        {
+            switch (state) {
+                case FINISHED -> finished++;
+                case FAILED -> failed++;
+                case CANCELLED -> cancelled++;
+                default -> throw new IllegalArgumentException("not an end state: " + state);
+            }
         }
     }
 
@@ -362,6 +418,12 @@ public final class QueryRegistry
         query.error = error;
         query.cancellation = cancellation;
         queue.remove(query);
+        counters.ended(state);
+        if (!endListeners.isEmpty()) {
+            // under the lock: listeners only record figures (a timer, a counter)
+            QueryInfo info = query.info(query.endNanos);
+            endListeners.forEach(listener -> listener.accept(info));
+        }
         if (query.timeout != null) {
             query.timeout.cancel(false);
             query.timeout = null;

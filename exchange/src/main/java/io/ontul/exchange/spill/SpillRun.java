@@ -43,7 +43,9 @@ public final class SpillRun
         if (deleted.get()) {
             throw new IllegalStateException("spill run " + name + " was deleted");
         }
-        return new SpillRunReader(space.store().streams(), file, start, bytes, name, schema, encoding, allocator);
+        SpillRunReader reader = new SpillRunReader(space.store().streams(), file, start, bytes, name, schema, encoding, allocator);
+        space.store().recordRead(bytes);
+        return reader;
     }
 
     public Schema schema()

@@ -87,6 +87,7 @@ public final class SpillSpace
             }
             file = directory.resolve("run-" + fileCounter.incrementAndGet() + ".arrow");
         }
+        store.fileStarted();
         return new SpillFile(file, this::released);
     }
 

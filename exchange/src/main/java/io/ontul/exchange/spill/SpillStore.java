@@ -50,6 +50,8 @@ public final class SpillStore
     private final long maxBytes;
     private final AtomicLong usedBytes = new AtomicLong();
     private final AtomicLong writtenBytes = new AtomicLong();
+    private final AtomicLong readBytes = new AtomicLong();
+    private final AtomicLong filesWritten = new AtomicLong();
 
     private SpillStore(Path directory, ExchangeStreamFactory streams, ExchangeStreamFactory joinStreams, long maxBytes)
     {
@@ -118,6 +120,18 @@ public final class SpillStore
         return writtenBytes.get();
     }
 
+    /** Spill bytes read back by this store's readers (a run's bytes count once per reading). */
+    public long readBytes()
+    {
+        return readBytes.get();
+    }
+
+    /** Spill files ever started by this store. */
+    public long filesWritten()
+    {
+        return filesWritten.get();
+    }
+
     /** The codec that compresses the chunks of this store's files. */
     public CompressionCodec compression()
     {
@@ -153,6 +167,16 @@ public final class SpillStore
                     + MAX_BYTES + " = " + maxBytes + " bytes");
         }
         writtenBytes.addAndGet(bytes);
+    }
+
+    void fileStarted()
+    {
+        filesWritten.incrementAndGet();
+    }
+
+    void recordRead(long bytes)
+    {
+        readBytes.addAndGet(bytes);
     }
 
     void refund(long bytes)

@@ -2,9 +2,6 @@ package io.ontul.server.auth;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Clock;
 
 import org.apache.arrow.flight.CallHeaders;
 import org.apache.arrow.flight.CallStatus;
@@ -13,8 +10,6 @@ import org.apache.arrow.flight.auth2.AuthUtilities;
 import org.apache.arrow.flight.auth2.BasicCallHeaderAuthenticator;
 import org.apache.arrow.flight.auth2.CallHeaderAuthenticator;
 
-import io.ontul.engine.api.EngineConfig;
-import io.ontul.engine.api.UserAccounts;
 
 /**
  * Authenticates every Flight call from its {@code Authorization} header.
@@ -32,27 +27,12 @@ public final class JwtCallHeaderAuthenticator
         implements CallHeaderAuthenticator
 {
     private final CallHeaderAuthenticator passwordAuthenticator;
-    private final JwtTokens tokens;
-    private final UserAccounts users;
+    private final Logins logins;
 
-    public JwtCallHeaderAuthenticator(CallHeaderAuthenticator passwordAuthenticator, JwtTokens tokens, UserAccounts users)
+    public JwtCallHeaderAuthenticator(Logins logins)
     {
-        this.passwordAuthenticator = requireNonNull(passwordAuthenticator, "passwordAuthenticator is null");
-        this.tokens = requireNonNull(tokens, "tokens is null");
-        this.users = requireNonNull(users, "users is null");
-    }
-
-    /**
-     * The server's authenticator: passwords of {@code users}; tokens signed with the secret of
-     * {@code dataDirectory} (created on first start), valid as long as
-     * {@value AuthenticationConfig#TOKEN_TTL} says.
-     */
-    public static JwtCallHeaderAuthenticator create(EngineConfig config, Path dataDirectory, UserAccounts users)
-            throws IOException
-    {
-        AuthenticationConfig authentication = AuthenticationConfig.from(config);
-        JwtTokens tokens = new JwtTokens(TokenSecret.loadOrCreate(dataDirectory), authentication.tokenTimeToLive(), Clock.systemUTC());
-        return new JwtCallHeaderAuthenticator(new BasicCallHeaderAuthenticator(new PasswordValidator(users)), tokens, users);
+        this.logins = requireNonNull(logins, "logins is null");
+        this.passwordAuthenticator = new BasicCallHeaderAuthenticator(logins.passwords());
     }
 
     @Override
@@ -60,7 +40,7 @@ public final class JwtCallHeaderAuthenticator
     {
         String bearer = AuthUtilities.getValueFromAuthHeader(incomingHeaders, Auth2Constants.BEARER_PREFIX);
         if (bearer != null) {
-            return withToken(verify(bearer).user(), bearer);
+            return withToken(logins.verify(bearer).user(), bearer);
         }
         if (AuthUtilities.getValueFromAuthHeader(incomingHeaders, Auth2Constants.BASIC_PREFIX) == null) {
             throw CallStatus.UNAUTHENTICATED
@@ -79,31 +59,7 @@ public final class JwtCallHeaderAuthenticator
         finally {
             withAddress.detach(previous);
         }
-        return withToken(user, tokens.issue(user, users.id(user).orElse("")));
-    }
-
-    private VerifiedToken verify(String bearer)
-    {
-        VerifiedToken token;
-        try {
-            token = tokens.verify(bearer);
-        }
-        catch (InvalidTokenException e) {
-            throw CallStatus.UNAUTHENTICATED.withDescription(e.getMessage()).toRuntimeException();
-        }
-        java.util.Optional<String> userId = users.id(token.user());
-        if (userId.isEmpty()) {
-            throw CallStatus.UNAUTHENTICATED
-                    .withDescription("Invalid token: user '" + token.user() + "' no longer exists")
-                    .toRuntimeException();
-        }
-        if (!userId.get().equals(token.userId())) {
-            // the name was dropped and created again: the new user does not inherit the old one's tokens
-            throw CallStatus.UNAUTHENTICATED
-                    .withDescription("Invalid token: it was issued to an earlier user named '" + token.user() + "'; log in again")
-                    .toRuntimeException();
-        }
-        return token;
+        return withToken(user, logins.issue(user));
     }
 
     private static AuthResult withToken(String user, String token)

@@ -86,7 +86,7 @@ public final class StartCommand
             if (options.withKafka()) {
                 kafka = EmbeddedKafkaCatalog.start(config, dataDirectory);
             }
-            server = OntulServer.start(config, dataDirectory, options.port(), adminPassword, output);
+            server = OntulServer.start(config, dataDirectory, options.port(), options.httpPort(), adminPassword, output);
         }
         catch (IOException e) {
             closeQuietly(kafka);
@@ -123,7 +123,8 @@ public final class StartCommand
         String address = server.host() + ":" + server.port();
         boolean tls = server.location().getUri().getScheme().equals("grpc+tls");
         output.println("Ontul ready: Flight SQL on " + server.location().getUri()
-                + " (JDBC: jdbc:arrow-flight-sql://" + address + "/?useEncryption=" + tls + "&user=" + OntulServer.ADMIN_USER + "&password=...)");
+                + " (JDBC: jdbc:arrow-flight-sql://" + address + "/?useEncryption=" + tls + "&user=" + OntulServer.ADMIN_USER + "&password=...)"
+                + server.httpUri().map(uri -> "; HTTP (REST API, metrics, Admin UI) on " + uri).orElse(""));
         output.flush();
         try {
             server.awaitTermination();

@@ -9,10 +9,10 @@ import java.util.Optional;
 import io.ontul.engine.api.cluster.NodeRole;
 
 /** The command line of {@code ontul start}. */
-public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, Optional<NodeRole> role, boolean withKafka, boolean help)
+public record StartOptions(Optional<Path> configurationDirectory, Optional<Path> dataDirectory, Optional<Integer> port, Optional<Integer> httpPort, Optional<NodeRole> role, boolean withKafka, boolean help)
 {
     public static final String USAGE = """
-            Usage: ontul start [--conf DIR] [--data-dir DIR] [--port N] [--role ROLE] [--with-kafka]
+            Usage: ontul start [--conf DIR] [--data-dir DIR] [--port N] [--http-port N] [--role ROLE] [--with-kafka]
 
             Runs the Ontul server in the foreground: the engine with its catalogs behind an Arrow
             Flight SQL endpoint (JDBC, ADBC, BI tools). It prints a line with 'Ontul ready' once
@@ -23,6 +23,8 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
               --data-dir DIR  directory for the server's own files (metadata store, keys, spill)
                               (default: the data directory of the installation)
               --port N        Flight SQL port (default: ontul.flight.port, else 47470)
+              --http-port N   port of the REST API, metrics and Admin UI (default:
+                              ontul.http.port, else 47480; 0: any free port; -1: none)
               --role ROLE     all (default: one process is the whole cluster), coordinator
                               (plans, serves clients, registers workers) or worker (runs tasks
                               for the coordinator at ontul.cluster.coordinator); both need
@@ -40,6 +42,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         requireNonNull(configurationDirectory, "configurationDirectory is null");
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(port, "port is null");
+        requireNonNull(httpPort, "httpPort is null");
         requireNonNull(role, "role is null");
     }
 
@@ -49,6 +52,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         Optional<Path> configurationDirectory = Optional.empty();
         Optional<Path> dataDirectory = Optional.empty();
         Optional<Integer> port = Optional.empty();
+        Optional<Integer> httpPort = Optional.empty();
         Optional<NodeRole> role = Optional.empty();
         boolean help = false;
         boolean withKafka = false;
@@ -64,7 +68,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
                 withKafka = true;
                 continue;
             }
-            if (!name.equals("--conf") && !name.equals("--data-dir") && !name.equals("--port") && !name.equals("--role")) {
+            if (!name.equals("--conf") && !name.equals("--data-dir") && !name.equals("--port") && !name.equals("--http-port") && !name.equals("--role")) {
                 throw new UsageException(argument.startsWith("-") ? "Unknown option '" + argument + "'" : "Unexpected argument '" + argument + "'");
             }
             String value;
@@ -81,10 +85,11 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
                 case "--conf" -> configurationDirectory = Optional.of(Path.of(value));
                 case "--data-dir" -> dataDirectory = Optional.of(Path.of(value));
                 case "--role" -> role = Optional.of(parseRole(value));
-                default -> port = Optional.of(parsePort(value));
+                case "--http-port" -> httpPort = Optional.of(value.equals("-1") ? -1 : parsePort(name, value));
+                default -> port = Optional.of(parsePort(name, value));
             }
         }
-        return new StartOptions(configurationDirectory, dataDirectory, port, role, withKafka, help);
+        return new StartOptions(configurationDirectory, dataDirectory, port, httpPort, role, withKafka, help);
     }
 
     private static NodeRole parseRole(String value)
@@ -98,7 +103,7 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         }
     }
 
-    private static int parsePort(String value)
+    private static int parsePort(String option, String value)
             throws UsageException
     {
         try {
@@ -110,6 +115,6 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
         catch (NumberFormatException e) {
             // reported below
         }
-        throw new UsageException("--port needs a port number between 0 and 65535, not '" + value + "'");
+        throw new UsageException(option + " needs a port number between 0 and 65535, not '" + value + "'");
     }
 }

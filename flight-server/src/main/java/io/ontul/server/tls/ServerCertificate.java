@@ -28,6 +28,7 @@ public final class ServerCertificate
 
     private final Path certificateFile;
     private final List<X509Certificate> chain;
+    private final PrivateKey privateKey;
     private final String privateKeyPem;
     private final boolean generated;
 
@@ -35,7 +36,8 @@ public final class ServerCertificate
     {
         this.certificateFile = requireNonNull(certificateFile, "certificateFile is null");
         this.chain = List.copyOf(requireNonNull(chain, "chain is null"));
-        this.privateKeyPem = PemFiles.toPem(requireNonNull(privateKey, "privateKey is null"));
+        this.privateKey = requireNonNull(privateKey, "privateKey is null");
+        this.privateKeyPem = PemFiles.toPem(privateKey);
         this.generated = generated;
         if (this.chain.isEmpty()) {
             throw new IllegalArgumentException("chain is empty");
@@ -76,6 +78,20 @@ public final class ServerCertificate
     public InputStream privateKey()
     {
         return new ByteArrayInputStream(privateKeyPem.getBytes(US_ASCII));
+    }
+
+    /** The key and chain as an in-memory PKCS#12 key store (entry {@code ontul}, protected by {@code password}), for servers that read key stores (the HTTP server). */
+    public java.security.KeyStore keyStore(char[] password)
+    {
+        try {
+            java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+            store.load(null, password);
+            store.setKeyEntry("ontul", privateKey, password, chain.toArray(new java.security.cert.Certificate[0]));
+            return store;
+        }
+        catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("Cannot put the server certificate into a key store: " + e.getMessage(), e);
+        }
     }
 
     public Instant notAfter()

@@ -51,7 +51,7 @@ class FileModesIT
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin").resolve("ontul").toString(), "start", "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port))
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin").resolve("ontul").toString(), "start", "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port), "--http-port", "0")
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().put("ONTUL_ADMIN_PASSWORD", ServerProcess.PASSWORD);

@@ -79,7 +79,8 @@ public final class ServerProcess
         for (String property : systemProperties) {
             command.add("-D" + property);
         }
-        command.addAll(List.of("-cp", classPath, "io.ontul.server.OntulMain", "start", "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port)));
+        // any free HTTP port: several servers run side by side (the ready line names it)
+        command.addAll(List.of("-cp", classPath, "io.ontul.server.OntulMain", "start", "--data-dir", dataDirectory.toString(), "--port", String.valueOf(port), "--http-port", "0"));
         command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -115,6 +116,16 @@ public final class ServerProcess
     public int port()
     {
         return port;
+    }
+
+    /** The HTTP port the ready line names (REST API, metrics, Admin UI); a coordinator's or single server's only. */
+    public int httpPort()
+    {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("HTTP \\(REST API, metrics, Admin UI\\) on https?://[^ ]+:(\\d+)").matcher(output());
+        if (!matcher.find()) {
+            throw new AssertionError("The server did not name an HTTP port:\n" + output());
+        }
+        return Integer.parseInt(matcher.group(1));
     }
 
     public long pid()

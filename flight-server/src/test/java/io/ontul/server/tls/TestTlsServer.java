@@ -101,6 +101,32 @@ class TestTlsServer
     }
 
     @Test
+    void theHttpServerServesHttpsWithTheSameCertificate()
+            throws Exception
+    {
+        assertThat(server.httpUri()).contains(java.net.URI.create("https://127.0.0.1:" + server.httpPort()));
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ontul", readCertificate(certificateFile()));
+        javax.net.ssl.TrustManagerFactory trustManagers = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(trust);
+        javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        ssl.init(null, trustManagers.getTrustManagers(), null);
+        // by IP address and by name: both are in the certificate, and no SNI host check refuses the address
+        for (String host : List.of("127.0.0.1", "localhost")) {
+            io.ontul.server.testing.HttpTestClient https = new io.ontul.server.testing.HttpTestClient(java.net.http.HttpClient.newBuilder().sslContext(ssl).build(),
+                    java.net.URI.create("https://" + host + ":" + server.httpPort()));
+            String token = https.login("admin", PASSWORD);
+            io.ontul.server.testing.HttpTestClient.Response metrics = https.get("/metrics", Optional.of(io.ontul.server.testing.HttpTestClient.bearer(token)));
+            assertThat(metrics.status()).as(metrics.toString()).isEqualTo(200);
+            assertThat(metrics.text()).contains("ontul_queries_started_total");
+        }
+        // plain HTTP to the TLS port is no way in
+        assertThatThrownBy(() -> io.ontul.server.testing.HttpTestClient.onPort(server.httpPort()).get("/metrics", Optional.empty()))
+                .isInstanceOf(RuntimeException.class);
+    }
+
+    @Test
     void flightClientTrustingTheCertificateRunsQueries()
             throws Exception
     {

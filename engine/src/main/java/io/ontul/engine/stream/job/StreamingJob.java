@@ -89,6 +89,8 @@ public final class StreamingJob
     private volatile long memoryBytes;
     private volatile long memoryPeakBytes;
     private final AtomicLong checkpointsAborted = new AtomicLong();
+    private final AtomicLong restarts = new AtomicLong();
+    private final CheckpointHistory checkpointHistory = new CheckpointHistory();
     private int consecutiveFailures;
     private Thread thread;
 
@@ -210,6 +212,7 @@ public final class StreamingJob
                     }
                     LOG.warn("Streaming job {} failed (restart {} of {} in {}): {}", definition.name(), consecutiveFailures, options.restartMaxAttempts(), options.restartBackoff(), reason, e);
                 }
+                restarts.incrementAndGet();
                 setState(StreamingJobState.RESTARTING, reason);
                 if (!sleepBackoff()) {
                     if (stopRequested && !shutdown) {
@@ -517,6 +520,7 @@ public final class StreamingJob
             lastCheckpointId = checkpointId;
             lastCheckpointTime = Instant.now();
             lastCheckpointBytes = attempt.lastCheckpointBytes();
+            checkpointHistory.add(new JobFigures.CompletedCheckpoint(checkpointId, lastCheckpointTime, lastCheckpointDurationMillis, lastCheckpointBytes));
             consecutiveFailures = 0;
         }
 
@@ -575,12 +579,11 @@ public final class StreamingJob
         return attempt == null ? List.of() : attempt.statuses(definition.name());
     }
 
-    /** One row of SHOW STREAMING JOBS, in {@link StreamingJobManager#SHOW_COLUMNS} order. */
-    public List<Object> showRow()
+    /** The job's figures now: its counts with those of the running attempt. */
+    public JobFigures figures()
     {
         Instant started = startedAt;
         boolean active = isActive();
-        Instant checkpointTime = lastCheckpointTime;
         Attempt attempt = current;
         long in = recordsIn.get();
         long out = recordsOut.get();
@@ -596,24 +599,35 @@ public final class StreamingJob
             jobWatermark = Math.max(jobWatermark, attempt.watermark());
             lag = attempt.lag();
         }
+        return new JobFigures(definition.name(), state.name(), definition.createdBy(), options.parallelism(), Optional.ofNullable(active ? started : null),
+                in, out, rejected, late, active ? lag : -1, jobWatermark, active ? spilledBytes : 0, memoryBytes(),
+                checkpointHistory.completed(), checkpointsAborted.get(), restarts.get(), Optional.ofNullable(lastError), checkpointHistory.recent());
+    }
+
+    /** One row of SHOW STREAMING JOBS, in {@link StreamingJobManager#SHOW_COLUMNS} order. */
+    public List<Object> showRow()
+    {
+        JobFigures figures = figures();
+        boolean active = figures.startedAt().isPresent();
+        Instant checkpointTime = lastCheckpointTime;
         return Arrays.asList(
-                definition.name(),
-                state.name(),
-                active && started != null ? formatDuration(Duration.between(started, Instant.now())) : null,
-                in,
-                out,
-                rejected,
-                late,
-                active && lag >= 0 ? lag : null,
-                jobWatermark == WatermarkTracker.NONE ? null : Instant.EPOCH.plus(jobWatermark, ChronoUnit.MICROS).toString(),
-                active ? spilledBytes : null,
+                figures.name(),
+                figures.state(),
+                figures.startedAt().map(started -> formatDuration(Duration.between(started, Instant.now()))).orElse(null),
+                figures.recordsIn(),
+                figures.recordsOut(),
+                figures.recordsRejected(),
+                figures.recordsLate(),
+                figures.sourceLag() >= 0 ? figures.sourceLag() : null,
+                figures.watermark() == WatermarkTracker.NONE ? null : Instant.EPOCH.plus(figures.watermark(), ChronoUnit.MICROS).toString(),
+                active ? figures.spilledBytes() : null,
                 lastCheckpointId == 0 ? null : lastCheckpointId,
                 checkpointTime == null ? null : checkpointTime.toString(),
                 checkpointTime == null ? null : lastCheckpointDurationMillis,
                 checkpointTime == null ? null : lastCheckpointBytes,
-                lastError,
-                (long) options.parallelism(),
-                definition.createdBy());
+                figures.lastError().orElse(null),
+                (long) figures.parallelism(),
+                figures.owner());
     }
 
     public Optional<StreamingJobPlan> lastPlan()

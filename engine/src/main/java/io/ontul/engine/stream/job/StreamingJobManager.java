@@ -231,6 +231,15 @@ public final class StreamingJobManager
         return rows;
     }
 
+    /** Every job's figures, by name. */
+    public List<JobFigures> figures()
+    {
+        return jobs.values().stream()
+                .sorted(Comparator.comparing(StreamingJob::name))
+                .map(StreamingJob::figures)
+                .toList();
+    }
+
     /** DESCRIBE STREAMING JOB rows: (property, value). */
     public List<List<String>> describe(String name)
     {
