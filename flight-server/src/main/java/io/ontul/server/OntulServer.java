@@ -29,6 +29,7 @@ import io.ontul.server.http.HttpAuthentication;
 import io.ontul.server.http.HttpConfig;
 import io.ontul.server.http.HttpServer;
 import io.ontul.server.http.Json;
+import io.ontul.server.http.StatementRoutes;
 import io.ontul.server.metrics.OntulMetrics;
 import io.ontul.server.cluster.ClusterCallAuthenticator;
 import io.ontul.server.cluster.ClusterTokens;
@@ -68,11 +69,13 @@ public final class OntulServer
     private final String host;
     private final Optional<HttpServer> http;
     private final Optional<OntulMetrics> metrics;
+    private final Optional<StatementRoutes> statements;
     private boolean closed;
 
     private OntulServer(Engine engine, BufferAllocator allocator, OntulFlightSqlProducer producer, FlightServer server, ScheduledExecutorService maintenance, String host,
-            Optional<HttpServer> http, Optional<OntulMetrics> metrics)
+            Optional<HttpServer> http, Optional<OntulMetrics> metrics, Optional<StatementRoutes> statements)
     {
+        this.statements = requireNonNull(statements, "statements is null");
         this.http = requireNonNull(http, "http is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.engine = requireNonNull(engine, "engine is null");
@@ -126,6 +129,7 @@ public final class OntulServer
         OntulFlightSqlProducer producer = null;
         FlightServer server = null;
         OntulMetrics metrics = null;
+        StatementRoutes statements = null;
         try {
             allocator = engine.rootAllocator().newChildAllocator("flight-server", 0, Long.MAX_VALUE);
             producer = new OntulFlightSqlProducer(engine, allocator, version(), SESSION_IDLE_TIMEOUT, UNFETCHED_RESULT_TIMEOUT);
@@ -174,12 +178,16 @@ public final class OntulServer
             if (httpConfig.enabled()) {
                 HttpAuthentication authentication = new HttpAuthentication(logins, engine);
                 metrics = new OntulMetrics(engine, authentication);
-                OntulMetrics registered = metrics;
-                http = Optional.of(HttpServer.start(httpConfig, certificate, Json.MAPPER, List.of(authentication::register, registered::register)));
+                statements = new StatementRoutes(engine);
+                maintenance.scheduleWithFixedDelay(statements::expire, 10, 10, TimeUnit.SECONDS);
+                http = Optional.of(HttpServer.start(httpConfig, certificate, Json.MAPPER, List.of(authentication::register, metrics::register, statements::register)));
             }
-            return new OntulServer(engine, allocator, producer, server, maintenance, host, http, Optional.ofNullable(metrics));
+            return new OntulServer(engine, allocator, producer, server, maintenance, host, http, Optional.ofNullable(metrics), Optional.ofNullable(statements));
         }
         catch (IOException | RuntimeException e) {
+            if (statements != null) {
+                statements.close();
+            }
             if (metrics != null) {
                 metrics.close();
             }
@@ -284,10 +292,10 @@ public final class OntulServer
         return engine;
     }
 
-    /** Prepared statements and unfetched results the server holds, for tests. */
+    /** Prepared statements and unfetched results the server holds (over Flight SQL and HTTP), for tests. */
     public int openHandles()
     {
-        return producer.openHandles();
+        return producer.openHandles() + statements.map(StatementRoutes::openResults).orElse(0);
     }
 
     /** Blocks until the server has stopped. */
@@ -306,6 +314,7 @@ public final class OntulServer
         closed = true;
         maintenance.shutdownNow();
         http.ifPresent(HttpServer::close);
+        statements.ifPresent(StatementRoutes::close);
         metrics.ifPresent(OntulMetrics::close);
         server.shutdown();
         try {

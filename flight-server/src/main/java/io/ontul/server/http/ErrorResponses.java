@@ -23,6 +23,15 @@ public final class ErrorResponses
     public static void send(Context context, Throwable error)
     {
         Answer answer = answer(error);
+        if (context.res().isCommitted()) {
+            // a stream that failed after its first bytes (an Arrow IPC result): cut the connection,
+            // so that the client sees an error rather than a result that merely ends early
+            org.eclipse.jetty.ee10.servlet.ServletContextRequest request = org.eclipse.jetty.ee10.servlet.ServletContextRequest.getServletContextRequest(context.req());
+            if (request != null) {
+                request.getServletChannel().abort(error);
+            }
+            return;
+        }
         if (answer.status() == 401) {
             context.header("WWW-Authenticate", "Bearer realm=\"ontul\", Basic realm=\"ontul\"");
         }
