@@ -25,11 +25,14 @@ import io.ontul.engine.api.EngineConfig;
 import io.ontul.engine.api.UserAccounts;
 import io.ontul.server.auth.JwtCallHeaderAuthenticator;
 import io.ontul.server.auth.Logins;
+import io.ontul.server.http.CatalogRoutes;
 import io.ontul.server.http.HttpAuthentication;
 import io.ontul.server.http.HttpConfig;
 import io.ontul.server.http.HttpServer;
+import io.ontul.server.http.JobRoutes;
 import io.ontul.server.http.Json;
 import io.ontul.server.http.StatementRoutes;
+import io.ontul.server.http.SystemRoutes;
 import io.ontul.server.metrics.OntulMetrics;
 import io.ontul.server.cluster.ClusterCallAuthenticator;
 import io.ontul.server.cluster.ClusterTokens;
@@ -180,7 +183,8 @@ public final class OntulServer
                 metrics = new OntulMetrics(engine, authentication);
                 statements = new StatementRoutes(engine);
                 maintenance.scheduleWithFixedDelay(statements::expire, 10, 10, TimeUnit.SECONDS);
-                http = Optional.of(HttpServer.start(httpConfig, certificate, Json.MAPPER, List.of(authentication::register, metrics::register, statements::register)));
+                http = Optional.of(HttpServer.start(httpConfig, certificate, Json.MAPPER, List.of(authentication::register, metrics::register, statements::register,
+                        new JobRoutes(engine)::register, new CatalogRoutes(engine)::register, new SystemRoutes(engine, authentication, version())::register)));
             }
             return new OntulServer(engine, allocator, producer, server, maintenance, host, http, Optional.ofNullable(metrics), Optional.ofNullable(statements));
         }
@@ -279,6 +283,12 @@ public final class OntulServer
     public int httpPort()
     {
         return http.map(HttpServer::port).orElse(-1);
+    }
+
+    /** The HTTP routes served ({@code GET /v1/jobs/{name}}), for the test that holds the OpenAPI document to them. */
+    public java.util.Set<String> httpEndpoints()
+    {
+        return http.map(HttpServer::endpoints).orElse(java.util.Set.of());
     }
 
     /** Where the HTTP server answers, {@code http(s)://HOST:PORT}, if it runs. */

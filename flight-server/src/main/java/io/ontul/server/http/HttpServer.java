@@ -126,6 +126,19 @@ public final class HttpServer
         return false;
     }
 
+    /** The routes served, as {@code METHOD path} ({@code GET /v1/jobs/{name}}): what the OpenAPI document must describe. */
+    public java.util.Set<String> endpoints()
+    {
+        java.util.Set<String> endpoints = new java.util.TreeSet<>();
+        for (io.javalin.router.ParsedEndpoint parsed : app.unsafe.internalRouter.allHttpHandlers()) {
+            String method = parsed.endpoint.method.name();
+            if (List.of("GET", "POST", "PUT", "PATCH", "DELETE").contains(method)) {
+                endpoints.add(method + " " + parsed.endpoint.path);
+            }
+        }
+        return endpoints;
+    }
+
     public int port()
     {
         return port;
