@@ -66,6 +66,17 @@ public final class HttpServer
             javalin.jsonMapper(new JavalinJackson(json, false));
             javalin.jetty.threadPool = threads;
             javalin.jetty.addConnector((server, httpConfiguration) -> connector(server, httpConfiguration, config, certificate));
+            // the Admin UI: plain files from the class path, which may load nothing from elsewhere
+            javalin.staticFiles.add(files -> {
+                files.hostedPath = "/";
+                files.directory = "/io/ontul/server/ui";
+                files.location = io.javalin.http.staticfiles.Location.CLASSPATH;
+                files.headers = java.util.Map.of(
+                        "Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+                        "X-Content-Type-Options", "nosniff",
+                        "Referrer-Policy", "no-referrer",
+                        "Cache-Control", "no-cache");
+            });
             javalin.routes.exception(Exception.class, (error, context) -> ErrorResponses.send(context, error));
             javalin.routes.error(404, context -> {
                 // a handler's own 404 (an unknown query) is JSON already; Javalin's for an unknown path is not
