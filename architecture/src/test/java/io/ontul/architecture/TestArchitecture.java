@@ -31,6 +31,7 @@ import io.ontul.architecture.fixture.cycle.right.Right;
  *   catalogs (builtin, iceberg, jdbc, kafka)  the SPI only
  *   exchange                               the SPI only
  *   spi                                    nothing of Ontul
+ *   sdk                                    a client: nothing of Ontul (the server uses its job translation)
  * </pre>
  * Rules that the code does not keep everywhere yet are frozen: the violations recorded in
  * {@code src/test/resources/frozen} are tolerated, a new one fails the build, and a fixed one
@@ -55,6 +56,17 @@ class TestArchitecture
         assertThat(classes.containPackage("io.ontul.server.flight")).isTrue();
         assertThat(classes.containPackage("io.ontul.catalog.iceberg")).isTrue();
         assertThat(classes.containPackage("io.ontul.bench")).isTrue();
+        assertThat(classes.containPackage("io.ontul.sdk.stream")).isTrue();
+    }
+
+    /** The Java SDK is a client: it talks to servers over Flight SQL and knows none of their code. */
+    @Test
+    void theSdkKnowsNothingOfTheServer()
+    {
+        noClasses().that().resideInAPackage("io.ontul.sdk..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.ontul.spi..", "io.ontul.engine..", "io.ontul.exchange..", "io.ontul.catalog..", "io.ontul.server..",
+                        "io.ontul.bench..", "io.ontul.jdbc..")
+                .check(classes);
     }
 
     @Test

@@ -7,10 +7,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
+import io.ontul.sdk.stream.Sink;
+import io.ontul.sdk.stream.Source;
+import io.ontul.sdk.stream.StreamingJobDefinition;
+import io.ontul.sdk.stream.StreamingJobSql;
+import io.ontul.sdk.stream.WindowSpec;
 
 /**
  * A streaming job as a JSON document ({@code POST /v1/jobs}), translated into the one {@code
@@ -33,16 +38,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 final class JobDocument
 {
     private static final Set<String> FIELDS = Set.of("name", "type", "config", "operations");
-    private static final Pattern TUMBLING = Pattern.compile("TUMBLING\\s*\\(\\s*SIZE\\s+(\\d+)\\s+([A-Z]+)\\s*\\)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern SLIDING = Pattern.compile("SLIDING\\s*\\(\\s*SIZE\\s+(\\d+)\\s+([A-Z]+)\\s*,\\s*SLIDE\\s+(\\d+)\\s+([A-Z]+)\\s*\\)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern SESSION = Pattern.compile("SESSION\\s*\\(\\s*GAP\\s+(\\d+)\\s+([A-Z]+)\\s*\\)", Pattern.CASE_INSENSITIVE);
-    private static final Map<String, String> UNITS = Map.ofEntries(
-            Map.entry("MILLISECOND", "MILLISECOND"), Map.entry("MILLISECONDS", "MILLISECOND"),
-            Map.entry("SECOND", "SECOND"), Map.entry("SECONDS", "SECOND"),
-            Map.entry("MINUTE", "MINUTE"), Map.entry("MINUTES", "MINUTE"),
-            Map.entry("HOUR", "HOUR"), Map.entry("HOURS", "HOUR"),
-            Map.entry("DAY", "DAY"), Map.entry("DAYS", "DAY"));
-
     private JobDocument() {}
 
     /** The job's name and its CREATE STREAMING JOB statement. */
@@ -75,31 +70,24 @@ final class JobDocument
             }
             settings.put(entry.getKey(), entry.getValue().asText());
         });
-        String source = source(settings);
-        String sink = sink(settings);
+        Source source = source(settings);
+        Sink sink = sink(settings);
         Map<String, String> options = new LinkedHashMap<>();
         settings.forEach((key, value) -> {
             if (!key.startsWith("source.") && !key.startsWith("sink.")) {
                 options.put(key, value);
             }
         });
-        String select = select(root.get("operations"), source);
-
-        StringBuilder sql = new StringBuilder("CREATE STREAMING JOB ").append(SqlRows.identifier(name));
-        if (!options.isEmpty()) {
-            sql.append(" WITH (");
-            String separator = "";
-            for (Map.Entry<String, String> option : options.entrySet()) {
-                sql.append(separator).append(literal(option.getKey())).append(" = ").append(literal(option.getValue()));
-                separator = ", ";
-            }
-            sql.append(')');
+        StreamingJobDefinition definition = definition(name, source, sink, root.get("operations"), options);
+        try {
+            return new Translation(name, StreamingJobSql.createStatement(definition));
         }
-        sql.append(" AS INSERT INTO ").append(sink).append(' ').append(select);
-        return new Translation(name, sql.toString());
+        catch (IllegalArgumentException e) {
+            throw HttpError.badRequest("Field 'operations': " + e.getMessage());
+        }
     }
 
-    private static String source(Map<String, String> settings)
+    private static Source source(Map<String, String> settings)
     {
         String type = required(settings, "source.type", "the kind of source: kafka");
         if (!type.equalsIgnoreCase("kafka")) {
@@ -115,10 +103,16 @@ final class JobDocument
                 throw HttpError.badRequest("Unknown field 'config." + key + "': a source takes source.type and source.table");
             }
         }
-        return SqlRows.qualifiedName("config.source.table", required(settings, "source.table", "the Kafka table to read, as catalog.schema.table"));
+        String table = required(settings, "source.table", "the Kafka table to read, as catalog.schema.table");
+        try {
+            return Source.kafka(table);
+        }
+        catch (IllegalArgumentException e) {
+            throw HttpError.badRequest("Field 'config.source.table' must name a table as catalog.schema.table, not '" + table + "'");
+        }
     }
 
-    private static String sink(Map<String, String> settings)
+    private static Sink sink(Map<String, String> settings)
     {
         String type = required(settings, "sink.type", "iceberg, jdbc or kafka");
         if (!Set.of("iceberg", "jdbc", "kafka").contains(type.toLowerCase(Locale.ROOT))) {
@@ -129,10 +123,16 @@ final class JobDocument
                 throw HttpError.badRequest("Unknown field 'config." + key + "': a sink takes sink.type and sink.tableName");
             }
         }
-        return SqlRows.qualifiedName("config.sink.tableName", required(settings, "sink.tableName", "the table to write, as catalog.schema.table"));
+        String table = required(settings, "sink.tableName", "the table to write, as catalog.schema.table");
+        try {
+            return new Sink(type, table);
+        }
+        catch (IllegalArgumentException e) {
+            throw HttpError.badRequest("Field 'config.sink.tableName' must name a table as catalog.schema.table, not '" + table + "'");
+        }
     }
 
-    private static String select(JsonNode operations, String source)
+    private static StreamingJobDefinition definition(String name, Source source, Sink sink, JsonNode operations, Map<String, String> options)
     {
         if (operations != null && !operations.isNull() && !operations.isArray()) {
             throw HttpError.badRequest("Field 'operations' must be an array of {\"type\": FILTER | WINDOW | GROUP_BY | AGG | SELECT, ...}");
@@ -141,9 +141,7 @@ final class JobDocument
         List<String> groupBy = new ArrayList<>();
         List<String> aggregates = new ArrayList<>();
         List<String> projections = new ArrayList<>();
-        String window = null;
-        String windowSpec = null;
-        String windowField = null;
+        Optional<StreamingJobDefinition.Window> window = Optional.empty();
         if (operations != null && operations.isArray()) {
             for (int index = 0; index < operations.size(); index++) {
                 JsonNode operation = operations.get(index);
@@ -158,76 +156,24 @@ final class JobDocument
                     case "AGG" -> aggregates.addAll(texts(operation, "expressions", field + ".expressions"));
                     case "SELECT" -> projections.addAll(texts(operation, "expressions", field + ".expressions"));
                     case "WINDOW" -> {
-                        if (window != null) {
+                        if (window.isPresent()) {
                             throw HttpError.badRequest("Field '" + field + "': a job has one WINDOW");
                         }
-                        windowSpec = text(operation, "window", field + ".window");
-                        windowField = field;
-                        window = text(operation, "timeColumn", field + ".timeColumn");
+                        String spec = text(operation, "window", field + ".window");
+                        WindowSpec parsed;
+                        try {
+                            parsed = WindowSpec.parse(spec);
+                        }
+                        catch (IllegalArgumentException e) {
+                            throw HttpError.badRequest("Field '" + field + ".window': " + e.getMessage());
+                        }
+                        window = Optional.of(new StreamingJobDefinition.Window(parsed, text(operation, "timeColumn", field + ".timeColumn")));
                     }
                     default -> throw HttpError.badRequest("Field '" + field + ".type' must be FILTER, WINDOW, GROUP_BY, AGG or SELECT, not '" + type + "'");
                 }
             }
         }
-        String from = source;
-        List<String> keys = new ArrayList<>();
-        if (window != null) {
-            from = "TABLE(" + windowFunction(windowSpec, windowField, source, window, groupBy) + ")";
-            keys.add("window_start");
-            keys.add("window_end");
-        }
-        keys.addAll(groupBy);
-        StringBuilder select = new StringBuilder("SELECT ");
-        if (aggregates.isEmpty()) {
-            if (window != null || !groupBy.isEmpty()) {
-                throw HttpError.badRequest("Field 'operations': a WINDOW or GROUP_BY needs an AGG operation with the aggregates to compute");
-            }
-            select.append(projections.isEmpty() ? "*" : String.join(", ", projections));
-        }
-        else {
-            if (!projections.isEmpty()) {
-                throw HttpError.badRequest("Field 'operations': SELECT and AGG do not go together; an aggregating job selects its window, GROUP_BY columns and AGG expressions");
-            }
-            List<String> columns = new ArrayList<>(keys);
-            columns.addAll(aggregates);
-            select.append(String.join(", ", columns));
-        }
-        select.append(" FROM ").append(from);
-        if (!filters.isEmpty()) {
-            select.append(" WHERE ").append(filters.size() == 1 ? filters.get(0) : "(" + String.join(") AND (", filters) + ")");
-        }
-        if (!aggregates.isEmpty() && !keys.isEmpty()) {
-            select.append(" GROUP BY ").append(String.join(", ", keys));
-        }
-        return select.toString();
-    }
-
-    private static String windowFunction(String spec, String field, String source, String timeColumn, List<String> groupBy)
-    {
-        String table = "TABLE " + source + ", DESCRIPTOR(" + timeColumn + ")";
-        Matcher tumbling = TUMBLING.matcher(spec.trim());
-        if (tumbling.matches()) {
-            return "TUMBLE(" + table + ", " + interval(tumbling.group(1), tumbling.group(2), field) + ")";
-        }
-        Matcher sliding = SLIDING.matcher(spec.trim());
-        if (sliding.matches()) {
-            return "HOP(" + table + ", " + interval(sliding.group(3), sliding.group(4), field) + ", " + interval(sliding.group(1), sliding.group(2), field) + ")";
-        }
-        Matcher session = SESSION.matcher(spec.trim());
-        if (session.matches()) {
-            String keys = groupBy.isEmpty() ? "" : "DESCRIPTOR(" + String.join(", ", groupBy) + "), ";
-            return "SESSION(" + table + ", " + keys + interval(session.group(1), session.group(2), field) + ")";
-        }
-        throw HttpError.badRequest("Field '" + field + ".window' must be TUMBLING(SIZE n UNIT), SLIDING(SIZE n UNIT, SLIDE n UNIT) or SESSION(GAP n UNIT), not '" + spec + "'");
-    }
-
-    private static String interval(String amount, String unit, String field)
-    {
-        String sqlUnit = UNITS.get(unit.toUpperCase(Locale.ROOT));
-        if (sqlUnit == null) {
-            throw HttpError.badRequest("Field '" + field + ".window': unknown unit '" + unit + "' (MILLISECONDS, SECONDS, MINUTES, HOURS or DAYS)");
-        }
-        return "INTERVAL '" + amount + "' " + sqlUnit;
+        return new StreamingJobDefinition(name, source, sink, filters, window, groupBy, aggregates, projections, options);
     }
 
     private static String required(Map<String, String> settings, String key, String what)
@@ -265,10 +211,5 @@ final class JobDocument
             texts.add(value.get(index).asText());
         }
         return texts;
-    }
-
-    private static String literal(String text)
-    {
-        return "'" + text.replace("'", "''") + "'";
     }
 }

@@ -75,25 +75,9 @@ final class SqlRows
         return value.toString();
     }
 
-    private static final java.util.regex.Pattern PLAIN = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
-    private static final java.util.Set<String> RESERVED = java.util.Set.of("default", "user", "table", "select", "from", "where", "group", "order", "value", "year");
-
-    /** {@code name} as SQL writes it: plain lower-case names as they are, anything else (and a few reserved words) quoted. */
+    /** {@code name} as SQL writes it: plain lower-case names as they are, anything else quoted (the SDK's rule, so REST and SDK write the same text). */
     static String identifier(String name)
     {
-        if (PLAIN.matcher(name).matches() && !RESERVED.contains(name)) {
-            return name;
-        }
-        return "\"" + name.replace("\"", "\"\"") + "\"";
-    }
-
-    /** {@code catalog.schema.table} with each part quoted; the text must have three non-empty parts. */
-    static String qualifiedName(String field, String text)
-    {
-        String[] parts = text.split("\\.", -1);
-        if (parts.length != 3 || List.of(parts).stream().anyMatch(String::isBlank)) {
-            throw HttpError.badRequest("Field '" + field + "' must name a table as catalog.schema.table, not '" + text + "'");
-        }
-        return identifier(parts[0]) + "." + identifier(parts[1]) + "." + identifier(parts[2]);
+        return io.ontul.sdk.stream.StreamingJobSql.identifier(name);
     }
 }

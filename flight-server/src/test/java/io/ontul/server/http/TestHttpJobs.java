@@ -111,8 +111,13 @@ class TestHttpJobs
                 """.formatted(name, sink);
     }
 
+    /**
+     * One planner: the same job created by SQL, by a REST job document, by the Java SDK (over
+     * Flight SQL) and by the Python SDK (a real {@code python3} process over REST) is the same
+     * CREATE STREAMING JOB text, and writes the same windows as a batch query over the topic.
+     */
     @Test
-    void aJobDocumentRunsTheSameStatementAsSqlAndWritesTheSameWindows()
+    void theSameJobFromFourDoorsIsOneStatementAndWritesTheSameWindows()
             throws Exception
     {
         kafka.createTopic("orders", 2);
@@ -128,8 +133,9 @@ class TestHttpJobs
             statement.execute("CREATE TABLE kafka.\"default\".orders (event_id BIGINT, category VARCHAR, amount BIGINT, event_time TIMESTAMP(3)) "
                     + "WITH ('topic' = 'orders', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'watermark.column' = 'event_time', "
                     + "'watermark.delay' = '0s', 'watermark.idle-timeout' = '30s')");
-            statement.execute("CREATE TABLE iceberg.lake.by_rest " + SUMMARY);
-            statement.execute("CREATE TABLE iceberg.lake.by_sql " + SUMMARY);
+            for (String door : List.of("by_rest", "by_sql", "by_java", "by_python")) {
+                statement.execute("CREATE TABLE iceberg.lake." + door + " " + SUMMARY);
+            }
 
             Response created = http.post("/v1/jobs", admin, document("rest_job", "by_rest"));
             assertThat(created.status()).as(created.toString()).isEqualTo(201);
@@ -138,20 +144,51 @@ class TestHttpJobs
             assertThat(created.json().get("job").get("definition").asText()).isEqualTo(EXPECTED_SQL.formatted("rest_job", "by_rest"));
             // the same statement, typed by a user
             statement.execute(EXPECTED_SQL.formatted("sql_job", "by_sql"));
+            // the Java SDK builds it and sends it over Flight SQL
+            try (io.ontul.sdk.OntulSession session = io.ontul.sdk.OntulSession.builder().master("127.0.0.1", server.port()).user("admin", PASSWORD).build()) {
+                io.ontul.sdk.stream.StreamBuilder job = session.streamSource(io.ontul.sdk.stream.Source.kafka("kafka.default.orders"))
+                        .filter("amount > 100")
+                        .window(io.ontul.sdk.stream.WindowSpec.tumbling(Duration.ofSeconds(10)), "event_time")
+                        .groupBy("category")
+                        .agg("SUM(amount) AS total", "COUNT(*) AS cnt")
+                        .sink(io.ontul.sdk.stream.Sink.iceberg("iceberg.lake.by_java"))
+                        .commitInterval(200)
+                        .parallelism(2)
+                        .name("java_job");
+                assertThat(job.toSql()).isEqualTo(EXPECTED_SQL.formatted("java_job", "by_java"));
+                assertThat(job.start()).isEqualTo("java_job");
+                assertThat(session.job("java_job").state()).isEqualTo("RUNNING");
+            }
+            // the Python SDK sends a job document over REST
+            assertThat(python("""
+                    from ontul import OntulSession, WindowSpec
+                    session = OntulSession("127.0.0.1", %d, user="admin", password="%s")
+                    builder = (session.stream_source("kafka.default.orders").filter("amount > 100")
+                               .window(WindowSpec.tumbling(seconds=10), "event_time").group_by("category")
+                               .agg("SUM(amount) AS total", "COUNT(*) AS cnt").sink_iceberg("iceberg.lake.by_python")
+                               .commit_interval(200).parallelism(2).name("python_job"))
+                    name = builder.start()
+                    print(builder.last_response["sql"])
+                    print(session.job(name).status()["state"])
+                    """.formatted(server.httpPort(), PASSWORD))).isEqualTo(List.of(EXPECTED_SQL.formatted("python_job", "by_python"), "RUNNING"));
+            for (String job : List.of("rest_job", "sql_job", "java_job", "python_job")) {
+                String sink = "by_" + job.substring(0, job.indexOf('_'));
+                assertThat(http.get("/v1/jobs/" + job, admin).json().get("definition").asText()).isEqualTo(EXPECTED_SQL.formatted(job, sink));
+            }
 
             String reference = "SELECT window_start, window_end, category, SUM(amount) AS total, COUNT(*) AS cnt "
                     + "FROM TABLE(TUMBLE(TABLE kafka.\"default\".orders, DESCRIPTOR(event_time), INTERVAL '10' SECOND)) WHERE amount > 100 "
                     + "AND event_time < TIMESTAMP '2026-01-01 01:00:00' GROUP BY window_start, window_end, category";
             List<String> expected = rows(statement, reference);
             assertThat(expected).hasSizeGreaterThan(20);
-            await(() -> rows(statement, "SELECT * FROM iceberg.lake.by_rest").size() == expected.size()
-                    && rows(statement, "SELECT * FROM iceberg.lake.by_sql").size() == expected.size());
-            assertThat(rows(statement, "SELECT * FROM iceberg.lake.by_rest")).isEqualTo(expected);
-            assertThat(rows(statement, "SELECT * FROM iceberg.lake.by_sql")).isEqualTo(expected);
+            for (String door : List.of("by_rest", "by_sql", "by_java", "by_python")) {
+                await(() -> rows(statement, "SELECT * FROM iceberg.lake." + door).size() == expected.size());
+                assertThat(rows(statement, "SELECT * FROM iceberg.lake." + door)).as(door).isEqualTo(expected);
+            }
         }
 
         JsonNode jobs = http.get("/v1/jobs", admin).json().get("jobs");
-        assertThat(jobs.findValuesAsText("name")).contains("rest_job", "sql_job");
+        assertThat(jobs.findValuesAsText("name")).contains("rest_job", "sql_job", "java_job", "python_job");
         JsonNode job = http.get("/v1/jobs/rest_job", admin).json();
         assertThat(job.get("state").asText()).isEqualTo("RUNNING");
         assertThat(job.get("parallelism").asText()).isEqualTo("2");
@@ -171,7 +208,9 @@ class TestHttpJobs
         Response gone = http.get("/v1/jobs/rest_job", admin);
         assertThat(gone.status()).isEqualTo(404);
         assertThat(gone.errorMessage()).contains("Streaming job 'rest_job' does not exist");
-        assertThat(http.delete("/v1/jobs/sql_job", admin).status()).isEqualTo(200);
+        for (String other : List.of("sql_job", "java_job", "python_job")) {
+            assertThat(http.delete("/v1/jobs/" + other, admin).status()).isEqualTo(200);
+        }
     }
 
     @Test
@@ -191,7 +230,7 @@ class TestHttpJobs
                 Map.entry(valid.replace("\"sink.type\": \"iceberg\"", "\"sink.type\": \"csv\""), "Field 'config.sink.type' must be iceberg, jdbc or kafka"),
                 Map.entry(valid.replace("\"sink.tableName\": \"iceberg.lake.nowhere\",", ""), "Field 'config.sink.tableName' is required"),
                 Map.entry(valid.replace("\"FILTER\", \"condition\"", "\"FILTER\", \"where\""), "Field 'operations[0].condition' is required"),
-                Map.entry(valid.replace("TUMBLING(SIZE 10 SECONDS)", "TUMBLING(10s)"), "Field 'operations[1].window' must be TUMBLING(SIZE n UNIT)"),
+                Map.entry(valid.replace("TUMBLING(SIZE 10 SECONDS)", "TUMBLING(10s)"), "Field 'operations[1].window': must be TUMBLING(SIZE n UNIT)"),
                 Map.entry(valid.replace("TUMBLING(SIZE 10 SECONDS)", "TUMBLING(SIZE 10 FORTNIGHTS)"), "Field 'operations[1].window': unknown unit 'FORTNIGHTS'"),
                 Map.entry(valid.replace(", \"timeColumn\": \"event_time\"", ""), "Field 'operations[1].timeColumn' is required"),
                 Map.entry(valid.replace("\"columns\": [\"category\"]", "\"columns\": []"), "Field 'operations[2].columns' must be a non-empty array"),
@@ -246,6 +285,20 @@ class TestHttpJobs
         root.get("paths").fields().forEachRemaining(path -> path.getValue().fieldNames()
                 .forEachRemaining(method -> described.add(method.toUpperCase(java.util.Locale.ROOT) + " " + path.getKey())));
         assertThat(described).isEqualTo(new TreeSet<>(server.httpEndpoints()));
+    }
+
+    /** Runs a Python script with the SDK of clients/python on its path; returns its output lines. */
+    private static List<String> python(String script)
+            throws Exception
+    {
+        Path sdk = Path.of("..", "clients", "python").toAbsolutePath().normalize();
+        ProcessBuilder builder = new ProcessBuilder("python3", "-c", script).redirectErrorStream(true);
+        builder.environment().put("PYTHONPATH", sdk.toString());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        return output.lines().toList();
     }
 
     private static String event(long id, long amount, long millis)
