@@ -33,10 +33,18 @@ final class HttpStatement
     private String lastPage;
     private boolean finished;
     private boolean closed;
-    private volatile long lastAccessNanos = System.nanoTime();
+    private final java.util.function.LongSupplier nanoTime;
+    private volatile long lastAccessNanos;
 
     HttpStatement(String user, QueryResult result, int pageSize)
     {
+        this(user, result, pageSize, System::nanoTime);
+    }
+
+    HttpStatement(String user, QueryResult result, int pageSize, java.util.function.LongSupplier nanoTime)
+    {
+        this.nanoTime = requireNonNull(nanoTime, "nanoTime is null");
+        this.lastAccessNanos = nanoTime.getAsLong();
         this.user = requireNonNull(user, "user is null");
         this.result = requireNonNull(result, "result is null");
         if (pageSize <= 0) {
@@ -74,7 +82,7 @@ final class HttpStatement
      */
     synchronized String page(int number)
     {
-        lastAccessNanos = System.nanoTime();
+        lastAccessNanos = nanoTime.getAsLong();
         if (number == pageNumber && lastPage != null) {
             return lastPage;
         }

@@ -21,6 +21,23 @@ final class HttpStatements
     private static final Logger LOG = LoggerFactory.getLogger(HttpStatements.class);
 
     private final Map<String, HttpStatement> statements = new ConcurrentHashMap<>();
+    private final java.util.function.LongSupplier nanoTime;
+
+    HttpStatements()
+    {
+        this(System::nanoTime);
+    }
+
+    /** @param nanoTime the clock that statements' last access and {@link #expire} read (a test's own) */
+    HttpStatements(java.util.function.LongSupplier nanoTime)
+    {
+        this.nanoTime = nanoTime;
+    }
+
+    java.util.function.LongSupplier clock()
+    {
+        return nanoTime;
+    }
 
     void add(HttpStatement statement)
     {
@@ -50,7 +67,7 @@ final class HttpStatements
     /** Closes what clients stopped reading; run every few seconds. */
     void expire()
     {
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         statements.values().removeIf(statement -> {
             Duration timeout = statement.finished() ? FINISHED_TIMEOUT : UNFETCHED_TIMEOUT;
             if (now - statement.lastAccessNanos() < timeout.toNanos()) {

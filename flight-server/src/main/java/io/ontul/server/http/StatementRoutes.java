@@ -86,7 +86,7 @@ public final class StatementRoutes
             arrowStream(context, session.execute(request.sql()));
             return;
         }
-        HttpStatement statement = new HttpStatement(session.user(), session.execute(request.sql()), request.pageSize());
+        HttpStatement statement = new HttpStatement(session.user(), session.execute(request.sql()), request.pageSize(), statements.clock());
         String page;
         try {
             page = statement.page(1);

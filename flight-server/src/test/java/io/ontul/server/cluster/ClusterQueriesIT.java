@@ -108,6 +108,19 @@ class ClusterQueriesIT
         }
     }
 
+    /** The coordinator's REST API lists the cluster's nodes as system.runtime.nodes does; workers run no HTTP server. */
+    @Test
+    void theCoordinatorsRestApiListsTheNodes()
+    {
+        io.ontul.server.testing.HttpTestClient http = io.ontul.server.testing.HttpTestClient.onPort(cluster.coordinator().httpPort());
+        String token = http.login("admin", io.ontul.server.testing.ServerProcess.PASSWORD);
+        com.fasterxml.jackson.databind.JsonNode nodes = http.get("/v1/nodes", java.util.Optional.of(io.ontul.server.testing.HttpTestClient.bearer(token))).json().get("nodes");
+        java.util.List<String> roles = new java.util.ArrayList<>();
+        nodes.forEach(node -> roles.add(node.get("role").asText() + "/" + node.get("state").asText()));
+        assertThat(roles).containsExactlyInAnyOrder("coordinator/active", "worker/active", "worker/active");
+        assertThat(cluster.worker(0).output()).doesNotContain("HTTP (REST API");
+    }
+
     @Test
     void explainShowsTheFragmentsAndTheirExchanges()
             throws SQLException
