@@ -14,6 +14,7 @@ import java.util.OptionalLong;
  * @param state CREATED, RUNNING, RESTARTING, STOPPED or FAILED
  * @param startedAt when the running job started; empty when it does not run
  * @param sourceLag records its sources have yet to read, over all partitions; empty when unknown
+ * @param partitionLags the same per source partition (Kafka's partition number), for those known
  * @param watermark the job's event-time watermark; empty before the first event time
  * @param restarts restarts after failures since the job was loaded
  * @param recentCheckpoints the latest completed checkpoints, oldest first (the last hundred or so)
@@ -29,6 +30,7 @@ public record StreamingJobFigures(
         long recordsRejected,
         long recordsLate,
         OptionalLong sourceLag,
+        java.util.Map<String, Long> partitionLags,
         Optional<Instant> watermark,
         long spilledBytes,
         long memoryBytes,
@@ -45,6 +47,7 @@ public record StreamingJobFigures(
         requireNonNull(owner, "owner is null");
         requireNonNull(startedAt, "startedAt is null");
         requireNonNull(sourceLag, "sourceLag is null");
+        partitionLags = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(partitionLags));
         requireNonNull(watermark, "watermark is null");
         requireNonNull(lastError, "lastError is null");
         recentCheckpoints = List.copyOf(recentCheckpoints);
@@ -62,7 +65,7 @@ public record StreamingJobFigures(
     static StreamingJobFigures of(io.ontul.engine.stream.job.JobFigures job)
     {
         return new StreamingJobFigures(job.name(), job.state(), job.owner(), job.parallelism(), job.startedAt(), job.recordsIn(), job.recordsOut(), job.recordsRejected(),
-                job.recordsLate(), job.sourceLag() < 0 ? OptionalLong.empty() : OptionalLong.of(job.sourceLag()),
+                job.recordsLate(), job.sourceLag() < 0 ? OptionalLong.empty() : OptionalLong.of(job.sourceLag()), job.partitionLags(),
                 job.watermark() == io.ontul.engine.stream.window.WatermarkTracker.NONE ? Optional.empty() : Optional.of(Instant.EPOCH.plus(job.watermark(), java.time.temporal.ChronoUnit.MICROS)),
                 job.spilledBytes(), job.memoryBytes(), job.checkpointsCompleted(), job.checkpointsAborted(), job.restarts(), job.lastError(),
                 job.recentCheckpoints().stream().map(checkpoint -> new Checkpoint(checkpoint.id(), checkpoint.completedAt(), checkpoint.durationMillis(), checkpoint.bytes())).toList());

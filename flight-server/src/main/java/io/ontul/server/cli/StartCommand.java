@@ -86,7 +86,9 @@ public final class StartCommand
             if (options.withKafka()) {
                 kafka = EmbeddedKafkaCatalog.start(config, dataDirectory);
             }
-            server = OntulServer.start(config, dataDirectory, options.port(), options.httpPort(), adminPassword, output);
+            // with --port 0 (any free port) the HTTP port is any free one too, unless --http-port says
+            Optional<Integer> httpPort = options.httpPort().or(() -> options.port().filter(port -> port == 0));
+            server = OntulServer.start(config, dataDirectory, options.port(), httpPort, adminPassword, output);
         }
         catch (IOException e) {
             closeQuietly(kafka);

@@ -24,7 +24,8 @@ public record StartOptions(Optional<Path> configurationDirectory, Optional<Path>
                               (default: the data directory of the installation)
               --port N        Flight SQL port (default: ontul.flight.port, else 47470)
               --http-port N   port of the REST API, metrics and Admin UI (default:
-                              ontul.http.port, else 47480; 0: any free port; -1: none)
+                              ontul.http.port, else 47480, or any free port with --port 0;
+                              0: any free port; -1: none)
               --role ROLE     all (default: one process is the whole cluster), coordinator
                               (plans, serves clients, registers workers) or worker (runs tasks
                               for the coordinator at ontul.cluster.coordinator); both need

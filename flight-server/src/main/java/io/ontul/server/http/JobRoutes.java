@@ -131,6 +131,7 @@ public final class JobRoutes
                         history.add(entry);
                     }
                     job.put("restarts", figures.restarts());
+                    job.put("partitionLags", figures.partitionLags());
                 });
         job.put("checkpointHistory", history);
         return job;

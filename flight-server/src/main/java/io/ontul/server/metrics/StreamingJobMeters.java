@@ -22,7 +22,8 @@ import io.micrometer.core.instrument.Timer;
 import io.ontul.engine.api.StreamingJobFigures;
 
 /**
- * Series per streaming job, tagged {@code job}: records in, out, rejected and late; source lag;
+ * Series per streaming job, tagged {@code job}: records in, out, rejected and late; source lag (and
+ * per partition, tagged {@code partition} too);
  * watermark delay; checkpoints (duration histogram, size, completed, aborted); restarts; and the
  * number of jobs per state. Refreshed at each scrape from the engine's figures; a dropped job's
  * series go with it.
@@ -62,6 +63,11 @@ final class StreamingJobMeters
         }
         for (StreamingJobFigures job : current) {
             Registered registered = jobs.computeIfAbsent(job.name(), this::register);
+            for (String partition : job.partitionLags().keySet()) {
+                if (registered.partitions.add(partition)) {
+                    registered.meters.add(partitionLag(job.name(), partition));
+                }
+            }
             // checkpoints completed since the last scrape go into the histogram once each
             for (StreamingJobFigures.Checkpoint checkpoint : job.recentCheckpoints()) {
                 if (checkpoint.id() > registered.lastCheckpointRecorded) {
@@ -101,6 +107,19 @@ final class StreamingJobMeters
         return new Registered(meters, checkpointDuration);
     }
 
+    private Meter partitionLag(String job, String partition)
+    {
+        return Gauge.builder("ontul.streaming.job.partition.lag", this, meters -> {
+                    StreamingJobFigures figures = meters.figures.get(job);
+                    Long lag = figures == null ? null : figures.partitionLags().get(partition);
+                    return lag == null ? Double.NaN : lag;
+                })
+                .description("Records a source partition has yet to be read (NaN while its task does not know)")
+                .tags(Tags.of("job", job, "partition", partition))
+                .baseUnit("records")
+                .register(registry);
+    }
+
     private Meter counter(String name, String description, Tags tags, java.util.function.ToLongFunction<StreamingJobFigures> value)
     {
         String job = tags.stream().findFirst().orElseThrow().getValue();
@@ -129,6 +148,7 @@ final class StreamingJobMeters
     private static final class Registered
     {
         final List<Meter> meters;
+        final Set<String> partitions = new HashSet<>();
         final Timer checkpointDuration;
         long lastCheckpointRecorded = Long.MIN_VALUE;
 

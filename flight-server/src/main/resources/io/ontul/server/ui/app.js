@@ -379,6 +379,8 @@ function job(page, name) {
     }
     details.replaceChildren(
       el("h2", {}, "Tasks"), el("pre", {class: "mono", id: "job-tasks"}, (j.tasks || []).join("\n") || "none running"),
+      el("h2", {}, "Source lag per partition"), el("pre", {class: "mono", id: "job-partition-lags"},
+        Object.entries(j.partitionLags || {}).map(([partition, lag]) => "partition " + partition + ": " + lag).join("\n") || "unknown"),
       el("h2", {}, "Definition"), el("pre", {class: "mono"}, j.definition || ""),
       el("h2", {}, "Plan"), el("pre", {class: "mono"}, (j.plans || []).join("\n")));
   });

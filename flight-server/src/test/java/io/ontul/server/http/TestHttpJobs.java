@@ -196,6 +196,7 @@ class TestHttpJobs
         assertThat(job.get("checkpoints").size()).isPositive();
         assertThat(job.get("checkpointHistory").size()).isPositive();
         assertThat(job.get("checkpointHistory").get(0).has("durationMillis")).isTrue();
+        assertThat(job.get("partitionLags").toString()).isEqualTo("{\"0\":0,\"1\":0}");
 
         // ann may look but not touch
         Response refused = http.post("/v1/jobs/rest_job/stop", ann, "");

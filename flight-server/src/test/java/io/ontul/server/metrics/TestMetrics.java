@@ -139,6 +139,9 @@ class TestMetrics
             assertThat(value(text, "ontul_streaming_job_checkpoint_duration_seconds_count", job)).isPositive();
             // the lag is asked of the broker every few seconds: 200 at first, 0 once all is read
             await(() -> value(scrape(), "ontul_streaming_job_source_lag_records", job) == 0);
+            String partitions = scrape();
+            assertThat(value(partitions, "ontul_streaming_job_partition_lag_records", job + ",partition=\"0\"")).isZero();
+            assertThat(value(partitions, "ontul_streaming_job_partition_lag_records", job + ",partition=\"1\"")).isZero();
             assertThat(value(text, "ontul_streaming_job_running", job)).isEqualTo(1);
             assertThat(value(text, "ontul_streaming_jobs", "state=\"running\"")).isEqualTo(1);
             assertThat(value(text, "ontul_streaming_job_restarts_total", job)).isZero();

@@ -38,6 +38,15 @@ public interface StreamReader
     }
 
     /**
+     * {@link #lag()} per split (for Kafka: per partition number), as of the same check; empty when
+     * the reader does not know.
+     */
+    default Map<String, Long> splitLags()
+    {
+        return Map.of();
+    }
+
+    /**
      * Tells the outside system how far the job got, for lag monitoring only (for Kafka: the
      * consumer group's committed offsets). Called after a checkpoint was committed; never used
      * for recovery. Failures are the reader's to log; they must not fail the job.

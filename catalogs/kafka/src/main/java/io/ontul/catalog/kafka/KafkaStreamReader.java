@@ -64,6 +64,7 @@ final class KafkaStreamReader
     private int[] rowPartitions = new int[1024];
     private long nextLagCheck = System.nanoTime();
     private volatile long lag = -1;
+    private volatile Map<String, Long> splitLags = Map.of();
 
     KafkaStreamReader(KafkaTableDefinition table, String qualifiedName, List<String> columns, List<StreamSplit> splits, KafkaCatalogConfig config, BufferAllocator allocator)
     {
@@ -164,11 +165,21 @@ final class KafkaStreamReader
                     config.bootstrapServers(), table.topic(), qualifiedName, config.apiTimeout().toMillis(), KafkaCatalogConfig.API_TIMEOUT), e);
         }
         long behind = 0;
-        for (TopicPartition partition : partitions.values()) {
-            behind += Math.max(0, ends.getOrDefault(partition, 0L) - consumer.position(partition));
+        Map<String, Long> perPartition = new java.util.TreeMap<>();
+        for (Map.Entry<String, TopicPartition> partition : partitions.entrySet()) {
+            long partitionBehind = Math.max(0, ends.getOrDefault(partition.getValue(), 0L) - consumer.position(partition.getValue()));
+            perPartition.put(partition.getKey(), partitionBehind);
+            behind += partitionBehind;
         }
+        splitLags = java.util.Collections.unmodifiableMap(perPartition);
         lag = behind;
         nextLagCheck = System.nanoTime() + LAG_CHECK_INTERVAL.toNanos();
+    }
+
+    @Override
+    public Map<String, Long> splitLags()
+    {
+        return splitLags;
     }
 
     @Override

@@ -53,6 +53,9 @@ interface Attempt
     /** Records behind the partitions' ends over all source tasks, or -1 when no task knows. */
     long lag();
 
+    /** {@link #lag()} per source partition (split id), for those whose task knows it. */
+    java.util.Map<String, Long> partitionLags();
+
     /** Every task as it is now, sources first. */
     List<TaskStatus> statuses(String jobName);
 

@@ -327,6 +327,14 @@ final class DistributedAttempt
     }
 
     @Override
+    public Map<String, Long> partitionLags()
+    {
+        Map<String, Long> lags = new java.util.TreeMap<>();
+        allFigures().stream().filter(DistributedAttempt::isSource).forEach(task -> lags.putAll(task.partitionLags()));
+        return lags;
+    }
+
+    @Override
     public List<TaskStatus> statuses(String jobName)
     {
         List<TaskStatus> statuses = new ArrayList<>();

@@ -327,6 +327,16 @@ final class JobAttempt
         return known ? lag : -1;
     }
 
+    @Override
+    public java.util.Map<String, Long> partitionLags()
+    {
+        java.util.Map<String, Long> lags = new java.util.TreeMap<>();
+        for (SourceTask task : sources) {
+            lags.putAll(task.metrics().partitionLags);
+        }
+        return lags;
+    }
+
     /** Every task as it is now, sources first. */
     @Override
     public List<TaskStatus> statuses(String jobName)
@@ -353,7 +363,7 @@ final class JobAttempt
     private static io.ontul.spi.cluster.StreamTaskFigures figures(TaskStatus status, TaskMetrics metrics)
     {
         return new io.ontul.spi.cluster.StreamTaskFigures(status.taskId(), status.kind(), status.assignment(), status.recordsIn(), status.recordsOut(), metrics.rejected.get(),
-                metrics.late.get(), status.watermark(), metrics.lag, status.blockedMillis(), status.lastCheckpointMillis(), status.lastCheckpointBytes());
+                metrics.late.get(), status.watermark(), metrics.lag, status.blockedMillis(), status.lastCheckpointMillis(), status.lastCheckpointBytes(), metrics.partitionLags);
     }
 
     @Override

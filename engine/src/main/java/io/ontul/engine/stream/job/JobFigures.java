@@ -13,6 +13,7 @@ import java.util.Optional;
  * {@code WatermarkTracker.NONE} when no event time was seen.
  *
  * @param watermark the greatest watermark of the job, in epoch microseconds
+ * @param partitionLags {@code sourceLag} per source partition (split id), for the partitions whose task knows it
  * @param recentCheckpoints the latest completed checkpoints, oldest first (at most {@link CheckpointHistory#SIZE})
  */
 public record JobFigures(
@@ -26,6 +27,7 @@ public record JobFigures(
         long recordsRejected,
         long recordsLate,
         long sourceLag,
+        java.util.Map<String, Long> partitionLags,
         long watermark,
         long spilledBytes,
         long memoryBytes,
@@ -42,6 +44,7 @@ public record JobFigures(
         requireNonNull(owner, "owner is null");
         requireNonNull(startedAt, "startedAt is null");
         requireNonNull(lastError, "lastError is null");
+        partitionLags = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(partitionLags));
         recentCheckpoints = List.copyOf(recentCheckpoints);
     }
 

@@ -591,7 +591,9 @@ public final class StreamingJob
         long late = recordsLate.get();
         long jobWatermark = watermark;
         long lag = -1;
+        Map<String, Long> partitionLags = Map.of();
         if (attempt != null) {
+            partitionLags = attempt.partitionLags();
             in += attempt.recordsIn();
             out += attempt.recordsOut();
             rejected += attempt.recordsRejected();
@@ -600,7 +602,7 @@ public final class StreamingJob
             lag = attempt.lag();
         }
         return new JobFigures(definition.name(), state.name(), definition.createdBy(), options.parallelism(), Optional.ofNullable(active ? started : null),
-                in, out, rejected, late, active ? lag : -1, jobWatermark, active ? spilledBytes : 0, memoryBytes(),
+                in, out, rejected, late, active ? lag : -1, active ? partitionLags : Map.of(), jobWatermark, active ? spilledBytes : 0, memoryBytes(),
                 checkpointHistory.completed(), checkpointsAborted.get(), restarts.get(), Optional.ofNullable(lastError), checkpointHistory.recent());
     }
 

@@ -182,6 +182,7 @@ public final class SourceTask
                 positions.putAll(polled.positions());
                 metrics.rejected.set(reader.rejectedRecords());
                 metrics.lag = reader.lag().orElse(-1);
+                metrics.partitionLags = reader.splitLags();
                 if (watermarks != null) {
                     long watermark = watermarks.advance(polled.maxEventTimes());
                     if (watermark > sentWatermark) {

@@ -16,6 +16,8 @@ public final class TaskMetrics
     public volatile long watermark = WatermarkTracker.NONE;
     /** Records behind the end of the task's partitions, or -1 when unknown. */
     public volatile long lag = -1;
+    /** {@link #lag} per partition (split id), when known. */
+    public volatile java.util.Map<String, Long> partitionLags = java.util.Map.of();
     public volatile long lastCheckpointBytes;
     public volatile long lastCheckpointMillis;
 }

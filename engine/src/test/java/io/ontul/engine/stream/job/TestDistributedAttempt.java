@@ -181,7 +181,7 @@ class TestDistributedAttempt
 
     private static StreamTaskFigures figures(String task, String kind, long in, long out, long watermark, long lag)
     {
-        return new StreamTaskFigures(task, kind, "", in, out, 0, 0, watermark, lag, 0, 0, 10);
+        return new StreamTaskFigures(task, kind, "", in, out, 0, 0, watermark, lag, 0, 0, 10, Map.of());
     }
 
     private static StreamCluster cluster(FakeWorkers workers, List<QueryScheduler.Worker> active)
