@@ -138,13 +138,7 @@ public final class QueryRegistry
     {
         lock.lock();
         try {
-            int running = 0;
-            for (TrackedQuery query : queries.values()) {
-                if (query.state == QueryState.RUNNING) {
-                    running++;
-                }
-            }
-            return new QueryCounts(counters.started, counters.finished, counters.failed, counters.cancelled, running, queue.size());
+            return new QueryCounts(counters.started, counters.finished, counters.failed, counters.cancelled, runningLocked(), queue.size());
         }
         finally {
             lock.unlock();
@@ -180,17 +174,22 @@ public final class QueryRegistry
     {
         lock.lock();
         try {
-            int running = 0;
-            for (TrackedQuery query : queries.values()) {
-                if (query.state == QueryState.RUNNING) {
-                    running++;
-                }
-            }
-            return running;
+            return runningLocked();
         }
         finally {
             lock.unlock();
         }
+    }
+
+    private int runningLocked()
+    {
+        int running = 0;
+        for (TrackedQuery query : queries.values()) {
+            if (query.state == QueryState.RUNNING) {
+                running++;
+            }
+        }
+        return running;
     }
 
     /** How many statements wait in the queue for a slot (a QUEUED statement may still be planning instead). */
