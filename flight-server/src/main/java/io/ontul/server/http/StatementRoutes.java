@@ -192,15 +192,20 @@ public final class StatementRoutes
 
     /**
      * The whole result as one Arrow IPC stream: schema, batches, end-of-stream marker. The first
-     * batch is read before the status is sent, so a statement that fails at once gets its error
-     * as JSON; one that fails later ends the stream without its end-of-stream marker, and the
+     * batch with rows is read before the status is sent, so a statement that fails at once gets its
+     * error as JSON; one that fails later ends the stream without its end-of-stream marker, and the
      * connection is cut, so no client mistakes the rows so far for the whole result.
      */
     private void arrowStream(Context context, QueryResult result)
     {
         AtomicReference<VectorSchemaRoot> first = new AtomicReference<>();
         try (result) {
-            first.set(result.nextBatch());
+            // the first batch with rows (or the end): a statement that fails at once still gets its own status
+            VectorSchemaRoot head = result.nextBatch();
+            while (head != null && head.getRowCount() == 0) {
+                head = result.nextBatch();
+            }
+            first.set(head);
             context.status(200).contentType(ARROW_STREAM).header("X-Ontul-Query-Id", result.queryId());
             OutputStream output = context.outputStream();
             WriteChannel channel = new WriteChannel(Channels.newChannel(output));
@@ -209,6 +214,8 @@ public final class StatementRoutes
                 try (ArrowRecordBatch records = new VectorUnloader(batch).getRecordBatch()) {
                     MessageSerializer.serialize(channel, records);
                 }
+                // each batch goes out as it comes: the client reads while the query runs
+                output.flush();
             }
             ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
             output.flush();
