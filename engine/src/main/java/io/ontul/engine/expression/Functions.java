@@ -428,6 +428,52 @@ public final class Functions
         return s.codePointCount(0, s.length());
     }
 
+    /** Trino's and PostgreSQL's {@code reverse}: the characters (code points) in reverse order. */
+    public static String reverse(String s)
+    {
+        return new StringBuilder(s).reverse().toString();
+    }
+
+    /** PostgreSQL's {@code left}: the first {@code n} characters; a negative {@code n}: all but the last {@code -n}. */
+    public static String left(String s, long n)
+    {
+        long length = charLength(s);
+        long keep = n >= 0 ? Math.min(n, length) : Math.max(0, length + n);
+        return s.substring(0, s.offsetByCodePoints(0, (int) keep));
+    }
+
+    /** PostgreSQL's {@code right}: the last {@code n} characters; a negative {@code n}: all but the first {@code -n}. */
+    public static String right(String s, long n)
+    {
+        long length = charLength(s);
+        long keep = n >= 0 ? Math.min(n, length) : Math.max(0, length + n);
+        return s.substring(s.offsetByCodePoints(0, (int) (length - keep)));
+    }
+
+    /**
+     * Trino's {@code lpad} and {@code rpad}: {@code s} padded on the left (right) with repeats of
+     * {@code pad} to {@code size} characters, or cut to {@code size} when longer.
+     */
+    public static String pad(String s, long size, String pad, boolean left)
+    {
+        if (size < 0 || size > Integer.MAX_VALUE) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, (left ? "LPAD" : "RPAD") + " target length must be in the range [0..2147483647], not " + size);
+        }
+        long length = charLength(s);
+        if (length >= size) {
+            return s.substring(0, s.offsetByCodePoints(0, (int) size));
+        }
+        if (pad.isEmpty()) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, (left ? "LPAD" : "RPAD") + " padding string must not be empty");
+        }
+        int[] padding = pad.codePoints().toArray();
+        StringBuilder filler = new StringBuilder();
+        for (long i = 0; i < size - length; i++) {
+            filler.appendCodePoint(padding[(int) (i % padding.length)]);
+        }
+        return left ? filler + s : s + filler;
+    }
+
     public static long position(String needle, String haystack)
     {
         int index = haystack.indexOf(needle);

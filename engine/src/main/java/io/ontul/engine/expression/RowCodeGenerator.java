@@ -1177,6 +1177,13 @@ final class RowCodeGenerator
             case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> castLong(F + "charLength(" + args.get(0).value() + ")", type);
             case "REPLACE" -> args.get(0).value() + ".replace(" + args.get(1).value() + ", " + args.get(2).value() + ")";
             case "SPLIT_PART" -> F + "splitPart(" + args.get(0).value() + ", " + args.get(1).value() + ", " + integral(args.get(2)) + ")";
+            case "STRPOS" -> castLong(F + "position(" + args.get(1).value() + ", " + args.get(0).value() + ")", type);
+            case "STARTS_WITH" -> args.get(0).value() + ".startsWith(" + args.get(1).value() + ")";
+            case "REVERSE" -> F + "reverse(" + args.get(0).value() + ")";
+            case "LEFT" -> F + "left(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
+            case "RIGHT" -> F + "right(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
+            case "LPAD", "RPAD" -> F + "pad(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + (args.size() > 2 ? args.get(2).value() : "\" \"")
+                    + ", " + name.equals("LPAD") + ")";
             case "ABS" -> switch (JavaKind.of(type)) {
                 case DOUBLE -> "Math.abs(" + args.get(0).value() + ")";
                 case INT -> F + "checkInt(Math.abs((long) " + args.get(0).value() + "), \"" + type.getSqlTypeName() + "\")";
@@ -1196,6 +1203,15 @@ final class RowCodeGenerator
             case "LN" -> "Math.log(" + toDouble(args.get(0)) + ")";
             case "LOG10" -> "Math.log10(" + toDouble(args.get(0)) + ")";
             case "EXP" -> "Math.exp(" + toDouble(args.get(0)) + ")";
+            case "LOG2" -> "(Math.log(" + toDouble(args.get(0)) + ") / Math.log(2))";
+            case "CBRT" -> "Math.cbrt(" + toDouble(args.get(0)) + ")";
+            case "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "SINH", "COSH", "TANH" -> "Math." + name.toLowerCase(Locale.ROOT) + "(" + toDouble(args.get(0)) + ")";
+            case "ATAN2" -> "Math.atan2(" + toDouble(args.get(0)) + ", " + toDouble(args.get(1)) + ")";
+            case "COT" -> "(1.0 / Math.tan(" + toDouble(args.get(0)) + "))";
+            case "DEGREES" -> "Math.toDegrees(" + toDouble(args.get(0)) + ")";
+            case "RADIANS" -> "Math.toRadians(" + toDouble(args.get(0)) + ")";
+            case "PI" -> "Math.PI";
+            case "RAND", "RANDOM" -> "java.util.concurrent.ThreadLocalRandom.current().nextDouble()";
             case "SIGN" -> castLong("((long) Math.signum(" + toDouble(args.get(0)) + "))", type);
             case "CURRENT_DATE" -> String.valueOf(java.time.LocalDate.now().toEpochDay());
             case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP" -> {
