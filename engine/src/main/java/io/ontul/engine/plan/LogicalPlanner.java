@@ -159,6 +159,8 @@ public final class LogicalPlanner
                 CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
         rel = ExistsToSemiJoin.rewrite(rel);
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
+        // statistical aggregates become sums and counts the aggregation operators compute
+        rel = hep(rel, false, STATISTICAL_AGGREGATES);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = CommonConjuncts.pullInFilters(rel);
 
@@ -192,6 +194,17 @@ public final class LogicalPlanner
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);
     }
+
+    /**
+     * STDDEV, VARIANCE and COVAR in their population and sample forms, rewritten by Calcite into
+     * SUM and COUNT of the arguments and their squares (and products) and arithmetic over them;
+     * AVG and SUM stay as they are (the operators compute them).
+     */
+    private static final org.apache.calcite.plan.RelOptRule STATISTICAL_AGGREGATES = org.apache.calcite.rel.rules.AggregateReduceFunctionsRule.Config.DEFAULT
+            .withFunctionsToReduce(java.util.EnumSet.of(org.apache.calcite.sql.SqlKind.STDDEV_POP, org.apache.calcite.sql.SqlKind.STDDEV_SAMP,
+                    org.apache.calcite.sql.SqlKind.VAR_POP, org.apache.calcite.sql.SqlKind.VAR_SAMP,
+                    org.apache.calcite.sql.SqlKind.COVAR_POP, org.apache.calcite.sql.SqlKind.COVAR_SAMP))
+            .toRule();
 
     private SqlToRelConverter converter()
     {

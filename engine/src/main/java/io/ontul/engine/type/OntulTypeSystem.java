@@ -53,6 +53,16 @@ public final class OntulTypeSystem
         return super.deriveAvgAggType(typeFactory, argumentType);
     }
 
+    /** COVAR_POP and COVAR_SAMP of exact numbers are DOUBLE, as in Trino and DuckDB (Calcite keeps the arguments' type). */
+    @Override
+    public RelDataType deriveCovarType(RelDataTypeFactory typeFactory, RelDataType arg0Type, RelDataType arg1Type)
+    {
+        if (SqlTypeUtil.isExactNumeric(arg0Type) || SqlTypeUtil.isExactNumeric(arg1Type)) {
+            return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE), arg0Type.isNullable() || arg1Type.isNullable());
+        }
+        return super.deriveCovarType(typeFactory, arg0Type, arg1Type);
+    }
+
     @Override
     public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType)
     {
