@@ -675,6 +675,50 @@ public final class Functions
 
     // ---- dates and times
 
+    /**
+     * Trino's {@code date_trunc(unit, x)} of a DATE (epoch days): the first day of its week
+     * (Monday), month, quarter or year; day and smaller units leave a date as it is.
+     */
+    public static int truncateDate(String unit, int days)
+    {
+        return (int) truncate(unit, java.time.LocalDate.ofEpochDay(days).atStartOfDay()).toLocalDate().toEpochDay();
+    }
+
+    /** {@code date_trunc(unit, x)} of a TIMESTAMP in epoch milliseconds or microseconds. */
+    public static long truncateTimestamp(String unit, long value, boolean micros)
+    {
+        LocalDateTime truncated = truncate(unit, toLocalDateTime(value, micros));
+        long seconds = truncated.toEpochSecond(java.time.ZoneOffset.UTC);
+        long fraction = truncated.getNano() / (micros ? 1000 : 1_000_000);
+        return seconds * (micros ? 1_000_000 : 1000) + fraction;
+    }
+
+    private static LocalDateTime truncate(String unit, LocalDateTime value)
+    {
+        return switch (unit.toLowerCase(java.util.Locale.ROOT)) {
+            case "millisecond" -> value.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+            case "second" -> value.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            case "minute" -> value.truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+            case "hour" -> value.truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+            case "day" -> value.truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+            case "week" -> value.truncatedTo(java.time.temporal.ChronoUnit.DAYS).with(java.time.temporal.TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY));
+            case "month" -> value.truncatedTo(java.time.temporal.ChronoUnit.DAYS).withDayOfMonth(1);
+            case "quarter" -> value.truncatedTo(java.time.temporal.ChronoUnit.DAYS).withDayOfMonth(1).withMonth((value.getMonthValue() - 1) / 3 * 3 + 1);
+            case "year" -> value.truncatedTo(java.time.temporal.ChronoUnit.DAYS).withDayOfYear(1);
+            default -> throw new OntulException(ErrorCode.INVALID_ARGUMENT, "DATE_TRUNC unit must be millisecond, second, minute, hour, day, week, month, quarter or year, not '" + unit + "'");
+        };
+    }
+
+    public static String greatest(String left, String right)
+    {
+        return left.compareTo(right) >= 0 ? left : right;
+    }
+
+    public static String least(String left, String right)
+    {
+        return left.compareTo(right) <= 0 ? left : right;
+    }
+
     public static int addMonthsToDate(int days, long months)
     {
         return (int) LocalDate.ofEpochDay(days).plusMonths(months).toEpochDay();

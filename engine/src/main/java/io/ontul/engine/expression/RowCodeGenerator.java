@@ -1211,6 +1211,10 @@ final class RowCodeGenerator
             case "DEGREES" -> "Math.toDegrees(" + toDouble(args.get(0)) + ")";
             case "RADIANS" -> "Math.toRadians(" + toDouble(args.get(0)) + ")";
             case "PI" -> "Math.PI";
+            case "GREATEST", "LEAST" -> extreme(args, type, name.equals("GREATEST"));
+            case "DATE_TRUNC" -> type.getSqlTypeName() == SqlTypeName.DATE
+                    ? F + "truncateDate(" + args.get(0).value() + ", " + args.get(1).value() + ")"
+                    : F + "truncateTimestamp(" + args.get(0).value() + ", " + args.get(1).value() + ", " + isMicros(type) + ")";
             case "RAND", "RANDOM" -> "java.util.concurrent.ThreadLocalRandom.current().nextDouble()";
             case "SIGN" -> castLong("((long) Math.signum(" + toDouble(args.get(0)) + "))", type);
             case "CURRENT_DATE" -> String.valueOf(java.time.LocalDate.now().toEpochDay());
@@ -1223,6 +1227,21 @@ final class RowCodeGenerator
             default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Function " + name + " is not supported");
         };
         return declare(code, type, isNull, value);
+    }
+
+    /** GREATEST or LEAST of arguments cast to the result type (NULL when one is, as in Trino). */
+    private String extreme(List<Value> args, RelDataType type, boolean greatest)
+    {
+        String result = cast(args.get(0).value(), args.get(0).type(), type);
+        for (Value arg : args.subList(1, args.size())) {
+            String next = cast(arg.value(), arg.type(), type);
+            result = switch (JavaKind.of(type)) {
+                case STRING -> F + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
+                case BOOLEAN -> "(" + result + (greatest ? " || " : " && ") + next + ")";
+                default -> "Math." + (greatest ? "max(" : "min(") + result + ", " + next + ")";
+            };
+        }
+        return result;
     }
 
     private String round(List<Value> args, RelDataType type)
