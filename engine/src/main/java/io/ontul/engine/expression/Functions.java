@@ -709,6 +709,55 @@ public final class Functions
         };
     }
 
+    private static final java.util.Map<String, java.util.regex.Pattern> PATTERNS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A regular expression (Java's syntax, close to Trino's RE2J), compiled once per text; an invalid one is a user error naming it. */
+    static java.util.regex.Pattern pattern(String regex)
+    {
+        java.util.regex.Pattern cached = PATTERNS.get(regex);
+        if (cached != null) {
+            return cached;
+        }
+        java.util.regex.Pattern compiled;
+        try {
+            compiled = java.util.regex.Pattern.compile(regex);
+        }
+        catch (java.util.regex.PatternSyntaxException e) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid regular expression '" + regex + "': " + e.getDescription());
+        }
+        if (PATTERNS.size() < 1000) {
+            PATTERNS.put(regex, compiled);
+        }
+        return compiled;
+    }
+
+    /** Trino's {@code regexp_like}: whether the pattern matches anywhere in {@code s}. */
+    public static boolean regexpLike(String s, String regex)
+    {
+        return pattern(regex).matcher(s).find();
+    }
+
+    /** Trino's {@code regexp_replace}: every match replaced ({@code $1} names a group); without a replacement, removed. */
+    public static String regexpReplace(String s, String regex, String replacement)
+    {
+        try {
+            return pattern(regex).matcher(s).replaceAll(replacement);
+        }
+        catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid replacement '" + replacement + "' for regular expression '" + regex + "': " + e.getMessage());
+        }
+    }
+
+    /** Trino's {@code regexp_extract}: the first match (or its group {@code group}), or null when there is none. */
+    public static String regexpExtract(String s, String regex, long group)
+    {
+        java.util.regex.Matcher matcher = pattern(regex).matcher(s);
+        if (group < 0 || group > matcher.groupCount()) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Pattern '" + regex + "' has " + matcher.groupCount() + " groups, so it has no group " + group);
+        }
+        return matcher.find() ? matcher.group((int) group) : null;
+    }
+
     public static String greatest(String left, String right)
     {
         return left.compareTo(right) >= 0 ? left : right;

@@ -1157,6 +1157,12 @@ final class RowCodeGenerator
             nulls.add(value.isNull());
         }
         String isNull = nulls.isEmpty() ? "false" : String.join(" || ", nulls);
+        if (name.equals("REGEXP_EXTRACT")) {
+            // NULL also when nothing matches
+            Value extracted = declare(code, type, isNull, F + "regexpExtract(" + args.get(0).value() + ", " + args.get(1).value() + ", "
+                    + (args.size() > 2 ? integral(args.get(2)) : "0L") + ")");
+            return declare(code, type, extracted.isNull() + " || " + extracted.value() + " == null", extracted.value());
+        }
         String value = switch (name) {
             case "UPPER" -> args.get(0).value() + ".toUpperCase(java.util.Locale.ROOT)";
             case "LOWER" -> args.get(0).value() + ".toLowerCase(java.util.Locale.ROOT)";
@@ -1211,6 +1217,8 @@ final class RowCodeGenerator
             case "DEGREES" -> "Math.toDegrees(" + toDouble(args.get(0)) + ")";
             case "RADIANS" -> "Math.toRadians(" + toDouble(args.get(0)) + ")";
             case "PI" -> "Math.PI";
+            case "REGEXP_LIKE" -> F + "regexpLike(" + args.get(0).value() + ", " + args.get(1).value() + ")";
+            case "REGEXP_REPLACE" -> F + "regexpReplace(" + args.get(0).value() + ", " + args.get(1).value() + ", " + (args.size() > 2 ? args.get(2).value() : "\"\"") + ")";
             case "GREATEST", "LEAST" -> extreme(args, type, name.equals("GREATEST"));
             case "DATE_TRUNC" -> type.getSqlTypeName() == SqlTypeName.DATE
                     ? F + "truncateDate(" + args.get(0).value() + ", " + args.get(1).value() + ")"

@@ -20,12 +20,32 @@ public final class OntulOperatorTable
                     org.apache.calcite.sql.type.OperandTypes.CHARACTER, org.apache.calcite.sql.type.OperandTypes.DATETIME),
             org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
 
+    /** Trino's {@code regexp_like(string, pattern)}: whether the pattern matches anywhere. */
+    static final org.apache.calcite.sql.SqlFunction REGEXP_LIKE = new org.apache.calcite.sql.SqlFunction("REGEXP_LIKE", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.BOOLEAN_NULLABLE, null,
+            org.apache.calcite.sql.type.OperandTypes.STRING_STRING, org.apache.calcite.sql.SqlFunctionCategory.STRING);
+
+    /** Trino's {@code regexp_replace(string, pattern[, replacement])}: every match replaced, or removed. */
+    static final org.apache.calcite.sql.SqlFunction REGEXP_REPLACE = new org.apache.calcite.sql.SqlFunction("REGEXP_REPLACE", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.or(org.apache.calcite.sql.type.OperandTypes.STRING_STRING, org.apache.calcite.sql.type.OperandTypes.STRING_STRING_STRING),
+            org.apache.calcite.sql.SqlFunctionCategory.STRING);
+
+    /** Trino's {@code regexp_extract(string, pattern[, group])}: the first match or its group, NULL when none. */
+    static final org.apache.calcite.sql.SqlFunction REGEXP_EXTRACT = new org.apache.calcite.sql.SqlFunction("REGEXP_EXTRACT", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.FORCE_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.or(org.apache.calcite.sql.type.OperandTypes.STRING_STRING,
+                    org.apache.calcite.sql.type.OperandTypes.family(org.apache.calcite.sql.type.SqlTypeFamily.STRING, org.apache.calcite.sql.type.SqlTypeFamily.STRING,
+                            org.apache.calcite.sql.type.SqlTypeFamily.INTEGER)),
+            org.apache.calcite.sql.SqlFunctionCategory.STRING);
+
     private static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(
             SqlStdOperatorTable.instance(),
             SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.REVERSE,
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
-                    SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC));
+                    SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT));
 
     private OntulOperatorTable() {}
 
