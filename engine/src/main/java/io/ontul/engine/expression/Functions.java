@@ -709,6 +709,48 @@ public final class Functions
         };
     }
 
+    /** Trino's {@code date_add(unit, value, date)} of a DATE (epoch days); units from day up. */
+    public static int dateAdd(String unit, long value, int days)
+    {
+        java.time.temporal.ChronoUnit chronoUnit = chronoUnit(unit);
+        if (chronoUnit.getDuration().compareTo(java.time.Duration.ofDays(1)) < 0) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "DATE_ADD of a DATE takes day, week, month, quarter or year, not '" + unit + "'");
+        }
+        return (int) java.time.LocalDate.ofEpochDay(days).plus(amount(unit, value), chronoUnit).toEpochDay();
+    }
+
+    /** {@code date_add(unit, value, timestamp)} of a TIMESTAMP in epoch milliseconds or microseconds. */
+    public static long timestampAdd(String unit, long value, long timestamp, boolean micros)
+    {
+        return fromLocalDateTime(toLocalDateTime(timestamp, micros).plus(amount(unit, value), chronoUnit(unit)), micros);
+    }
+
+    private static long amount(String unit, long value)
+    {
+        return unit.equalsIgnoreCase("quarter") ? Math.multiplyExact(value, 3) : value;
+    }
+
+    private static java.time.temporal.ChronoUnit chronoUnit(String unit)
+    {
+        return switch (unit.toLowerCase(java.util.Locale.ROOT)) {
+            case "millisecond" -> java.time.temporal.ChronoUnit.MILLIS;
+            case "second" -> java.time.temporal.ChronoUnit.SECONDS;
+            case "minute" -> java.time.temporal.ChronoUnit.MINUTES;
+            case "hour" -> java.time.temporal.ChronoUnit.HOURS;
+            case "day" -> java.time.temporal.ChronoUnit.DAYS;
+            case "week" -> java.time.temporal.ChronoUnit.WEEKS;
+            case "month", "quarter" -> java.time.temporal.ChronoUnit.MONTHS;
+            case "year" -> java.time.temporal.ChronoUnit.YEARS;
+            default -> throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Unit must be millisecond, second, minute, hour, day, week, month, quarter or year, not '" + unit + "'");
+        };
+    }
+
+    private static long fromLocalDateTime(LocalDateTime value, boolean micros)
+    {
+        long seconds = value.toEpochSecond(java.time.ZoneOffset.UTC);
+        return micros ? seconds * 1_000_000 + value.getNano() / 1000 : seconds * 1000 + value.getNano() / 1_000_000;
+    }
+
     private static final java.util.Map<String, java.util.regex.Pattern> PATTERNS = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A regular expression (Java's syntax, close to Trino's RE2J), compiled once per text; an invalid one is a user error naming it. */

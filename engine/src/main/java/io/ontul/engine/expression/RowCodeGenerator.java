@@ -1217,6 +1217,11 @@ final class RowCodeGenerator
             case "DEGREES" -> "Math.toDegrees(" + toDouble(args.get(0)) + ")";
             case "RADIANS" -> "Math.toRadians(" + toDouble(args.get(0)) + ")";
             case "PI" -> "Math.PI";
+            case "DATE_ADD" -> type.getSqlTypeName() == SqlTypeName.DATE
+                    ? F + "dateAdd(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + args.get(2).value() + ")"
+                    : F + "timestampAdd(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + args.get(2).value() + ", " + isMicros(type) + ")";
+            case "TO_UNIXTIME" -> "(" + args.get(0).value() + " / " + (isMicros(args.get(0).type()) ? "1_000_000.0" : "1000.0") + ")";
+            case "FROM_UNIXTIME" -> "((long) Math.floor(" + toDouble(args.get(0)) + " * " + (isMicros(type) ? "1_000_000.0" : "1000.0") + "))";
             case "REGEXP_LIKE" -> F + "regexpLike(" + args.get(0).value() + ", " + args.get(1).value() + ")";
             case "REGEXP_REPLACE" -> F + "regexpReplace(" + args.get(0).value() + ", " + args.get(1).value() + ", " + (args.size() > 2 ? args.get(2).value() : "\"\"") + ")";
             case "GREATEST", "LEAST" -> extreme(args, type, name.equals("GREATEST"));
@@ -1226,7 +1231,7 @@ final class RowCodeGenerator
             case "RAND", "RANDOM" -> "java.util.concurrent.ThreadLocalRandom.current().nextDouble()";
             case "SIGN" -> castLong("((long) Math.signum(" + toDouble(args.get(0)) + "))", type);
             case "CURRENT_DATE" -> String.valueOf(java.time.LocalDate.now().toEpochDay());
-            case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP" -> {
+            case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW" -> {
                 java.time.LocalDateTime now = java.time.LocalDateTime.now();
                 long millis = now.toLocalDate().toEpochDay() * 86_400_000L + now.toLocalTime().toNanoOfDay() / 1_000_000;
                 yield (isMicros(type) ? millis * 1000 : millis) + "L";

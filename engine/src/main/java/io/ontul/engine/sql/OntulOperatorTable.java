@@ -39,13 +39,48 @@ public final class OntulOperatorTable
                             org.apache.calcite.sql.type.SqlTypeFamily.INTEGER)),
             org.apache.calcite.sql.SqlFunctionCategory.STRING);
 
+    /** Trino's {@code date_add('unit', value, date or timestamp)}. */
+    static final org.apache.calcite.sql.SqlFunction DATE_ADD = new org.apache.calcite.sql.SqlFunction("DATE_ADD", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.ARG2_NULLABLE, null,
+            org.apache.calcite.sql.type.OperandTypes.family(org.apache.calcite.sql.type.SqlTypeFamily.STRING, org.apache.calcite.sql.type.SqlTypeFamily.INTEGER,
+                    org.apache.calcite.sql.type.SqlTypeFamily.DATETIME),
+            org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
+
+    /** Trino's {@code to_unixtime(timestamp)}: seconds since 1970-01-01 00:00:00, a DOUBLE. */
+    static final org.apache.calcite.sql.SqlFunction TO_UNIXTIME = new org.apache.calcite.sql.SqlFunction("TO_UNIXTIME", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.DOUBLE_NULLABLE, null,
+            org.apache.calcite.sql.type.OperandTypes.TIMESTAMP, org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
+
+    /** Trino's {@code from_unixtime(seconds)}: the TIMESTAMP(3) that many seconds after 1970-01-01 00:00:00. */
+    static final org.apache.calcite.sql.SqlFunction FROM_UNIXTIME = new org.apache.calcite.sql.SqlFunction("FROM_UNIXTIME", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, 3).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.NUMERIC, org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
+
+    /** {@code now()}: CURRENT_TIMESTAMP. */
+    static final org.apache.calcite.sql.SqlFunction NOW = new org.apache.calcite.sql.SqlFunction("NOW", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, 3), null,
+            org.apache.calcite.sql.type.OperandTypes.NILADIC, org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE)
+    {
+        @Override
+        public boolean isDynamicFunction()
+        {
+            return true;
+        }
+
+        @Override
+        public boolean isDeterministic()
+        {
+            return false;
+        }
+    };
+
     private static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(
             SqlStdOperatorTable.instance(),
             SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.REVERSE,
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, DATE_ADD, TO_UNIXTIME, FROM_UNIXTIME, NOW));
 
     private OntulOperatorTable() {}
 
