@@ -289,6 +289,45 @@ public final class Functions
         return Math.round(value);
     }
 
+    /** TRUNCATE of a DECIMAL to {@code digits} places (negative: left of the point), toward zero; the scale stays. */
+    public static long truncateDecimal(long unscaled, int scale, long digits)
+    {
+        if (digits >= scale) {
+            return unscaled;
+        }
+        long drop = scale - digits;
+        if (drop >= POWERS_OF_TEN.length) {
+            return 0;
+        }
+        long factor = POWERS_OF_TEN[(int) drop];
+        return unscaled / factor * factor;
+    }
+
+    /** TRUNCATE of a DOUBLE to {@code digits} places, toward zero. */
+    public static double truncateDouble(double value, long digits)
+    {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return value;
+        }
+        if (digits == 0) {
+            return value < 0 ? Math.ceil(value) : Math.floor(value);
+        }
+        return java.math.BigDecimal.valueOf(value).setScale((int) Math.max(Math.min(digits, 400), -400), java.math.RoundingMode.DOWN).doubleValue();
+    }
+
+    /** TRUNCATE of an integer to {@code digits} places: only a negative count changes it. */
+    public static long truncateLong(long value, long digits)
+    {
+        if (digits >= 0) {
+            return value;
+        }
+        if (-digits >= POWERS_OF_TEN.length) {
+            return 0;
+        }
+        long factor = POWERS_OF_TEN[(int) -digits];
+        return value / factor * factor;
+    }
+
     public static long roundDecimal(long unscaled, int scale, int digits, int resultScale)
     {
         if (digits >= scale) {

@@ -1209,6 +1209,18 @@ final class RowCodeGenerator
             case "LN" -> "Math.log(" + toDouble(args.get(0)) + ")";
             case "LOG10" -> "Math.log10(" + toDouble(args.get(0)) + ")";
             case "EXP" -> "Math.exp(" + toDouble(args.get(0)) + ")";
+            case "LOG" -> args.size() == 1
+                    ? "Math.log10(" + toDouble(args.get(0)) + ")"
+                    : "(Math.log(" + toDouble(args.get(1)) + ") / Math.log(" + toDouble(args.get(0)) + "))";
+            case "TRUNCATE" -> {
+                String digits = args.size() > 1 ? integral(args.get(1)) : "0L";
+                Value number = args.get(0);
+                yield switch (number.type().getSqlTypeName()) {
+                    case DECIMAL -> F + "truncateDecimal(" + number.value() + ", " + number.type().getScale() + ", " + digits + ")";
+                    case DOUBLE, REAL, FLOAT -> F + "truncateDouble(" + toDouble(number) + ", " + digits + ")";
+                    default -> "((" + JavaKind.of(type).javaType + ") " + F + "truncateLong((long) " + number.value() + ", " + digits + "))";
+                };
+            }
             case "LOG2" -> "(Math.log(" + toDouble(args.get(0)) + ") / Math.log(2))";
             case "CBRT" -> "Math.cbrt(" + toDouble(args.get(0)) + ")";
             case "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "SINH", "COSH", "TANH" -> "Math." + name.toLowerCase(Locale.ROOT) + "(" + toDouble(args.get(0)) + ")";

@@ -39,6 +39,12 @@ public final class OntulOperatorTable
                             org.apache.calcite.sql.type.SqlTypeFamily.INTEGER)),
             org.apache.calcite.sql.SqlFunctionCategory.STRING);
 
+    /** {@code log(b, x)}: the logarithm of x to base b (Trino's and PostgreSQL's order); {@code log(x)} is log10, as in PostgreSQL. */
+    static final org.apache.calcite.sql.SqlFunction LOG = new org.apache.calcite.sql.SqlFunction("LOG", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.DOUBLE_NULLABLE, null,
+            org.apache.calcite.sql.type.OperandTypes.or(org.apache.calcite.sql.type.OperandTypes.NUMERIC, org.apache.calcite.sql.type.OperandTypes.NUMERIC_NUMERIC),
+            org.apache.calcite.sql.SqlFunctionCategory.NUMERIC);
+
     /** Trino's {@code date_add('unit', value, date or timestamp)}. */
     static final org.apache.calcite.sql.SqlFunction DATE_ADD = new org.apache.calcite.sql.SqlFunction("DATE_ADD", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
             org.apache.calcite.sql.type.ReturnTypes.ARG2_NULLABLE, null,
@@ -80,7 +86,7 @@ public final class OntulOperatorTable
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, DATE_ADD, TO_UNIXTIME, FROM_UNIXTIME, NOW));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, DATE_ADD, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG));
 
     private OntulOperatorTable() {}
 
