@@ -117,10 +117,12 @@ public final class OntulSession
         catch (FlightRuntimeException e) {
             throw OntulClientException.of(e);
         }
+        catch (RuntimeException e) {
+            // the consumer's own failure, as it threw it
+            throw e;
+        }
         catch (Exception e) {
-            if (e instanceof RuntimeException runtime && !(e instanceof FlightRuntimeException)) {
-                throw runtime;
-            }
+            // closing a stream declares Exception
             throw new OntulClientException("INTERNAL", "Reading the result of a statement failed: " + e.getMessage(), e);
         }
     }

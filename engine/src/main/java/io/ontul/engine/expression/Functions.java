@@ -489,14 +489,17 @@ public final class Functions
         return s.substring(s.offsetByCodePoints(0, (int) (length - keep)));
     }
 
+    /** The longest text LPAD and RPAD make: one call must not fill the heap (the server stops on OutOfMemoryError). */
+    static final int MAX_PADDED_LENGTH = 1_000_000;
+
     /**
      * Trino's {@code lpad} and {@code rpad}: {@code s} padded on the left (right) with repeats of
      * {@code pad} to {@code size} characters, or cut to {@code size} when longer.
      */
     public static String pad(String s, long size, String pad, boolean left)
     {
-        if (size < 0 || size > Integer.MAX_VALUE) {
-            throw new OntulException(ErrorCode.INVALID_ARGUMENT, (left ? "LPAD" : "RPAD") + " target length must be in the range [0..2147483647], not " + size);
+        if (size < 0 || size > MAX_PADDED_LENGTH) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, (left ? "LPAD" : "RPAD") + " target length must be in the range [0.." + MAX_PADDED_LENGTH + "], not " + size);
         }
         long length = charLength(s);
         if (length >= size) {

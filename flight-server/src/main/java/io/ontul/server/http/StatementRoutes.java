@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -198,19 +197,17 @@ public final class StatementRoutes
      */
     private void arrowStream(Context context, QueryResult result)
     {
-        AtomicReference<VectorSchemaRoot> first = new AtomicReference<>();
         try (result) {
             // the first batch with rows (or the end): a statement that fails at once still gets its own status
             VectorSchemaRoot head = result.nextBatch();
             while (head != null && head.getRowCount() == 0) {
                 head = result.nextBatch();
             }
-            first.set(head);
             context.status(200).contentType(ARROW_STREAM).header("X-Ontul-Query-Id", result.queryId());
             OutputStream output = context.outputStream();
             WriteChannel channel = new WriteChannel(Channels.newChannel(output));
             MessageSerializer.serialize(channel, result.schema());
-            for (VectorSchemaRoot batch = first.get(); batch != null; batch = result.nextBatch()) {
+            for (VectorSchemaRoot batch = head; batch != null; batch = result.nextBatch()) {
                 try (ArrowRecordBatch records = new VectorUnloader(batch).getRecordBatch()) {
                     MessageSerializer.serialize(channel, records);
                 }

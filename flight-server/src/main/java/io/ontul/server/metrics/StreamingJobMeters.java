@@ -80,27 +80,26 @@ final class StreamingJobMeters
 
     private Registered register(String name)
     {
-        Tags tags = Tags.of("job", name);
         List<Meter> meters = new ArrayList<>();
-        meters.add(counter("ontul.streaming.job.records.in", "Records the job's sources read", tags, StreamingJobFigures::recordsIn));
-        meters.add(counter("ontul.streaming.job.records.out", "Records the job wrote to its sinks", tags, StreamingJobFigures::recordsOut));
-        meters.add(counter("ontul.streaming.job.records.rejected", "Records the job could not read (malformed, wrong type)", tags, StreamingJobFigures::recordsRejected));
-        meters.add(counter("ontul.streaming.job.records.late", "Records that came after their window closed", tags, StreamingJobFigures::recordsLate));
-        meters.add(counter("ontul.streaming.job.restarts", "Restarts after failures", tags, StreamingJobFigures::restarts));
-        meters.add(counter("ontul.streaming.job.checkpoints.completed", "Checkpoints completed", tags, StreamingJobFigures::checkpointsCompleted));
-        meters.add(counter("ontul.streaming.job.checkpoints.failed", "Checkpoints aborted by their timeout", tags, StreamingJobFigures::checkpointsAborted));
-        meters.add(gauge("ontul.streaming.job.source.lag", "Records the sources have yet to read, over all partitions (NaN when unknown)", tags, "records",
+        meters.add(counter("ontul.streaming.job.records.in", "Records the job's sources read", name, StreamingJobFigures::recordsIn));
+        meters.add(counter("ontul.streaming.job.records.out", "Records the job wrote to its sinks", name, StreamingJobFigures::recordsOut));
+        meters.add(counter("ontul.streaming.job.records.rejected", "Records the job could not read (malformed, wrong type)", name, StreamingJobFigures::recordsRejected));
+        meters.add(counter("ontul.streaming.job.records.late", "Records that came after their window closed", name, StreamingJobFigures::recordsLate));
+        meters.add(counter("ontul.streaming.job.restarts", "Restarts after failures", name, StreamingJobFigures::restarts));
+        meters.add(counter("ontul.streaming.job.checkpoints.completed", "Checkpoints completed", name, StreamingJobFigures::checkpointsCompleted));
+        meters.add(counter("ontul.streaming.job.checkpoints.failed", "Checkpoints aborted by their timeout", name, StreamingJobFigures::checkpointsAborted));
+        meters.add(gauge("ontul.streaming.job.source.lag", "Records the sources have yet to read, over all partitions (NaN when unknown)", name, "records",
                 job -> job.sourceLag().isPresent() ? job.sourceLag().getAsLong() : Double.NaN));
-        meters.add(gauge("ontul.streaming.job.watermark.delay", "How far the job's watermark is behind the clock (NaN before the first event time)", tags, "seconds",
+        meters.add(gauge("ontul.streaming.job.watermark.delay", "How far the job's watermark is behind the clock (NaN before the first event time)", name, "seconds",
                 job -> job.watermark().map(watermark -> Duration.between(watermark, Instant.now()).toMillis() / 1000.0).orElse(Double.NaN)));
-        meters.add(gauge("ontul.streaming.job.checkpoint.size", "Bytes of the latest checkpoint's snapshots", tags, "bytes",
+        meters.add(gauge("ontul.streaming.job.checkpoint.size", "Bytes of the latest checkpoint's snapshots", name, "bytes",
                 job -> job.recentCheckpoints().isEmpty() ? 0 : job.recentCheckpoints().get(job.recentCheckpoints().size() - 1).bytes()));
-        meters.add(gauge("ontul.streaming.job.memory", "Arrow memory the running job holds", tags, "bytes", StreamingJobFigures::memoryBytes));
-        meters.add(gauge("ontul.streaming.job.running", "1 while the job runs (or restarts), else 0", tags, null,
+        meters.add(gauge("ontul.streaming.job.memory", "Arrow memory the running job holds", name, "bytes", StreamingJobFigures::memoryBytes));
+        meters.add(gauge("ontul.streaming.job.running", "1 while the job runs (or restarts), else 0", name, null,
                 job -> job.state().equals("RUNNING") || job.state().equals("RESTARTING") ? 1 : 0));
         Timer checkpointDuration = Timer.builder("ontul.streaming.job.checkpoint.duration")
                 .description("Time from a checkpoint's barriers to its commit")
-                .tags(tags)
+                .tag("job", name)
                 .serviceLevelObjectives(CHECKPOINT_BUCKETS)
                 .register(registry);
         meters.add(checkpointDuration);
@@ -120,27 +119,25 @@ final class StreamingJobMeters
                 .register(registry);
     }
 
-    private Meter counter(String name, String description, Tags tags, java.util.function.ToLongFunction<StreamingJobFigures> value)
+    private Meter counter(String name, String description, String job, java.util.function.ToLongFunction<StreamingJobFigures> value)
     {
-        String job = tags.stream().findFirst().orElseThrow().getValue();
         return FunctionCounter.builder(name, this, meters -> {
                     StreamingJobFigures figures = meters.figures.get(job);
                     return figures == null ? 0 : value.applyAsLong(figures);
                 })
                 .description(description)
-                .tags(tags)
+                .tag("job", job)
                 .register(registry);
     }
 
-    private Meter gauge(String name, String description, Tags tags, String unit, ToDoubleFunction<StreamingJobFigures> value)
+    private Meter gauge(String name, String description, String job, String unit, ToDoubleFunction<StreamingJobFigures> value)
     {
-        String job = tags.stream().findFirst().orElseThrow().getValue();
         return Gauge.builder(name, this, meters -> {
                     StreamingJobFigures figures = meters.figures.get(job);
                     return figures == null ? Double.NaN : value.applyAsDouble(figures);
                 })
                 .description(description)
-                .tags(tags)
+                .tag("job", job)
                 .baseUnit(unit)
                 .register(registry);
     }
