@@ -76,6 +76,21 @@ SqlNode SqlShowColumns() :
 }
 
 /**
+ * SHOW CREATE VIEW view
+ */
+SqlNode SqlShowCreateView() :
+{
+    final Span s;
+    final SqlIdentifier view;
+}
+{
+    <SHOW> { s = span(); } <CREATE> <VIEW> view = QualifiedName()
+    {
+        return new SqlShowCreateView(s.end(this), view);
+    }
+}
+
+/**
  * Parses an optional LIKE 'pattern' of a SHOW statement.
  */
 SqlCharStringLiteral LikePatternOpt() :
@@ -233,6 +248,24 @@ SqlCreate SqlCreateTable(Span s, boolean replace) :
 }
 
 /**
+ * CREATE [OR REPLACE] VIEW name [(column, ...)] AS query
+ */
+SqlCreate SqlCreateView(Span s, boolean replace) :
+{
+    final SqlIdentifier name;
+    SqlNodeList columns = null;
+    final SqlNode query;
+}
+{
+    <VIEW> name = QualifiedName()
+    [ columns = ParenthesizedSimpleIdentifierList() ]
+    <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY)
+    {
+        return SqlDdlNodes.createView(s.end(this), replace, name, columns, query);
+    }
+}
+
+/**
  * WITH (name = value, ...): a name is an identifier (a.b.c) or a string literal; a value is a
  * literal, a negative number or ARRAY[...] (checked when the statement runs).
  */
@@ -371,6 +404,21 @@ SqlDrop SqlDropTable(Span s, boolean replace) :
     <TABLE> ifExists = IfExistsOpt() name = QualifiedName()
     {
         return SqlDdlNodes.dropTable(s.end(this), ifExists, name);
+    }
+}
+
+/**
+ * DROP VIEW [IF EXISTS] name
+ */
+SqlDrop SqlDropView(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+}
+{
+    <VIEW> ifExists = IfExistsOpt() name = QualifiedName()
+    {
+        return SqlDdlNodes.dropView(s.end(this), ifExists, name);
     }
 }
 

@@ -65,7 +65,24 @@ public final class CatalogBrowser
                 && (connector.get().metadata().listSchemas().contains(schema) || !connector.get().metadata().listTables(schema).isEmpty());
     }
 
-    /** The tables of a schema, sorted; none for a schema that does not exist. */
+    /** The views Ontul keeps in a schema, sorted; none for a schema that does not exist. */
+    public List<String> views(String catalog, String schema)
+    {
+        connector(catalog);
+        return sorted(catalogs.views().list(catalog, schema).stream().map(io.ontul.engine.metadata.StoredView::name)
+                .filter(view -> access.canSee(Securable.table(catalog, schema, view))).toList());
+    }
+
+    /** The columns of a view, as it was created; empty when there is no such view (or the user cannot see it). */
+    public Optional<org.apache.arrow.vector.types.pojo.Schema> viewColumns(String catalog, String schema, String view)
+    {
+        if (!access.canSee(Securable.table(catalog, schema, view))) {
+            return Optional.empty();
+        }
+        return catalogs.views().get(catalog, schema, view).map(io.ontul.engine.metadata.StoredView::columns);
+    }
+
+    /** The tables of a schema, sorted; none for a schema that does not exist. Views are listed by {@link #views}. */
     public List<String> tables(String catalog, String schema)
     {
         return sorted(connector(catalog).metadata().listTables(schema).stream().filter(table -> access.canSee(Securable.table(catalog, schema, table))).toList());

@@ -120,6 +120,16 @@ public final class CatalogManager
     }
 
     /**
+     * The views of the catalogs ({@code CREATE VIEW}): Ontul keeps them in its metadata store for
+     * every catalog, beside the connector's tables, since a view is Ontul's SQL and may read
+     * several catalogs; dropping a runtime catalog drops its views.
+     */
+    public io.ontul.engine.metadata.StoredViews views()
+    {
+        return metadata.views();
+    }
+
+    /**
      * {@code CREATE CATALOG}: creates the connector (which checks its properties) and records the
      * catalog in the metadata store, so it exists again after a restart.
      *

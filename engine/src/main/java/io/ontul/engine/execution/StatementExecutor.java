@@ -359,7 +359,7 @@ public final class StatementExecutor
         PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
         PlanNode root = physical.planRoot(rel);
         distribute(root);
-        return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel));
+        return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel), planner.viewsRead());
     }
 
     /** Places the fragments of {@code root} on the workers, if there are any and the statement can run there. */
@@ -590,7 +590,7 @@ public final class StatementExecutor
             // the workers plan the insert too, so they must see its table
             distribute(root);
         }
-        return new PlannedQuery(root, table.columns(), false);
+        return new PlannedQuery(root, table.columns(), false, java.util.Set.of());
     }
 
 

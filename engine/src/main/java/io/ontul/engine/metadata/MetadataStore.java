@@ -149,6 +149,12 @@ public final class MetadataStore
         return new StoredStreamingJobs(this);
     }
 
+    /** The views Ontul keeps for its catalogs. */
+    public StoredViews views()
+    {
+        return new StoredViews(this);
+    }
+
     /** The server's users and their password hashes. */
     public StoredUsers users()
     {

@@ -31,7 +31,8 @@ final class SchemaMigrations
             "V2__streaming_jobs.sql",
             "V3__user_ids.sql",
             "V4__roles_and_grants.sql",
-            "V5__row_filters_and_column_masks.sql");
+            "V5__row_filters_and_column_masks.sql",
+            "V6__views.sql");
 
     private final MetadataStore store;
 

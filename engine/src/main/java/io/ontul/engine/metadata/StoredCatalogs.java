@@ -93,10 +93,14 @@ public final class StoredCatalogs
         });
     }
 
-    /** Deletes the catalog and every entry its connector kept, in one transaction; returns whether it existed. */
+    /** Deletes the catalog, every entry its connector kept and its views, in one transaction; returns whether it existed. */
     public boolean delete(String name)
     {
         return store.inTransaction(connection -> {
+            try (PreparedStatement views = connection.prepareStatement("DELETE FROM ontul_views WHERE catalog_name = ?")) {
+                views.setString(1, name);
+                views.executeUpdate();
+            }
             try (PreparedStatement entries = connection.prepareStatement("DELETE FROM ontul_connector_entries WHERE catalog_name = ?")) {
                 entries.setString(1, name);
                 entries.executeUpdate();

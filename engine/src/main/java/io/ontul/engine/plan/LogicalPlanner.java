@@ -2,8 +2,15 @@ package io.ontul.engine.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
@@ -40,7 +47,10 @@ import io.ontul.engine.query.PlanningDeadline;
 import io.ontul.engine.security.UserAccess;
 import io.ontul.engine.sql.HiddenColumnValidator;
 import io.ontul.engine.sql.OntulOperatorTable;
+import io.ontul.engine.sql.ViewTable;
 import io.ontul.engine.type.OntulTypeSystem;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
 
 /**
  * SQL query text (already parsed) to an optimized tree of Calcite logical operators: validate
@@ -87,6 +97,11 @@ public final class LogicalPlanner
     };
     private final RelOptCluster cluster;
     private final UserAccess access;
+    /** The views being expanded, innermost first (a view that reads itself is an error). */
+    private final Deque<List<String>> expanding = new ArrayDeque<>();
+    /** The plan of each view expanded, by identity, to the view: what the reader's access check sees instead. */
+    private final Map<RelNode, io.ontul.engine.security.Securable> viewBodies = new IdentityHashMap<>();
+    private final Set<String> viewsRead = new LinkedHashSet<>();
 
     /**
      * @param access what the statement's user may do: {@link #toOptimizedRel} checks SELECT on every
@@ -99,24 +114,35 @@ public final class LogicalPlanner
         properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(properties);
         this.catalogReader = new CalciteCatalogReader(CalciteSchema.from(rootSchema), defaultPath, typeFactory, config);
-        this.validator = new HiddenColumnValidator(
-                OntulOperatorTable.instance(),
-                catalogReader,
-                typeFactory,
-                SqlValidator.Config.DEFAULT
-                        .withIdentifierExpansion(true)
-                        .withDefaultNullCollation(NullCollation.LAST)
-                        .withConformance(CONFORMANCE)
-                        .withTypeCoercionFactory(io.ontul.engine.type.OntulTypeCoercion::new));
+        this.validator = newValidator(catalogReader);
         HepPlanner planner = new HepPlanner(HepProgram.builder().build(), PLANNER_CONTEXT);
         this.cluster = RelOptCluster.create(planner, new OntulRexBuilder(typeFactory));
         cluster.setMetadataProvider(JoinRowCountEstimator.provider());
         cluster.setMetadataQuerySupplier(JoinRowCountEstimator::metadataQuery);
     }
 
+    private HiddenColumnValidator newValidator(CalciteCatalogReader reader)
+    {
+        return new HiddenColumnValidator(
+                OntulOperatorTable.instance(),
+                reader,
+                typeFactory,
+                SqlValidator.Config.DEFAULT
+                        .withIdentifierExpansion(true)
+                        .withDefaultNullCollation(NullCollation.LAST)
+                        .withConformance(CONFORMANCE)
+                        .withTypeCoercionFactory(io.ontul.engine.type.OntulTypeCoercion::new));
+    }
+
     public SqlValidator validator()
     {
         return validator;
+    }
+
+    /** The views the queries planned so far read, directly or through other views, as {@code catalog.schema.view}. */
+    public Set<String> viewsRead()
+    {
+        return Collections.unmodifiableSet(viewsRead);
     }
 
     /** The types of the {@code ?} markers of the query validated last, in marker order. */
@@ -149,7 +175,7 @@ public final class LogicalPlanner
     public RelRoot toOptimizedRel(SqlNode validated)
     {
         RelRoot root = converter().convertQuery(validated, false, true);
-        access.checkSelect(TablesRead.of(root.rel));
+        access.checkSelect(TablesRead.of(root.rel, viewBodies));
         RelNode rel = withPolicies(root.rel);
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
 
@@ -208,10 +234,13 @@ public final class LogicalPlanner
 
     private SqlToRelConverter converter()
     {
+        return converter(validator, catalogReader);
+    }
+
+    private SqlToRelConverter converter(SqlValidator validator, CalciteCatalogReader catalogReader)
+    {
         return new SqlToRelConverter(
-                (rowType, queryString, schemaPath, viewPath) -> {
-                    throw new UnsupportedOperationException("views are not supported");
-                },
+                this::expandView,
                 validator,
                 catalogReader,
                 cluster,
@@ -221,6 +250,64 @@ public final class LogicalPlanner
                         .withExpand(false)
                         .withInSubQueryThreshold(Integer.MAX_VALUE)
                         .withRelBuilderConfigTransform(config -> config.withSimplify(false)));
+    }
+
+    /**
+     * Plans a view's definition where a query reads the view ({@link ViewTable#toRel}), with the
+     * creating session's catalog and schema for its unqualified names. The view's owner must be
+     * allowed to read the tables (and views) the definition reads; the reading user needs SELECT
+     * on the view only ({@link TablesRead} stops at the view's plan). A view that (through
+     * others) reads itself, or whose definition no longer plans, fails naming the view.
+     */
+    private RelRoot expandView(RelDataType rowType, String definition, List<String> schemaPath, List<String> viewPath)
+    {
+        String name = String.join(".", viewPath);
+        if (expanding.contains(viewPath)) {
+            List<String> chain = new java.util.ArrayList<>();
+            expanding.descendingIterator().forEachRemaining(path -> chain.add(String.join(".", path)));
+            chain.add(name);
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "View '" + name + "' reads itself: " + String.join(" -> ", chain));
+        }
+        ViewTable table = requireNonNull(catalogReader.getTable(viewPath), "view not found").unwrap(ViewTable.class);
+        io.ontul.engine.metadata.StoredView view = requireNonNull(table, "not a view").view();
+        CalciteCatalogReader reader = catalogReader.withSchemaPath(schemaPath);
+        HiddenColumnValidator viewValidator = newValidator(reader);
+        expanding.push(viewPath);
+        viewsRead.add(name);
+        try {
+            SqlNode query = ((org.apache.calcite.sql.ddl.SqlCreateView) io.ontul.engine.sql.parser.OntulParser.parse(definition)).query;
+            RelRoot root = converter(viewValidator, reader).convertQuery(viewValidator.validate(WindowReferenceFrames.inline(query)), false, true);
+            access.owner(view.owner()).checkSelect(TablesRead.of(root.rel, viewBodies));
+            viewBodies.put(root.rel, io.ontul.engine.security.Securable.table(view.catalog(), view.schema(), view.name()));
+            return root;
+        }
+        catch (org.apache.calcite.runtime.CalciteContextException e) {
+            throw viewError(name, io.ontul.engine.execution.Errors.validation(e, definition));
+        }
+        catch (OntulException e) {
+            if (e.getMessage().startsWith("View '")) {
+                throw e;
+            }
+            throw viewError(name, e);
+        }
+        finally {
+            expanding.pop();
+        }
+    }
+
+    private static final java.util.regex.Pattern POSITION = java.util.regex.Pattern.compile("^line (\\d+):(\\d+): ");
+
+    /** The error planning a view's definition met, naming the view; a position is in the definition's text. */
+    private static OntulException viewError(String view, OntulException error)
+    {
+        String message = error.getMessage();
+        java.util.regex.Matcher position = POSITION.matcher(message);
+        String where = "";
+        if (position.find()) {
+            message = message.substring(position.end());
+            where = " (line " + position.group(1) + ":" + position.group(2) + " of the view's definition: SHOW CREATE VIEW " + view + ")";
+        }
+        return new OntulException(error.code(), "View '" + view + "' cannot be read: " + message + where, error);
     }
 
     /**

@@ -80,7 +80,7 @@ public final class Grants
             store.privilegesOf(grantees).forEach(row -> held.add(Grant.of(row)));
             held.addAll(defaultGrants);
         }
-        return new GrantedAccess(user, admin, Set.copyOf(roles), List.copyOf(held), policies);
+        return new GrantedAccess(user, admin, Set.copyOf(roles), List.copyOf(held), policies, this);
     }
 
     /** Whether {@code user} holds the admin role: one read of its roles, not of its privileges. */
@@ -264,9 +264,15 @@ public final class Grants
     }
 
     /** One user's roles and privileges, read once. */
-    private record GrantedAccess(String user, boolean isAdmin, Set<String> roles, List<Grant> held, List<Policy> applying)
+    private record GrantedAccess(String user, boolean isAdmin, Set<String> roles, List<Grant> held, List<Policy> applying, Grants grants)
             implements UserAccess
     {
+        @Override
+        public UserAccess owner(String owner)
+        {
+            return owner.equals(user) ? this : grants.of(owner);
+        }
+
         @Override
         public List<Policy> policies(Securable table)
         {

@@ -15,6 +15,13 @@ public interface UserAccess
     /** Whether checks can deny at all (false for an engine without access control). */
     boolean isEnforced();
 
+    /**
+     * What {@code owner} may do, as the grants stand now: a view reads its tables with its
+     * owner's rights (as views do in PostgreSQL, and in Trino by default), so a user granted
+     * SELECT on a view reads it without SELECT on the tables under it.
+     */
+    UserAccess owner(String owner);
+
     /** Whether the user holds the admin role: then everything is allowed. */
     boolean isAdmin();
 
@@ -70,6 +77,12 @@ public interface UserAccess
     {
         return new UserAccess()
         {
+            @Override
+            public UserAccess owner(String owner)
+            {
+                return unrestricted(owner);
+            }
+
             @Override
             public String user()
             {

@@ -18,11 +18,13 @@ import org.apache.calcite.schema.lookup.Lookup;
 import org.apache.calcite.schema.lookup.Named;
 
 import io.ontul.engine.catalog.CatalogManager;
+import io.ontul.engine.metadata.StoredViews;
 import io.ontul.spi.Connector;
 import io.ontul.spi.TableHandle;
 
 /**
- * Builds the Calcite namespace {@code catalog.schema.table} over the engine's catalogs. Built
+ * Builds the Calcite namespace {@code catalog.schema.table} over the engine's catalogs and the
+ * views Ontul keeps for them ({@link ViewTable}). Built
  * per statement, so it reflects the tables that exist now; connector metadata is asked lazily,
  * only for the names a statement uses. Unquoted names arrive lower-cased; lookups that Calcite
  * makes case-insensitively try the lower-cased name.
@@ -44,7 +46,7 @@ public final class CatalogSchemas
     {
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         for (String name : catalogs.names()) {
-            root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), versions));
+            root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), catalogs.views(), versions));
         }
         TypeAliases.addTo(root);
         return root;
@@ -55,12 +57,14 @@ public final class CatalogSchemas
     {
         private final String catalog;
         private final Connector connector;
+        private final StoredViews views;
         private final Map<String, String> versions;
 
-        CatalogSchema(String catalog, Connector connector, Map<String, String> versions)
+        CatalogSchema(String catalog, Connector connector, StoredViews views, Map<String, String> versions)
         {
             this.catalog = catalog;
             this.connector = connector;
+            this.views = views;
             this.versions = versions;
         }
 
@@ -69,25 +73,28 @@ public final class CatalogSchemas
         {
             return new LazyLookup<>(
                     name -> connector.metadata().listSchemas().contains(name) || !connector.metadata().listTables(name).isEmpty()
-                            ? Optional.of(new ConnectorSchema(catalog, name, connector, versions))
+                            ? Optional.of(new ConnectorSchema(catalog, name, connector, views, versions))
                             : Optional.<Schema>empty(),
                     () -> new LinkedHashSet<>(connector.metadata().listSchemas()));
         }
     }
 
+    /** A schema's tables, and the views Ontul keeps in it (a table hides a view of its name). */
     private static final class ConnectorSchema
             extends AbstractSchema
     {
         private final String catalog;
         private final String schema;
         private final Connector connector;
+        private final StoredViews views;
         private final Map<String, String> versions;
 
-        ConnectorSchema(String catalog, String schema, Connector connector, Map<String, String> versions)
+        ConnectorSchema(String catalog, String schema, Connector connector, StoredViews views, Map<String, String> versions)
         {
             this.catalog = catalog;
             this.schema = schema;
             this.connector = connector;
+            this.views = views;
             this.versions = versions;
         }
 
@@ -95,8 +102,13 @@ public final class CatalogSchemas
         public Lookup<Table> tables()
         {
             return new LazyLookup<>(
-                    name -> table(name).map(handle -> new ConnectorTable(connector, handle)),
-                    () -> new LinkedHashSet<>(connector.metadata().listTables(schema)));
+                    name -> table(name).<Table>map(handle -> new ConnectorTable(connector, handle))
+                            .or(() -> views.get(catalog, schema, name).map(ViewTable::new)),
+                    () -> {
+                        Set<String> names = new LinkedHashSet<>(connector.metadata().listTables(schema));
+                        views.list(catalog, schema).forEach(view -> names.add(view.name()));
+                        return names;
+                    });
         }
 
         private Optional<TableHandle> table(String name)

@@ -163,6 +163,8 @@ final class AccessStatements
     {
         Grants grants = grants(context, create);
         context.requireAdmin("CREATE " + create.kind(), create.getParserPosition());
+        // on tables only: a view's rows are those of its tables, filtered and masked there
+        context.table(create.table());
         Securable table = object("TABLE", create.table(), context);
         String granteeKind = create.granteeKind();
         String grantee = create.grantee().getSimple();
@@ -283,7 +285,7 @@ final class AccessStatements
             }
             default -> {
                 List<String> qualified = context.qualify(name);
-                context.table(name);
+                context.requireTableOrView(name);
                 yield Securable.table(qualified.get(0), qualified.get(1), qualified.get(2));
             }
         };

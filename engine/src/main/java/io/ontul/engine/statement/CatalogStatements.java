@@ -79,7 +79,10 @@ final class CatalogStatements
         if (!browser.schemaExists(catalog, schema)) {
             throw new OntulException(ErrorCode.NOT_FOUND, position(pos) + "Schema '" + catalog + "." + schema + "' does not exist");
         }
-        return listing(context, "table", filter(browser.tables(catalog, schema), show.likePattern()));
+        // views too, as in Trino and PostgreSQL's \\d
+        List<String> tables = new ArrayList<>(browser.tables(catalog, schema));
+        tables.addAll(browser.views(catalog, schema));
+        return listing(context, "table", filter(tables.stream().sorted().distinct().toList(), show.likePattern()));
     }
 
     QueryResult showColumns(SqlShowColumns show, StatementContext context)
@@ -94,14 +97,18 @@ final class CatalogStatements
 
     private static QueryResult describe(SqlIdentifier identifier, StatementContext context)
     {
-        TableHandle table = context.table(identifier);
-        if (!context.access().canSee(io.ontul.engine.security.Securable.table(table.catalog(), table.schema(), table.table()))) {
+        List<String> name = context.qualify(identifier);
+        context.requireTableOrView(identifier);
+        if (!context.access().canSee(io.ontul.engine.security.Securable.table(name.get(0), name.get(1), name.get(2)))) {
             // as if it did not exist, as in the listings
-            throw new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", context.qualify(identifier)) + "' does not exist");
+            throw new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist");
         }
+        org.apache.arrow.vector.types.pojo.Schema columns = context.connector(name.get(0), identifier.getParserPosition()).metadata().getTable(name.get(1), name.get(2))
+                .map(TableHandle::columns)
+                .orElseGet(() -> context.view(name).orElseThrow().columns());
         LogicalPlanner planner = context.planner();
         List<List<String>> rows = new ArrayList<>();
-        for (Field field : table.columns().getFields()) {
+        for (Field field : columns.getFields()) {
             RelDataType type = ArrowTypes.toRelType(planner.typeFactory(), field);
             rows.add(List.of(field.getName(), ArrowTypes.sqlName(type), field.isNullable() ? "YES" : "NO"));
         }

@@ -77,13 +77,33 @@ public interface StatementContext
                 .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(pos) + "Catalog '" + catalog + "' does not exist"));
     }
 
-    /** @throws OntulException NOT_FOUND at the identifier when there is no such table */
+    /**
+     * @throws OntulException NOT_FOUND at the identifier when there is no such table,
+     *         INVALID_ARGUMENT when it names a view
+     */
     default TableHandle table(SqlIdentifier identifier)
     {
         List<String> name = qualify(identifier);
         Connector connector = connector(name.get(0), identifier.getParserPosition());
-        return connector.metadata().getTable(name.get(1), name.get(2))
-                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist"));
+        return connector.metadata().getTable(name.get(1), name.get(2)).orElseThrow(() -> view(name).isPresent()
+                ? new OntulException(ErrorCode.INVALID_ARGUMENT, position(identifier.getParserPosition()) + "'" + String.join(".", name) + "' is a view, not a table: views are read, not written")
+                : new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist"));
+    }
+
+    /** The view Ontul keeps under {@code catalog.schema.view}, if there is one. */
+    default java.util.Optional<io.ontul.engine.metadata.StoredView> view(List<String> qualified)
+    {
+        return engine().catalogs().views().get(qualified.get(0), qualified.get(1), qualified.get(2));
+    }
+
+    /** @throws OntulException NOT_FOUND at the identifier when there is neither a table nor a view of that name */
+    default void requireTableOrView(SqlIdentifier identifier)
+    {
+        List<String> name = qualify(identifier);
+        Connector connector = connector(name.get(0), identifier.getParserPosition());
+        if (connector.metadata().getTable(name.get(1), name.get(2)).isEmpty() && view(name).isEmpty()) {
+            throw new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist");
+        }
     }
 
     // ---- access control

@@ -74,6 +74,11 @@ public final class StatementHandlers
         statements.add(SqlCreateSchemaWithProperties.class, tables::createSchema);
         statements.add(SqlDropSchema.class, tables::dropSchema);
 
+        ViewStatements views = new ViewStatements();
+        statements.add(org.apache.calcite.sql.ddl.SqlCreateView.class, views::create);
+        statements.add(org.apache.calcite.sql.ddl.SqlDropView.class, views::drop);
+        statements.add(io.ontul.engine.sql.tree.SqlShowCreateView.class, views::showCreate);
+
         CatalogStatements catalogs = new CatalogStatements();
         statements.add(SqlCreateCatalog.class, catalogs::createCatalog);
         statements.add(SqlDropCatalog.class, catalogs::dropCatalog);

@@ -46,6 +46,9 @@ final class TableStatements
             }
             throw new OntulException(ErrorCode.ALREADY_EXISTS, position(name.getParserPosition()) + "Table '" + String.join(".", qualified) + "' already exists");
         }
+        if (context.view(qualified).isPresent()) {
+            throw new OntulException(ErrorCode.ALREADY_EXISTS, position(name.getParserPosition()) + "View '" + String.join(".", qualified) + "' already exists (a table cannot replace a view)");
+        }
         if (create.query == null) {
             LogicalPlanner planner = context.planner();
             List<Field> fields = new ArrayList<>();
@@ -87,6 +90,9 @@ final class TableStatements
         List<String> qualified = context.qualify(drop.name);
         Connector connector = context.connector(qualified.get(0), drop.name.getParserPosition());
         if (connector.metadata().getTable(qualified.get(1), qualified.get(2)).isEmpty()) {
+            if (context.view(qualified).isPresent()) {
+                throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(drop.name.getParserPosition()) + "'" + String.join(".", qualified) + "' is a view, not a table: use DROP VIEW");
+            }
             if (drop.ifExists) {
                 return context.updateCount(0);
             }
@@ -130,6 +136,11 @@ final class TableStatements
             throw new OntulException(ErrorCode.NOT_FOUND, position(drop.name.getParserPosition()) + "Schema '" + catalog + "." + schema + "' does not exist");
         }
         context.check(Privilege.DROP, Securable.schema(catalog, schema), drop.name.getParserPosition());
+        List<String> views = context.engine().catalogs().views().list(catalog, schema).stream().map(io.ontul.engine.metadata.StoredView::name).toList();
+        if (!views.isEmpty()) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, position(drop.name.getParserPosition()) + "Schema '" + catalog + "." + schema + "' still has views: "
+                    + String.join(", ", views) + " (drop them first)");
+        }
         connector.metadata().dropSchema(schema);
         context.grants().ifPresent(grants -> grants.dropped(Securable.schema(catalog, schema)));
         return context.updateCount(0);
