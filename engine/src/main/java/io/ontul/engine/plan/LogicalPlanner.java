@@ -8,7 +8,6 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
@@ -99,8 +98,10 @@ public final class LogicalPlanner
     private final UserAccess access;
     /** The views being expanded, innermost first (a view that reads itself is an error). */
     private final Deque<List<String>> expanding = new ArrayDeque<>();
-    /** The plan of each view expanded, by identity, to the view: what the reader's access check sees instead. */
-    private final Map<RelNode, io.ontul.engine.security.Securable> viewBodies = new IdentityHashMap<>();
+    /** The scans of the views' plans, by identity: the tables the views' owners read, not the statement's user. */
+    private final Set<RelNode> viewScans = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The views read by the query or view being converted, innermost first. */
+    private final Deque<Set<io.ontul.engine.security.Securable>> viewsReadBy = new ArrayDeque<>();
     private final Set<String> viewsRead = new LinkedHashSet<>();
 
     /**
@@ -174,8 +175,17 @@ public final class LogicalPlanner
      */
     public RelRoot toOptimizedRel(SqlNode validated)
     {
-        RelRoot root = converter().convertQuery(validated, false, true);
-        access.checkSelect(TablesRead.of(root.rel, viewBodies));
+        Set<io.ontul.engine.security.Securable> views = new LinkedHashSet<>();
+        viewsReadBy.push(views);
+        RelRoot root;
+        try {
+            root = converter().convertQuery(validated, false, true);
+        }
+        finally {
+            viewsReadBy.pop();
+        }
+        views.addAll(TablesRead.of(root.rel, viewScans));
+        access.checkSelect(views);
         RelNode rel = withPolicies(root.rel);
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
 
@@ -272,13 +282,19 @@ public final class LogicalPlanner
         io.ontul.engine.metadata.StoredView view = requireNonNull(table, "not a view").view();
         CalciteCatalogReader reader = catalogReader.withSchemaPath(schemaPath);
         HiddenColumnValidator viewValidator = newValidator(reader);
+        if (!viewsReadBy.isEmpty()) {
+            viewsReadBy.peek().add(io.ontul.engine.security.Securable.table(view.catalog(), view.schema(), view.name()));
+        }
+        Set<io.ontul.engine.security.Securable> read = new LinkedHashSet<>();
         expanding.push(viewPath);
+        viewsReadBy.push(read);
         viewsRead.add(name);
         try {
             SqlNode query = ((org.apache.calcite.sql.ddl.SqlCreateView) io.ontul.engine.sql.parser.OntulParser.parse(definition)).query;
             RelRoot root = converter(viewValidator, reader).convertQuery(viewValidator.validate(WindowReferenceFrames.inline(query)), false, true);
-            access.owner(view.owner()).checkSelect(TablesRead.of(root.rel, viewBodies));
-            viewBodies.put(root.rel, io.ontul.engine.security.Securable.table(view.catalog(), view.schema(), view.name()));
+            read.addAll(TablesRead.of(root.rel, viewScans));
+            access.owner(view.owner()).checkSelect(read);
+            TablesRead.scans(root.rel, viewScans::add);
             return root;
         }
         catch (org.apache.calcite.runtime.CalciteContextException e) {
@@ -292,6 +308,7 @@ public final class LogicalPlanner
         }
         finally {
             expanding.pop();
+            viewsReadBy.pop();
         }
     }
 

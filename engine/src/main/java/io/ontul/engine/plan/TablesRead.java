@@ -2,7 +2,7 @@ package io.ontul.engine.plan;
 
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Consumer;
 import java.util.Set;
 
 import org.apache.calcite.rel.RelNode;
@@ -17,7 +17,8 @@ import io.ontul.engine.security.Securable;
  * The tables a plan reads, found in the plan as converted from SQL, before any rewrite could drop
  * one (a join the optimizer proves empty still reads nothing the user may not see): every table
  * scan, in subqueries ({@code IN}, {@code EXISTS}, scalar) too. An INSERT's target is not read.
- * A view's plan counts as reading the view, not the tables under it: those its owner reads.
+ * The scans of a view's plan are left out: reading a view reads the view, and the tables under
+ * it are what the view's owner reads.
  */
 final class TablesRead
 {
@@ -25,41 +26,39 @@ final class TablesRead
 
     static Set<Securable> of(RelNode plan)
     {
-        return of(plan, Map.of());
+        return of(plan, Set.of());
     }
 
-    /** @param views the plans of views (by identity) to the view each stands for */
-    static Set<Securable> of(RelNode plan, Map<RelNode, Securable> views)
+    /** @param viewScans the scans that are part of views' plans (by identity): what the views' owners read */
+    static Set<Securable> of(RelNode plan, Set<RelNode> viewScans)
     {
         Set<Securable> tables = new LinkedHashSet<>();
-        collect(plan, views, tables);
+        scans(plan, scan -> {
+            List<String> name = scan.getTable().getQualifiedName();
+            if (!viewScans.contains(scan) && name.size() >= 3) {
+                tables.add(Securable.table(name.get(name.size() - 3), name.get(name.size() - 2), name.get(name.size() - 1)));
+            }
+        });
         return tables;
     }
 
-    private static void collect(RelNode plan, Map<RelNode, Securable> views, Set<Securable> tables)
+    /** Every table scan of the plan, in subqueries too. */
+    static void scans(RelNode plan, Consumer<TableScan> action)
     {
         new RelVisitor()
         {
             @Override
             public void visit(RelNode node, int ordinal, RelNode parent)
             {
-                Securable view = views.get(node);
-                if (view != null) {
-                    tables.add(view);
-                    return;
-                }
                 if (node instanceof TableScan scan) {
-                    List<String> name = scan.getTable().getQualifiedName();
-                    if (name.size() >= 3) {
-                        tables.add(Securable.table(name.get(name.size() - 3), name.get(name.size() - 2), name.get(name.size() - 1)));
-                    }
+                    action.accept(scan);
                 }
                 node.accept(new RexShuttle()
                 {
                     @Override
                     public org.apache.calcite.rex.RexNode visitSubQuery(RexSubQuery subQuery)
                     {
-                        collect(subQuery.rel, views, tables);
+                        scans(subQuery.rel, action);
                         return super.visitSubQuery(subQuery);
                     }
                 });

@@ -102,6 +102,7 @@ public final class OntulFlightSqlProducer
     private static final Logger LOG = LoggerFactory.getLogger(OntulFlightSqlProducer.class);
 
     public static final String TABLE_TYPE = "TABLE";
+    public static final String VIEW_TYPE = "VIEW";
     private static final String SEARCH_ESCAPE = "\\";
     private static final Schema EMPTY_SCHEMA = new Schema(List.of());
 
@@ -539,7 +540,9 @@ public final class OntulFlightSqlProducer
         boolean includeSchema = command.getIncludeSchema();
         Schema resultSchema = includeSchema ? Schemas.GET_TABLES_SCHEMA : Schemas.GET_TABLES_SCHEMA_NO_SCHEMA;
         rows(listener, resultSchema, rows -> {
-            if (!command.getTableTypesList().isEmpty() && !command.getTableTypesList().contains(TABLE_TYPE)) {
+            boolean tables = command.getTableTypesList().isEmpty() || command.getTableTypesList().contains(TABLE_TYPE);
+            boolean views = command.getTableTypesList().isEmpty() || command.getTableTypesList().contains(VIEW_TYPE);
+            if (!tables && !views) {
                 return;
             }
             String tablePattern = command.hasTableNameFilterPattern() ? command.getTableNameFilterPattern() : null;
@@ -548,12 +551,22 @@ public final class OntulFlightSqlProducer
             for (String catalog : catalogs(browser, requested)) {
                 listCatalog(requested, catalog, rows, catalogRows -> {
                     for (String schema : matching(command.hasDbSchemaFilterPattern() ? command.getDbSchemaFilterPattern() : null, browser.schemas(catalog))) {
-                        for (String table : matching(tablePattern, browser.tables(catalog, schema))) {
+                        // by type, then name, as JDBC's getTables orders them
+                        for (String table : tables ? matching(tablePattern, browser.tables(catalog, schema)) : List.<String>of()) {
                             List<Object> row = new ArrayList<>(List.of(catalog, schema, table, TABLE_TYPE));
                             if (includeSchema) {
                                 TableHandle handle = browser.table(catalog, schema, table)
                                         .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "Table '" + catalog + "." + schema + "." + table + "' does not exist"));
                                 row.add(serialize(ColumnTypes.describe(catalog, schema, table, handle.columns())).toByteArray());
+                            }
+                            catalogRows.accept(row);
+                        }
+                        for (String view : views ? matching(tablePattern, browser.views(catalog, schema)) : List.<String>of()) {
+                            List<Object> row = new ArrayList<>(List.of(catalog, schema, view, VIEW_TYPE));
+                            if (includeSchema) {
+                                Schema columns = browser.viewColumns(catalog, schema, view)
+                                        .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, "View '" + catalog + "." + schema + "." + view + "' does not exist"));
+                                row.add(serialize(ColumnTypes.describe(catalog, schema, view, columns)).toByteArray());
                             }
                             catalogRows.accept(row);
                         }
@@ -566,7 +579,7 @@ public final class OntulFlightSqlProducer
     @Override
     public void getStreamTableTypes(CallContext context, ServerStreamListener listener)
     {
-        MetadataBatches.send(allocator, Schemas.GET_TABLE_TYPES_SCHEMA, List.of(List.of(TABLE_TYPE)), listener);
+        MetadataBatches.send(allocator, Schemas.GET_TABLE_TYPES_SCHEMA, List.of(List.of(TABLE_TYPE), List.of(VIEW_TYPE)), listener);
     }
 
     /**

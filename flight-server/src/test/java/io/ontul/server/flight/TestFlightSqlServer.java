@@ -175,8 +175,7 @@ class TestFlightSqlServer
             assertThat(column(metadata.getCatalogs(), "TABLE_CAT")).contains("memory", "tpch");
             assertThat(column(metadata.getSchemas(), "TABLE_SCHEM")).contains("tiny", "default");
             assertThat(column(metadata.getTables("tpch", "tiny", "line%", null), "TABLE_NAME")).containsExactly("lineitem");
-            assertThat(column(metadata.getTables(null, null, "%", new String[] {"VIEW"}), "TABLE_NAME")).isEmpty();
-            assertThat(column(metadata.getTableTypes(), "TABLE_TYPE")).containsExactly("TABLE");
+            assertThat(column(metadata.getTableTypes(), "TABLE_TYPE")).containsExactly("TABLE", "VIEW");
             assertThat(column(metadata.getPrimaryKeys("tpch", "tiny", "lineitem"), "COLUMN_NAME")).containsExactly("l_orderkey", "l_linenumber");
             assertThat(column(metadata.getImportedKeys("tpch", "tiny", "lineitem"), "PKTABLE_NAME")).isEmpty();
             assertThat(column(metadata.getExportedKeys("tpch", "tiny", "lineitem"), "FKTABLE_NAME")).isEmpty();
@@ -197,6 +196,35 @@ class TestFlightSqlServer
                     .containsEntry("l_shipdate", "DATE")
                     .containsEntry("l_comment", "VARCHAR");
             assertThat(sizes).containsEntry("l_quantity", 15).containsEntry("l_comment", 44);
+        }
+    }
+
+    /** DBeaver lists what getTables calls VIEW under Views, with the columns getColumns gives. */
+    @Test
+    void viewsAreListedAsViewsWithTheirColumns()
+            throws SQLException
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE VIEW memory.default.flight_african_nations AS SELECT n_nationkey, n_name FROM tpch.tiny.nation WHERE n_regionkey = 0");
+            try {
+                DatabaseMetaData metadata = connection.getMetaData();
+                assertThat(column(metadata.getTables("memory", "default", "flight_%", new String[] {"VIEW"}), "TABLE_NAME")).containsExactly("flight_african_nations");
+                assertThat(column(metadata.getTables("memory", "default", "flight_%", new String[] {"TABLE"}), "TABLE_NAME")).doesNotContain("flight_african_nations");
+                assertThat(column(metadata.getTables("memory", "default", "flight_african%", null), "TABLE_TYPE")).containsExactly("VIEW");
+                Map<String, String> types = new HashMap<>();
+                try (ResultSet columns = metadata.getColumns("memory", "default", "flight_african_nations", null)) {
+                    while (columns.next()) {
+                        types.put(columns.getString("COLUMN_NAME"), columns.getString("TYPE_NAME"));
+                    }
+                }
+                assertThat(types).isEqualTo(Map.of("n_nationkey", "BIGINT", "n_name", "VARCHAR"));
+                // TPC-H's region 0, AFRICA, has ALGERIA, ETHIOPIA, KENYA, MOROCCO and MOZAMBIQUE
+                assertThat(column(statement.executeQuery("SELECT n_name FROM memory.default.flight_african_nations ORDER BY n_name"), "n_name"))
+                        .containsExactly("ALGERIA", "ETHIOPIA", "KENYA", "MOROCCO", "MOZAMBIQUE");
+            }
+            finally {
+                statement.execute("DROP VIEW memory.default.flight_african_nations");
+            }
         }
     }
 
