@@ -91,6 +91,75 @@ SqlNode SqlShowCreateView() :
 }
 
 /**
+ * MERGE INTO target [[AS] alias] USING source ON condition
+ *   WHEN MATCHED [AND condition] THEN UPDATE SET column = value, ... | DELETE
+ *   WHEN NOT MATCHED [AND condition] THEN INSERT [(column, ...)] VALUES (value, ...)
+ * (clauses in any number and order; the first whose condition holds applies to a row)
+ */
+SqlNode SqlMergeStatement() :
+{
+    final Span s;
+    final SqlIdentifier target;
+    SqlIdentifier alias = null;
+    final SqlNode source;
+    final SqlNode condition;
+    final List<SqlMergeStatement.WhenClause> clauses = new ArrayList<SqlMergeStatement.WhenClause>();
+    SqlMergeStatement.WhenClause clause;
+}
+{
+    <MERGE> { s = span(); } <INTO> target = QualifiedName()
+    [ [ <AS> ] alias = SimpleIdentifier() ]
+    <USING> source = TableRef()
+    <ON> condition = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    (
+        clause = MergeWhenClause() { clauses.add(clause); }
+    )+
+    {
+        return new SqlMergeStatement(s.end(this), target, alias, source, condition, clauses);
+    }
+}
+
+SqlMergeStatement.WhenClause MergeWhenClause() :
+{
+    final Span s;
+    boolean matched = true;
+    SqlNode condition = null;
+    SqlMergeStatement.Action action;
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+    final List<SqlNode> values = new ArrayList<SqlNode>();
+    SqlNodeList insertColumns = null;
+    SqlIdentifier column;
+    SqlNode value;
+}
+{
+    <WHEN> { s = span(); } [ <NOT> { matched = false; } ] <MATCHED>
+    [ <AND> condition = Expression(ExprContext.ACCEPT_SUB_QUERY) ]
+    <THEN>
+    (
+        <UPDATE> { action = SqlMergeStatement.Action.UPDATE; } <SET>
+        column = SimpleIdentifier() <EQ> value = Expression(ExprContext.ACCEPT_SUB_QUERY) { columns.add(column); values.add(value); }
+        (
+            <COMMA> column = SimpleIdentifier() <EQ> value = Expression(ExprContext.ACCEPT_SUB_QUERY) { columns.add(column); values.add(value); }
+        )*
+    |
+        <DELETE> { action = SqlMergeStatement.Action.DELETE; }
+    |
+        <INSERT> { action = SqlMergeStatement.Action.INSERT; }
+        [ insertColumns = ParenthesizedSimpleIdentifierList() { columns.addAll(insertColumns.getList()); } ]
+        <VALUES> <LPAREN>
+        value = Expression(ExprContext.ACCEPT_SUB_QUERY) { values.add(value); }
+        (
+            <COMMA> value = Expression(ExprContext.ACCEPT_SUB_QUERY) { values.add(value); }
+        )*
+        <RPAREN>
+    )
+    {
+        return new SqlMergeStatement.WhenClause(s.end(this), matched, java.util.Optional.ofNullable(condition), action,
+            new SqlNodeList(columns, s.end(this)), new SqlNodeList(values, s.end(this)));
+    }
+}
+
+/**
  * Parses an optional LIKE 'pattern' of a SHOW statement.
  */
 SqlCharStringLiteral LikePatternOpt() :

@@ -101,6 +101,20 @@ public interface Connector
     }
 
     /**
+     * Opens a writer whose commit replaces every row of {@code table} with the appended ones, in
+     * one step that readers see whole (or not at all): how DELETE, UPDATE and MERGE write, the
+     * engine computing every row the table keeps, changed or not. {@code table} is the handle
+     * the statement was planned and read with; a commit that would lose rows another statement
+     * committed to the table since then fails with TRANSACTION_CONFLICT instead, the table as it was.
+     *
+     * @throws OntulException NOT_SUPPORTED if the catalog cannot replace a table's rows
+     */
+    default BatchSink createOverwriteSink(TableHandle table)
+    {
+        throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support DELETE, UPDATE or MERGE on table %s", table.qualifiedName());
+    }
+
+    /**
      * Opens this process's part of a write another process commits: {@code handle} comes from
      * that process's {@link BatchSink#remoteWriterHandle()} (a worker of a cluster writing its share
      * of the coordinator's INSERT or CREATE TABLE AS). {@code writer} numbers the writers of one

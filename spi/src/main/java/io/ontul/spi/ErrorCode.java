@@ -18,6 +18,8 @@ public enum ErrorCode
     QUERY_CANCELLED(ErrorCategory.USER_ERROR),
     /** The user may not run the statement (for example CREATE USER by a user who is not an administrator). */
     PERMISSION_DENIED(ErrorCategory.USER_ERROR),
+    /** Another statement changed the table this one writes after it read it; running it again reads the change. */
+    TRANSACTION_CONFLICT(ErrorCategory.USER_ERROR),
     EXCEEDED_MEMORY_LIMIT(ErrorCategory.INSUFFICIENT_RESOURCES),
     EXCEEDED_SPILL_LIMIT(ErrorCategory.INSUFFICIENT_RESOURCES),
     /** The query ran longer than its maximum run time ({@code query_max_run_time}). */

@@ -67,6 +67,10 @@ public final class StatementHandlers
         statements.add(SqlExplain.class, queries::explain);
 
         statements.add(SqlInsert.class, new InsertStatements()::insert);
+        RowLevelStatements rowLevel = new RowLevelStatements();
+        statements.add(org.apache.calcite.sql.SqlDelete.class, rowLevel::delete);
+        statements.add(org.apache.calcite.sql.SqlUpdate.class, rowLevel::update);
+        statements.add(io.ontul.engine.sql.tree.SqlMergeStatement.class, rowLevel::merge);
 
         TableStatements tables = new TableStatements();
         statements.add(SqlCreateTable.class, tables::createTable);

@@ -18,7 +18,8 @@ import io.ontul.spi.OntulException;
 /**
  * Copies appended rows into the catalog's allocator and keeps them aside until commit hands them
  * to the {@link MemoryTable} in one step. Copying happens outside the lock, so several threads
- * append in parallel.
+ * append in parallel. An overwriting sink (DELETE, UPDATE, MERGE) replaces the rows the table
+ * had when it was opened, and fails if another statement committed to the table since.
  */
 public final class MemoryBatchSink
         implements BatchSink
@@ -31,12 +32,21 @@ public final class MemoryBatchSink
     private final MemoryTable table;
     private final BufferAllocator allocator;
     private final List<VectorSchemaRoot> appended = new ArrayList<>();
+    /** The batches an overwriting sink replaces; null for one that appends. */
+    private final List<MemoryBatch> replaced;
     private State state = State.OPEN;
 
     public MemoryBatchSink(MemoryTable table, BufferAllocator allocator)
     {
+        this(table, allocator, false);
+    }
+
+    /** @param overwrite whether commit replaces the table's rows as they are now instead of adding to them */
+    public MemoryBatchSink(MemoryTable table, BufferAllocator allocator, boolean overwrite)
+    {
         this.table = requireNonNull(table, "table is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
+        this.replaced = overwrite ? table.snapshot() : null;
         table.checkNotDropped();
     }
 
@@ -72,7 +82,7 @@ public final class MemoryBatchSink
         state = State.COMMITTED;
         List<VectorSchemaRoot> batches = List.copyOf(appended);
         appended.clear();
-        return table.commit(batches);
+        return replaced == null ? table.commit(batches) : table.replace(replaced, batches);
     }
 
     @Override

@@ -92,6 +92,12 @@ public final class MemoryConnector
         return new MemoryBatchSink((MemoryTable) table.connectorHandle(), allocator);
     }
 
+    @Override
+    public BatchSink createOverwriteSink(TableHandle table)
+    {
+        return new MemoryBatchSink((MemoryTable) table.connectorHandle(), allocator, true);
+    }
+
     /** Frees all tables; the allocator belongs to the engine, which closes it. */
     @Override
     public void close()

@@ -109,6 +109,41 @@ public final class MemoryTable
             incoming.forEach(VectorSchemaRoot::close);
             throw notFound();
         }
+        List<MemoryBatch> updated = new ArrayList<>(batches);
+        merge(incoming).stream().map(MemoryBatch::new).forEach(updated::add);
+        batches = List.copyOf(updated);
+        rowCount += added;
+        uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
+        return added;
+    }
+
+    /**
+     * Replaces the batches {@code expected} with {@code incoming} (which the table now owns) in one
+     * step, and returns how many rows they hold; the old batches are freed once their last reader
+     * is done.
+     *
+     * @throws OntulException TRANSACTION_CONFLICT if the table's batches are no longer {@code expected}
+     */
+    synchronized long replace(List<MemoryBatch> expected, List<VectorSchemaRoot> incoming)
+    {
+        if (dropped || batches != expected) {
+            incoming.forEach(VectorSchemaRoot::close);
+            checkNotDropped();
+            throw OntulException.userError(ErrorCode.TRANSACTION_CONFLICT,
+                    "Table '%s' was written by another statement while this one ran; nothing was changed: run it again", qualifiedName());
+        }
+        long rows = incoming.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+        List<MemoryBatch> updated = merge(incoming).stream().map(MemoryBatch::new).toList();
+        batches = updated;
+        rowCount = rows;
+        uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
+        expected.forEach(MemoryBatch::release);
+        return rows;
+    }
+
+    /** Small batches merged; {@code incoming} is closed. */
+    private List<VectorSchemaRoot> merge(List<VectorSchemaRoot> incoming)
+    {
         List<VectorSchemaRoot> merged;
         try (MemoryBatchCopier copier = new MemoryBatchCopier()) {
             int next = 0;
@@ -125,13 +160,7 @@ public final class MemoryTable
         catch (OutOfMemoryException e) {
             throw outOfMemory(qualifiedName(), e);
         }
-
-        List<MemoryBatch> updated = new ArrayList<>(batches);
-        merged.stream().map(MemoryBatch::new).forEach(updated::add);
-        batches = List.copyOf(updated);
-        rowCount += added;
-        uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
-        return added;
+        return merged;
     }
 
     /** Removes all rows for good; later commits and scans fail with NOT_FOUND. */
