@@ -86,6 +86,16 @@ public final class IcebergConnector
         return new IcebergBatchSink(handle, targetFileSize(handle), context.allocator(), context.parallelism(), Optional.empty());
     }
 
+    /** DELETE, UPDATE and MERGE: the table's rows rewritten, one overwrite commit validated against the snapshot the statement read. */
+    @Override
+    public BatchSink createOverwriteSink(TableHandle table)
+    {
+        if (!(table.connectorHandle() instanceof IcebergTableHandle handle)) {
+            throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Table '%s' is a metadata table and read-only", table.qualifiedName());
+        }
+        return new IcebergBatchSink(handle, targetFileSize(handle), context.allocator(), context.parallelism(), Optional.empty(), true);
+    }
+
     /** A data table reads the same on every node at the snapshot the coordinator planned with ({@link #version}); metadata tables run on the coordinator. */
     @Override
     public boolean readableOnEveryNode(TableHandle table)

@@ -246,6 +246,56 @@ class TestIcebergSql
         assertSameRows(IcebergTesting.icebergRows(table, List.of("o_orderkey", "o_orderdate")), duckDb("SELECT o_orderkey, o_orderdate FROM tpch.tiny.orders"));
     }
 
+    /**
+     * DELETE, UPDATE and MERGE run here and, the same statements, in DuckDB over the same TPC-H
+     * orders: the same update counts and the same table after each, one overwrite snapshot per
+     * statement, and Iceberg's own reader reads what Ontul reads.
+     */
+    @Test
+    void rowLevelChangesMatchDuckDbWithOneCommitEach()
+            throws Exception
+    {
+        execute("CREATE TABLE iceberg.tpch.orders_dml AS SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_clerk FROM tpch.tiny.orders");
+        try (Statement statement = duckDb.createStatement()) {
+            statement.execute("CREATE TABLE orders_dml AS SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_clerk FROM tpch.tiny.orders");
+        }
+        Table table = catalog.loadTable(TableIdentifier.of("tpch", "orders_dml"));
+        List<String> statements = List.of(
+                "DELETE FROM %s WHERE o_orderstatus = 'F' AND o_totalprice < 100000",
+                "UPDATE %s SET o_totalprice = o_totalprice + 1.25, o_clerk = upper(o_clerk) || '!' WHERE o_orderdate >= DATE '1997-01-01'",
+                "MERGE INTO %s t USING (SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate FROM tpch.tiny.orders WHERE o_orderkey %% 7 = 0) s "
+                        + "ON t.o_orderkey = s.o_orderkey "
+                        + "WHEN MATCHED AND s.o_orderstatus = 'P' THEN DELETE "
+                        + "WHEN MATCHED THEN UPDATE SET o_clerk = 'merged' "
+                        + "WHEN NOT MATCHED THEN INSERT (o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_clerk) "
+                        + "VALUES (s.o_orderkey, s.o_custkey, s.o_orderstatus, s.o_totalprice, s.o_orderdate, 'reinserted')");
+        String contents = "SELECT * FROM %s ORDER BY o_orderkey";
+        for (String statement : statements) {
+            long snapshots = table.snapshots().spliterator().getExactSizeIfKnown();
+            List<List<Object>> counted = execute(statement.formatted("iceberg.tpch.orders_dml"));
+            long expected;
+            try (Statement duckDbStatement = duckDb.createStatement()) {
+                expected = duckDbStatement.executeLargeUpdate(statement.formatted("orders_dml"));
+            }
+            assertThat(counted).as(statement).containsExactly(List.of(expected));
+            assertThat((Long) counted.get(0).get(0)).as(statement).isPositive();
+            assertSameRows(execute(contents.formatted("iceberg.tpch.orders_dml")), duckDb(contents.formatted("orders_dml")));
+            table.refresh();
+            assertThat(table.snapshots().spliterator().getExactSizeIfKnown()).as(statement).isEqualTo(snapshots + 1);
+            assertThat(table.currentSnapshot().operation()).isEqualTo("overwrite");
+            assertSameRows(IcebergTesting.icebergRows(table, List.of("o_orderkey", "o_totalprice", "o_clerk")),
+                    duckDb("SELECT o_orderkey, o_totalprice, o_clerk FROM orders_dml"));
+        }
+        // a failing statement leaves the table and its snapshots as they were
+        long snapshots = table.snapshots().spliterator().getExactSizeIfKnown();
+        assertThatThrownBy(() -> execute("UPDATE iceberg.tpch.orders_dml SET o_custkey = CAST(CASE WHEN o_orderkey > 50000 THEN 'x' ELSE '1' END AS INTEGER)"))
+                .isInstanceOf(OntulException.class)
+                .hasMessageContaining("'x'");
+        table.refresh();
+        assertThat(table.snapshots().spliterator().getExactSizeIfKnown()).isEqualTo(snapshots);
+        assertSameRows(execute(contents.formatted("iceberg.tpch.orders_dml")), duckDb(contents.formatted("orders_dml")));
+    }
+
     @Test
     void schemasAndDrops()
     {

@@ -11,11 +11,14 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Expressions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +69,7 @@ public final class IcebergBatchSink
     private final IcebergDataWriter local;
     private final List<DataFile> remoteFiles = new ArrayList<>();
     private final Optional<Transaction> createTransaction;
+    private final boolean overwrite;
     private boolean remoteWriters;
     private volatile State state = State.OPEN;
 
@@ -78,6 +82,17 @@ public final class IcebergBatchSink
      */
     public IcebergBatchSink(IcebergTableHandle table, long targetFileSize, BufferAllocator allocator, int writerThreads, Optional<Transaction> createTransaction)
     {
+        this(table, targetFileSize, allocator, writerThreads, createTransaction, false);
+    }
+
+    /**
+     * @param overwrite whether the commit replaces every row of the snapshot {@code table} was
+     *        read at (DELETE, UPDATE, MERGE: copy-on-write of the whole table, one overwrite
+     *        commit), failing with TRANSACTION_CONFLICT if another commit added or removed data since
+     */
+    public IcebergBatchSink(IcebergTableHandle table, long targetFileSize, BufferAllocator allocator, int writerThreads, Optional<Transaction> createTransaction, boolean overwrite)
+    {
+        this.overwrite = overwrite;
         this.createTransaction = requireNonNull(createTransaction, "createTransaction is null");
         this.table = requireNonNull(table, "table is null");
         this.targetFileSize = targetFileSize;
@@ -133,12 +148,23 @@ public final class IcebergBatchSink
             throw e;
         }
         files.addAll(remoteFiles);
-        if (files.isEmpty() && createTransaction.isEmpty()) {
+        if (files.isEmpty() && createTransaction.isEmpty() && !overwrite) {
             state = State.COMMITTED;
             return 0;
         }
         try {
-            if (!files.isEmpty()) {
+            if (overwrite) {
+                OverwriteFiles replace = table.table().newOverwrite()
+                        .overwriteByRowFilter(Expressions.alwaysTrue())
+                        .conflictDetectionFilter(Expressions.alwaysTrue())
+                        .validateNoConflictingData()
+                        .validateNoConflictingDeletes();
+                table.snapshot().ifPresent(read -> replace.validateFromSnapshot(read.snapshotId()));
+                files.forEach(replace::addFile);
+                replace.set(OPERATION_ID, operationId);
+                replace.commit();
+            }
+            else if (!files.isEmpty()) {
                 AppendFiles append = table.table().newAppend();
                 files.forEach(append::appendFile);
                 append.set(OPERATION_ID, operationId);
@@ -157,6 +183,10 @@ public final class IcebergBatchSink
             deleteRemoteLeftovers();
             if (createTransaction.isPresent() && (e instanceof AlreadyExistsException || e instanceof CommitFailedException)) {
                 throw new OntulException(ErrorCode.ALREADY_EXISTS, "Table '%s' was created by another statement while this one was writing it: %s".formatted(table.qualifiedName(), IcebergErrors.describe(e)), e);
+            }
+            if (e instanceof ValidationException) {
+                throw new OntulException(ErrorCode.TRANSACTION_CONFLICT, "Table '%s' was written by another statement while this one ran; nothing was changed: run it again (%s)"
+                        .formatted(table.qualifiedName(), IcebergErrors.describe(e)), e);
             }
             if (e instanceof NoSuchTableException) {
                 throw new OntulException(ErrorCode.NOT_FOUND, "Table '%s' was dropped while the statement was writing to it".formatted(table.qualifiedName()), e);
