@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -22,6 +23,12 @@ import io.ontul.spi.OntulException;
  * INSERTs the rows of one statement in one database transaction on one connection: batched
  * prepared statements, committed by {@link #commit()} and rolled back by {@link #abort()}, so
  * other sessions see all rows or none. Appends from several threads take turns.
+ * <p>
+ * An overwriting sink (DELETE, UPDATE and MERGE) opens its transaction at once: it locks the
+ * table against other writers where the database can ({@link JdbcDialect#lockAgainstWriters};
+ * readers, the statement's own scan among them, go on), deletes every row, inserts the rows
+ * appended and commits; other sessions see the old rows until the commit, the new ones after.
+ * A table with columns Ontul cannot read is refused: rewriting its rows would lose them.
  */
 final class JdbcBatchSink
         implements BatchSink
@@ -47,6 +54,11 @@ final class JdbcBatchSink
 
     JdbcBatchSink(JdbcConnectionPool pool, JdbcDialect dialect, JdbcErrors errors, JdbcTableHandle table, int batchSize)
     {
+        this(pool, dialect, errors, table, batchSize, false);
+    }
+
+    JdbcBatchSink(JdbcConnectionPool pool, JdbcDialect dialect, JdbcErrors errors, JdbcTableHandle table, int batchSize, boolean overwrite)
+    {
         this.pool = requireNonNull(pool, "pool is null");
         this.errors = requireNonNull(errors, "errors is null");
         this.table = requireNonNull(table, "table is null");
@@ -57,6 +69,29 @@ final class JdbcBatchSink
         List<String> names = table.columns().stream().map(column -> dialect.quote(column.name())).toList();
         this.insertSql = "INSERT INTO " + dialect.qualifiedName(table.schema(), table.table()) + " (" + String.join(", ", names) + ") VALUES ("
                 + String.join(", ", names.stream().map(name -> "?").toList()) + ")";
+        if (overwrite) {
+            if (!table.leftOut().isEmpty()) {
+                throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Cannot DELETE, UPDATE or MERGE table '%s': it has columns of types Ontul cannot read (%s), whose values would be lost",
+                        table.qualifiedName(), String.join(", ", table.leftOut()));
+            }
+            String qualifiedName = dialect.qualifiedName(table.schema(), table.table());
+            try {
+                connection = pool.connection();
+                connection.setAutoCommit(false);
+                try (java.sql.Statement replace = connection.createStatement()) {
+                    Optional<String> lock = dialect.lockAgainstWriters(qualifiedName);
+                    if (lock.isPresent()) {
+                        replace.execute(lock.get());
+                    }
+                    replace.executeUpdate("DELETE FROM " + qualifiedName);
+                }
+                statement = connection.prepareStatement(insertSql);
+            }
+            catch (SQLException e) {
+                abort();
+                throw errors.failure("Cannot replace the rows of table '" + table.qualifiedName() + "'", e);
+            }
+        }
     }
 
     @Override

@@ -137,6 +137,13 @@ public final class JdbcConnector
         return new JdbcBatchSink(pool, dialect, errors, jdbcTable(table), config.writeBatchSize());
     }
 
+    /** DELETE, UPDATE and MERGE: one transaction that locks out other writers, deletes the rows and inserts the new ones. */
+    @Override
+    public BatchSink createOverwriteSink(TableHandle table)
+    {
+        return new JdbcBatchSink(pool, dialect, errors, jdbcTable(table), config.writeBatchSize(), true);
+    }
+
     @Override
     public Optional<StreamSinkProvider> streamSinkProvider()
     {

@@ -193,12 +193,15 @@ final class JdbcMetadata
     {
         DatabaseMetaData metaData = connection.getMetaData();
         List<JdbcColumn> columns = new ArrayList<>();
+        List<String> leftOut = new ArrayList<>();
         for (RemoteColumn remote : columns(metaData, schema, table)) {
             Optional<ColumnMapping> mapping = dialect.columnMapping(remote);
             if (mapping.isPresent()) {
                 columns.add(new JdbcColumn(remote, mapping.get()));
+                continue;
             }
-            else if (reportedColumns.add(schema + "." + table + "." + remote.name() + ":" + remote.typeName())) {
+            leftOut.add(remote.name());
+            if (reportedColumns.add(schema + "." + table + "." + remote.name() + ":" + remote.typeName())) {
                 LOG.info("Catalog '{}': column {}.{}.{} has type {}, which Ontul does not support; the column is left out", catalogName, schema, table, remote.name(), remote.typeName());
             }
         }
@@ -207,7 +210,7 @@ final class JdbcMetadata
                 ? List.of(primaryKey)
                 : List.of();
         double rowCount = rowCount(connection, schema, table);
-        JdbcTableHandle jdbcTable = new JdbcTableHandle(catalogName, schema, table, columns);
+        JdbcTableHandle jdbcTable = new JdbcTableHandle(catalogName, schema, table, columns, leftOut);
         Schema arrowSchema = new Schema(columns.stream().map(JdbcColumn::field).toList());
         return new TableHandle(catalogName, schema, table, arrowSchema, new TableStatistics(rowCount, uniqueKeys), jdbcTable);
     }

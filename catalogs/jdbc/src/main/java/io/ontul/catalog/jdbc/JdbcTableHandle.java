@@ -7,9 +7,10 @@ import java.util.Optional;
 
 /**
  * A database table or view as found when the statement was planned: its names as the database
- * spells them and the columns the engine sees (unsupported ones left out), in table order.
+ * spells them and the columns the engine sees (unsupported ones left out, and named in
+ * {@code leftOut}), in table order.
  */
-public record JdbcTableHandle(String catalogName, String schema, String table, List<JdbcColumn> columns)
+public record JdbcTableHandle(String catalogName, String schema, String table, List<JdbcColumn> columns, List<String> leftOut)
 {
     public JdbcTableHandle
     {
@@ -17,6 +18,7 @@ public record JdbcTableHandle(String catalogName, String schema, String table, L
         requireNonNull(schema, "schema is null");
         requireNonNull(table, "table is null");
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        leftOut = List.copyOf(requireNonNull(leftOut, "leftOut is null"));
     }
 
     public Optional<JdbcColumn> column(String name)

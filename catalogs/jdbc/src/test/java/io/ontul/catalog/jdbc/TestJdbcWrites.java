@@ -146,6 +146,54 @@ class TestJdbcWrites
                 .isEqualTo(JdbcTesting.execute(session, "SELECT count(*), sum(o_totalprice) FROM tpch.tiny.orders WHERE o_orderkey < 50000"));
     }
 
+    /**
+     * DELETE and UPDATE through Ontul, and the same statements run by PostgreSQL itself on a twin
+     * table: the same update counts and rows; MERGE against the statements PostgreSQL 14 (without
+     * MERGE) needs for it. A statement failing half way leaves the table as it was.
+     */
+    @Test
+    void rowLevelChangesMatchPostgres()
+    {
+        for (String name : List.of("dml_orders", "dml_twin")) {
+            postgres.execute("CREATE TABLE write_test." + name + " (o_orderkey bigint NOT NULL, o_custkey bigint, o_orderstatus varchar(1), o_totalprice numeric(12, 2), o_clerk text)");
+        }
+        JdbcTesting.execute(session, "INSERT INTO " + CATALOG + "." + SCHEMA + ".dml_orders SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_clerk FROM tpch.tiny.orders");
+        postgres.execute("INSERT INTO write_test.dml_twin SELECT * FROM write_test.dml_orders");
+        String ontulTable = CATALOG + "." + SCHEMA + ".dml_orders";
+        String contents = "SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_clerk FROM %s ORDER BY o_orderkey";
+
+        List<String> statements = List.of(
+                "DELETE FROM %s WHERE o_orderstatus = 'F' AND o_totalprice < 100000",
+                "UPDATE %s SET o_totalprice = o_totalprice + 1.25, o_clerk = upper(o_clerk) WHERE o_custkey < 300");
+        for (String statement : statements) {
+            long expected = postgres.update(statement.formatted("write_test.dml_twin"));
+            assertThat(JdbcTesting.execute(session, statement.formatted(ontulTable))).as(statement).containsExactly(List.of(expected));
+            assertThat(expected).isPositive();
+            assertThat(postgres.query(contents.formatted("write_test.dml_orders"))).isEqualTo(postgres.query(contents.formatted("write_test.dml_twin")));
+        }
+
+        // the orders of customers 1 to 9: those with status 'P' deleted, the others' clerk set, and deleted ones put back
+        String source = "(SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice FROM tpch.tiny.orders WHERE o_custkey < 10)";
+        List<List<Object>> merged = JdbcTesting.execute(session, "MERGE INTO " + ontulTable + " t USING " + source + " s ON t.o_orderkey = s.o_orderkey "
+                + "WHEN MATCHED AND s.o_orderstatus = 'P' THEN DELETE WHEN MATCHED THEN UPDATE SET o_clerk = 'merged' "
+                + "WHEN NOT MATCHED THEN INSERT VALUES (s.o_orderkey, s.o_custkey, s.o_orderstatus, s.o_totalprice, 'reinserted')");
+        postgres.execute("CREATE TABLE write_test.dml_source AS SELECT o_orderkey, o_custkey, o_orderstatus, o_totalprice FROM write_test.dml_orders WHERE false");
+        JdbcTesting.execute(session, "INSERT INTO " + CATALOG + "." + SCHEMA + ".dml_source SELECT * FROM " + source + " AS src");
+        long deleted = postgres.update("DELETE FROM write_test.dml_twin t USING write_test.dml_source s WHERE t.o_orderkey = s.o_orderkey AND s.o_orderstatus = 'P'");
+        long inserted = postgres.update("INSERT INTO write_test.dml_twin SELECT s.o_orderkey, s.o_custkey, s.o_orderstatus, s.o_totalprice, 'reinserted' FROM write_test.dml_source s "
+                + "WHERE s.o_orderstatus <> 'P' AND NOT EXISTS (SELECT 1 FROM write_test.dml_twin t WHERE t.o_orderkey = s.o_orderkey)");
+        long updated = postgres.update("UPDATE write_test.dml_twin t SET o_clerk = 'merged' FROM write_test.dml_source s WHERE t.o_orderkey = s.o_orderkey AND t.o_clerk <> 'reinserted'");
+        assertThat(merged).containsExactly(List.of(deleted + inserted + updated));
+        assertThat(inserted).isPositive();
+        assertThat(postgres.query(contents.formatted("write_test.dml_orders"))).isEqualTo(postgres.query(contents.formatted("write_test.dml_twin")));
+
+        // a failure half way (a cast of 'x') rolls the transaction back: the table is as it was
+        assertThatThrownBy(() -> JdbcTesting.execute(session, "UPDATE " + ontulTable + " SET o_custkey = CAST(CASE WHEN o_orderkey > 50000 THEN 'x' ELSE '1' END AS BIGINT)"))
+                .isInstanceOf(OntulException.class)
+                .hasMessageContaining("'x'");
+        assertThat(postgres.query(contents.formatted("write_test.dml_orders"))).isEqualTo(postgres.query(contents.formatted("write_test.dml_twin")));
+    }
+
     @Test
     void rowsBecomeVisibleAtCommitAndAbortDiscardsThem()
     {

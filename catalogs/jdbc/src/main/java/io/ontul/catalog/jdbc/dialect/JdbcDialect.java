@@ -74,6 +74,16 @@ public interface JdbcDialect
      */
     String columnType(Field field);
 
+    /**
+     * The statement that keeps other sessions from writing into a table, but not from reading it,
+     * until the transaction ends (DELETE, UPDATE and MERGE replace the table's rows in one
+     * transaction after reading them); empty where the database has none.
+     */
+    default Optional<String> lockAgainstWriters(String qualifiedName)
+    {
+        return Optional.empty();
+    }
+
     /** A clause that ends a SELECT after {@code limit} rows, or empty: then the statement's max rows is set. */
     default Optional<String> limitClause(long limit)
     {

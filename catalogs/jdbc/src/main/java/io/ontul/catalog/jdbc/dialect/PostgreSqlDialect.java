@@ -166,4 +166,11 @@ public final class PostgreSqlDialect
         }
         return JdbcDialect.super.errorMessage(exception);
     }
+
+    /** SHARE ROW EXCLUSIVE: other sessions read; their INSERT, UPDATE and DELETE wait for the commit. */
+    @Override
+    public Optional<String> lockAgainstWriters(String qualifiedName)
+    {
+        return Optional.of("LOCK TABLE " + qualifiedName + " IN SHARE ROW EXCLUSIVE MODE");
+    }
 }

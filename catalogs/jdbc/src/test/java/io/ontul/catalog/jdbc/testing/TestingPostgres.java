@@ -183,6 +183,17 @@ public final class TestingPostgres
         }
     }
 
+    /** Runs one INSERT, UPDATE or DELETE in autocommit mode; returns the rows it changed. */
+    public long update(String sql)
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            return statement.executeLargeUpdate(sql);
+        }
+        catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL failed: " + e.getMessage(), e);
+        }
+    }
+
     /** The rows of a query as plain Java values ({@link ResultRows#drain(ResultSet)}). */
     public List<List<Object>> query(String sql)
     {
