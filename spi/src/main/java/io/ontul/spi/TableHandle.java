@@ -34,4 +34,16 @@ public record TableHandle(String catalog, String schema, String table, Schema co
     {
         return catalog + "." + schema + "." + table;
     }
+
+    /**
+     * The table's primary key: the first unique key its catalog reports ({@link TableStatistics#uniqueKeys})
+     * whose columns are all NOT NULL (tpch: the TPC-H primary keys).
+     */
+    public java.util.Optional<java.util.List<String>> primaryKey()
+    {
+        return statistics.uniqueKeys().stream()
+                .filter(key -> !key.isEmpty() && key.stream().allMatch(column -> columns.getFields().stream()
+                        .anyMatch(field -> field.getName().equals(column) && !field.isNullable())))
+                .findFirst();
+    }
 }

@@ -258,9 +258,11 @@ public final class Grants
         return new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid " + DEFAULT_GRANTS + " entry '" + entry.trim() + "': " + problem);
     }
 
+    /** The system catalog (but its audit log), and every catalog's information_schema, which shows each user only what they can see. */
     private static boolean isPublicSystemTable(Securable object)
     {
-        return object.catalog().equals(SYSTEM_CATALOG) && object.kind() != Securable.Kind.CATALOG && !object.schema().equals(AUDIT_SCHEMA);
+        return object.kind() != Securable.Kind.CATALOG && (object.catalog().equals(SYSTEM_CATALOG) && !object.schema().equals(AUDIT_SCHEMA)
+                || object.schema().equals(io.ontul.engine.system.InformationSchema.SCHEMA));
     }
 
     /** One user's roles and privileges, read once. */

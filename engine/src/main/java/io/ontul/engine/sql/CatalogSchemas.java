@@ -19,6 +19,8 @@ import org.apache.calcite.schema.lookup.Named;
 
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.engine.metadata.StoredViews;
+import io.ontul.engine.security.UserAccess;
+import io.ontul.engine.system.InformationSchema;
 import io.ontul.spi.Connector;
 import io.ontul.spi.TableHandle;
 
@@ -33,20 +35,21 @@ public final class CatalogSchemas
 {
     private CatalogSchemas() {}
 
-    public static SchemaPlus rootSchema(CatalogManager catalogs)
+    /** @param access the statement's user, for what each catalog's {@code information_schema} shows */
+    public static SchemaPlus rootSchema(CatalogManager catalogs, UserAccess access)
     {
-        return rootSchema(catalogs, Map.of());
+        return rootSchema(catalogs, access, Map.of());
     }
 
     /**
      * The namespace with the tables named in {@code versions} ({@code catalog.schema.table}) at
      * those versions: what a worker plans a coordinator's statement with.
      */
-    public static SchemaPlus rootSchema(CatalogManager catalogs, Map<String, String> versions)
+    public static SchemaPlus rootSchema(CatalogManager catalogs, UserAccess access, Map<String, String> versions)
     {
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         for (String name : catalogs.names()) {
-            root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), catalogs.views(), versions));
+            root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), catalogs.views(), access, versions));
         }
         TypeAliases.addTo(root);
         return root;
@@ -58,13 +61,15 @@ public final class CatalogSchemas
         private final String catalog;
         private final Connector connector;
         private final StoredViews views;
+        private final UserAccess access;
         private final Map<String, String> versions;
 
-        CatalogSchema(String catalog, Connector connector, StoredViews views, Map<String, String> versions)
+        CatalogSchema(String catalog, Connector connector, StoredViews views, UserAccess access, Map<String, String> versions)
         {
             this.catalog = catalog;
             this.connector = connector;
             this.views = views;
+            this.access = access;
             this.versions = versions;
         }
 
@@ -72,7 +77,9 @@ public final class CatalogSchemas
         public Lookup<? extends Schema> subSchemas()
         {
             return new LazyLookup<>(
-                    name -> connector.metadata().listSchemas().contains(name) || !connector.metadata().listTables(name).isEmpty()
+                    name -> name.equals(InformationSchema.SCHEMA) && !connector.metadata().listSchemas().contains(name)
+                            ? Optional.of(new ConnectorSchema(catalog, name, new InformationSchema(catalog, connector, views, access), views, versions))
+                            : connector.metadata().listSchemas().contains(name) || !connector.metadata().listTables(name).isEmpty()
                             ? Optional.of(new ConnectorSchema(catalog, name, connector, views, versions))
                             : Optional.<Schema>empty(),
                     () -> new LinkedHashSet<>(connector.metadata().listSchemas()));

@@ -71,6 +71,11 @@ class TestViews
             assertFails(ann, "SELECT * FROM memory.default.department_totals t JOIN memory.default.salaries s ON t.department = s.department",
                     ErrorCode.PERMISSION_DENIED, "Access denied: user 'ann' cannot SELECT from table 'memory.default.salaries'");
             assertThat(rows(ann, "SHOW TABLES FROM memory.default")).containsExactly(List.of("department_totals"));
+            // information_schema shows her the same, and is readable without a grant
+            assertThat(rows(ann, "SELECT table_name, table_type FROM memory.information_schema.tables WHERE table_schema = 'default'"))
+                    .containsExactly(List.of("department_totals", "VIEW"));
+            assertThat(rows(ann, "SELECT column_name FROM memory.information_schema.columns WHERE table_schema = 'default' ORDER BY ordinal_position"))
+                    .containsExactly(List.of("department"), List.of("total"));
 
             // a view she creates reads with her rights: not the salaries
             run(admin, "GRANT CREATE ON SCHEMA memory.default TO USER ann");

@@ -603,7 +603,7 @@ public final class OntulFlightSqlProducer
                     }
                     String table = tables.get(0);
                     browser.table(catalog, schema, table)
-                            .flatMap(OntulFlightSqlProducer::primaryKey)
+                            .flatMap(TableHandle::primaryKey)
                             .ifPresent(key -> {
                                 for (int column = 0; column < key.size(); column++) {
                                     rows.accept(List.of(catalog, schema, table, key.get(column), column + 1, table + "_pkey"));
@@ -612,18 +612,6 @@ public final class OntulFlightSqlProducer
                 }
             }
         });
-    }
-
-    private static Optional<List<String>> primaryKey(TableHandle table)
-    {
-        return table.statistics().uniqueKeys().stream()
-                .filter(key -> !key.isEmpty() && key.stream().allMatch(column -> isNotNull(table.columns(), column)))
-                .findFirst();
-    }
-
-    private static boolean isNotNull(Schema columns, String column)
-    {
-        return columns.getFields().stream().anyMatch(field -> field.getName().equals(column) && !field.isNullable());
     }
 
     // No catalog declares foreign keys: these listings are empty, with the spec's schemas.
