@@ -91,7 +91,9 @@ public final class Errors
     {
         String prefix = "line " + error.getPosLine() + ":" + error.getPosColumn() + ": ";
         Throwable cause = error.getCause();
-        String message = ErrorMessages.abbreviate(String.valueOf(cause instanceof SqlValidatorException ? cause.getMessage() : error.getMessage()), MAX_QUOTED_MESSAGE);
+        // Calcite lists the forms an operator supports one per line
+        String message = ErrorMessages.abbreviate(String.valueOf(cause instanceof SqlValidatorException ? cause.getMessage() : error.getMessage()).replace("'\n'", "', '"),
+                MAX_QUOTED_MESSAGE);
         Matcher matcher = OBJECT_NOT_FOUND_WITHIN.matcher(message);
         if (matcher.find()) {
             String within = matcher.group(2);

@@ -55,6 +55,16 @@ class TestParameters
         assertThat(rows("SELECT ? + 1, ? || 'b', ?", 41, "a", true)).containsExactly(List.of(42L, "ab", true));
     }
 
+    /** A marker whose type only its neighbours tell (COALESCE, CASE, arithmetic with a column) takes theirs. */
+    @Test
+    void markersTakeTheTypeOfWhatTheyMeet()
+    {
+        assertThat(rows("SELECT count(*) FROM tpch.tiny.nation WHERE COALESCE(?, n_regionkey) = n_regionkey", (Object) null)).containsExactly(List.of(25L));
+        assertThat(rows("SELECT count(*) FROM tpch.tiny.nation WHERE COALESCE(?, n_regionkey) = n_regionkey", 1L)).containsExactly(List.of(5L));
+        assertThat(session.prepare("SELECT count(*) FROM tpch.tiny.nation WHERE COALESCE(?, n_regionkey) = n_regionkey").parameterSchema().getFields().get(0).getType().toString())
+                .isEqualTo("Int(64, true)");
+    }
+
     @Test
     void nullIsSqlNull()
     {
