@@ -405,6 +405,10 @@ SqlDrop SqlDropCatalog(Span s, boolean replace) :
     }
 }
 
+/**
+ * ( column, ... ): columns (name type [NOT NULL | NULL] [DEFAULT expression] [PRIMARY KEY | UNIQUE])
+ * and table constraints ([CONSTRAINT name] PRIMARY KEY (columns) | UNIQUE (columns)), in any order
+ */
 SqlNodeList TableColumns() :
 {
     final Span s;
@@ -412,13 +416,34 @@ SqlNodeList TableColumns() :
 }
 {
     <LPAREN> { s = span(); }
-    AddTableColumn(columns)
+    TableElement(columns)
     (
-        <COMMA> AddTableColumn(columns)
+        <COMMA> TableElement(columns)
     )*
     <RPAREN> {
         return new SqlNodeList(columns, s.end(this));
     }
+}
+
+void TableElement(List<SqlNode> columns) :
+{
+    Span s;
+    SqlIdentifier name = null;
+    final SqlNodeList keyColumns;
+}
+{
+    (
+        [ <CONSTRAINT> { s = span(); } name = SimpleIdentifier() ]
+        (
+            <PRIMARY> { s = span(); } <KEY> keyColumns = ParenthesizedSimpleIdentifierList()
+            { columns.add(SqlDdlNodes.primary(s.end(this), name, keyColumns)); }
+        |
+            <UNIQUE> { s = span(); } keyColumns = ParenthesizedSimpleIdentifierList()
+            { columns.add(SqlDdlNodes.unique(s.end(this), name, keyColumns)); }
+        )
+    |
+        AddTableColumn(columns)
+    )
 }
 
 void AddTableColumn(List<SqlNode> columns) :
@@ -426,29 +451,79 @@ void AddTableColumn(List<SqlNode> columns) :
     final SqlIdentifier name;
     final SqlDataTypeSpec type;
     boolean nullable = true;
+    SqlNode defaultValue = null;
+    final List<SqlNode> constraints = new ArrayList<SqlNode>();
+    Span s;
 }
 {
     name = SimpleIdentifier()
     type = DataType()
-    [
+    (
         <NOT> <NULL> { nullable = false; }
     |
         <NULL>
-    ]
+    |
+        <DEFAULT_> defaultValue = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    |
+        <PRIMARY> { s = span(); } <KEY> {
+            nullable = false;
+            constraints.add(SqlDdlNodes.primary(s.end(this), null, new SqlNodeList(java.util.List.<SqlNode>of(name), name.getParserPosition())));
+        }
+    |
+        <UNIQUE> { s = span(); } {
+            constraints.add(SqlDdlNodes.unique(s.end(this), null, new SqlNodeList(java.util.List.<SqlNode>of(name), name.getParserPosition())));
+        }
+    )*
     {
         columns.add(
             SqlDdlNodes.column(
                 Span.of(name).end(this),
                 name,
                 type.withNullable(nullable),
-                null,
-                nullable ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE));
+                defaultValue,
+                defaultValue != null ? ColumnStrategy.DEFAULT : nullable ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE));
+        columns.addAll(constraints);
     }
 }
 
 /**
- * DROP SCHEMA [IF EXISTS] [catalog.]schema
+ * CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON table (column, ...)
  */
+SqlCreate SqlCreateIndex(Span s, boolean replace) :
+{
+    boolean unique = false;
+    final boolean ifNotExists;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+    final SqlNodeList columns;
+}
+{
+    [ <UNIQUE> { unique = true; } ]
+    <INDEX> ifNotExists = IfNotExistsOpt() name = SimpleIdentifier()
+    <ON> table = QualifiedName()
+    columns = ParenthesizedSimpleIdentifierList()
+    {
+        return new SqlCreateIndex(s.end(this), unique, ifNotExists, name, table, columns);
+    }
+}
+
+/**
+ * DROP INDEX [IF EXISTS] name ON table
+ */
+SqlDrop SqlDropIndex(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier name;
+    final SqlIdentifier table;
+}
+{
+    <INDEX> ifExists = IfExistsOpt() name = SimpleIdentifier()
+    <ON> table = QualifiedName()
+    {
+        return new SqlDropIndex(s.end(this), ifExists, name, table);
+    }
+}
+
 SqlDrop SqlDropSchema(Span s, boolean replace) :
 {
     final boolean ifExists;

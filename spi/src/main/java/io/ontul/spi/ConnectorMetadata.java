@@ -56,6 +56,33 @@ public interface ConnectorMetadata
         throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support CREATE TABLE");
     }
 
+    /**
+     * The constraints {@link #createTable} keeps when the schema carries them
+     * ({@link TableConstraints}); the engine refuses the others. None by default.
+     */
+    default java.util.Set<TableConstraints.Kind> supportedConstraints()
+    {
+        return java.util.Set.of();
+    }
+
+    /**
+     * {@code CREATE [UNIQUE] INDEX name ON schema.table (columns)}: a unique index rejects rows
+     * that share its columns' values (and the statement fails if existing rows do).
+     *
+     * @throws OntulException ALREADY_EXISTS if the table has an index of that name, INVALID_ARGUMENT
+     *         when existing rows break a unique index, NOT_SUPPORTED where the catalog has no indexes
+     */
+    default void createIndex(String schema, String table, String index, List<String> columns, boolean unique)
+    {
+        throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support CREATE INDEX");
+    }
+
+    /** @throws OntulException NOT_FOUND if the table has no index of that name, NOT_SUPPORTED where the catalog has no indexes */
+    default void dropIndex(String schema, String table, String index)
+    {
+        throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Catalog does not support DROP INDEX");
+    }
+
     /** @throws OntulException NOT_FOUND if it does not exist, NOT_SUPPORTED if read-only */
     default void dropTable(String schema, String table)
     {

@@ -3,21 +3,39 @@ package io.ontul.engine.sql;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
 
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
+import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql2rel.InitializerContext;
+import org.apache.calcite.sql2rel.InitializerExpressionFactory;
 
+import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.type.ArrowTypes;
 import io.ontul.spi.Connector;
+import io.ontul.spi.TableConstraints;
 import io.ontul.spi.TableHandle;
 
-/** A connector's table as Calcite sees it: row type from the Arrow schema, row count statistic. */
+/**
+ * A connector's table as Calcite sees it: row type from the Arrow schema, row count statistic,
+ * and what an INSERT that leaves a column out writes into it: the column's DEFAULT
+ * ({@link TableConstraints#defaultValue}), cast to its type, else NULL (a NOT NULL column without
+ * a default is then a validation error naming it).
+ */
 public final class ConnectorTable
         extends AbstractTable
+        implements InitializerExpressionFactory
 {
     private final Connector connector;
     private final TableHandle handle;
@@ -77,5 +95,47 @@ public final class ConnectorTable
             return Statistics.of(handle.statistics().rowCount(), keys);
         }
         return keys.isEmpty() ? Statistics.UNKNOWN : Statistics.of((Double) null, keys, List.of(), List.of());
+    }
+
+    @SuppressWarnings("deprecation")
+    @Override
+    public boolean isGeneratedAlways(RelOptTable table, int column)
+    {
+        return false;
+    }
+
+    @Override
+    public ColumnStrategy generationStrategy(RelOptTable table, int column)
+    {
+        Field field = handle.columns().getFields().get(column);
+        if (TableConstraints.defaultValue(field).isPresent()) {
+            return ColumnStrategy.DEFAULT;
+        }
+        return field.isNullable() ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE;
+    }
+
+    @Override
+    public RexNode newColumnDefaultValue(RelOptTable table, int column, InitializerContext context)
+    {
+        RelDataType type = table.getRowType().getFieldList().get(column).getType();
+        Optional<String> sql = TableConstraints.defaultValue(handle.columns().getFields().get(column));
+        if (sql.isEmpty()) {
+            return context.getRexBuilder().makeNullLiteral(type);
+        }
+        SqlSelect select = (SqlSelect) OntulParser.parse("SELECT " + sql.get());
+        RexNode value = context.convertExpression(select.getSelectList().get(0));
+        return context.getRexBuilder().makeCast(type, value, true, false);
+    }
+
+    @Override
+    public BiFunction<InitializerContext, RelNode, RelNode> postExpressionConversionHook()
+    {
+        return null;
+    }
+
+    @Override
+    public RexNode newAttributeInitializer(RelDataType type, SqlFunction constructor, int attribute, List<RexNode> constructorArgs, InitializerContext context)
+    {
+        return context.getRexBuilder().makeNullLiteral(type);
     }
 }

@@ -77,6 +77,8 @@ public final class StatementHandlers
         statements.add(SqlDropTable.class, tables::dropTable);
         statements.add(SqlCreateSchemaWithProperties.class, tables::createSchema);
         statements.add(SqlDropSchema.class, tables::dropSchema);
+        statements.add(io.ontul.engine.sql.tree.SqlCreateIndex.class, tables::createIndex);
+        statements.add(io.ontul.engine.sql.tree.SqlDropIndex.class, tables::dropIndex);
 
         ViewStatements views = new ViewStatements();
         statements.add(org.apache.calcite.sql.ddl.SqlCreateView.class, views::create);

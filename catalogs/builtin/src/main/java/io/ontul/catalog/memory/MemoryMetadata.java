@@ -17,6 +17,7 @@ import io.ontul.spi.ConnectorMetadata;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.TableHandle;
+import io.ontul.spi.TableConstraints;
 import io.ontul.spi.TableStatistics;
 
 /**
@@ -102,8 +103,40 @@ public final class MemoryMetadata
         }
     }
 
+    /** Keys (the primary key first) and column defaults: kept, and keys enforced on every write. */
+    @Override
+    public Set<TableConstraints.Kind> supportedConstraints()
+    {
+        return Set.of(TableConstraints.Kind.PRIMARY_KEY, TableConstraints.Kind.UNIQUE, TableConstraints.Kind.DEFAULT);
+    }
+
+    /** A unique index is a unique key enforced from now on (the rows there are must satisfy it); other indexes are kept but change nothing. */
+    @Override
+    public void createIndex(String schema, String table, String index, List<String> columns, boolean unique)
+    {
+        table(schema, table).createIndex(index, columns, unique);
+    }
+
+    @Override
+    public void dropIndex(String schema, String table, String index)
+    {
+        table(schema, table).dropIndex(index);
+    }
+
+    private MemoryTable table(String schema, String table)
+    {
+        MemoryTable found = schema.equals(DEFAULT_SCHEMA) ? tables.get(table) : null;
+        if (found == null) {
+            throw OntulException.userError(ErrorCode.NOT_FOUND, "Table '%s.%s.%s' does not exist", catalogName, schema, table);
+        }
+        return found;
+    }
+
+    /** The declared keys (the primary key first) are unique keys the planner may use, then the integer columns found unique. */
     private TableHandle handle(MemoryTable table)
     {
-        return new TableHandle(catalogName, table.schemaName(), table.tableName(), table.schema(), new TableStatistics(table.rowCount(), table.uniqueColumns().stream().map(List::of).toList()), table);
+        List<List<String>> keys = new java.util.ArrayList<>(TableConstraints.keys(table.schema()));
+        table.uniqueColumns().stream().map(List::of).filter(key -> !keys.contains(key)).forEach(keys::add);
+        return new TableHandle(catalogName, table.schemaName(), table.tableName(), table.schema(), new TableStatistics(table.rowCount(), keys), table);
     }
 }

@@ -3,7 +3,12 @@ package io.ontul.catalog.memory;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -11,6 +16,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
+import io.ontul.spi.TableConstraints;
 
 /**
  * The rows of one memory table: an immutable list of {@link MemoryBatch}es, replaced as a whole
@@ -28,6 +34,10 @@ public final class MemoryTable
     private final Schema schema;
 
     private volatile List<MemoryBatch> batches = List.of();
+    /** The indexes by name; the unique ones are enforced with the declared keys. */
+    private final Map<String, MemoryIndex> indexes = new LinkedHashMap<>();
+    /** Per enforced key (declared keys, unique indexes), the values the committed rows hold. */
+    private final Map<List<String>, Set<List<Object>>> keyValues = new HashMap<>();
     private volatile long rowCount;
     private volatile List<String> uniqueColumns = List.of();
     private volatile boolean dropped;
@@ -109,9 +119,19 @@ public final class MemoryTable
             incoming.forEach(VectorSchemaRoot::close);
             throw notFound();
         }
+        Map<List<String>, Set<List<Object>>> values;
+        try {
+            values = checkKeys(keyValues, incoming);
+        }
+        catch (RuntimeException e) {
+            incoming.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
         List<MemoryBatch> updated = new ArrayList<>(batches);
         merge(incoming).stream().map(MemoryBatch::new).forEach(updated::add);
         batches = List.copyOf(updated);
+        keyValues.clear();
+        keyValues.putAll(values);
         rowCount += added;
         uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
         return added;
@@ -133,13 +153,104 @@ public final class MemoryTable
                     "Table '%s' was written by another statement while this one ran; nothing was changed: run it again", qualifiedName());
         }
         long rows = incoming.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
+        Map<List<String>, Set<List<Object>>> values;
+        try {
+            values = checkKeys(Map.of(), incoming);
+        }
+        catch (RuntimeException e) {
+            incoming.forEach(VectorSchemaRoot::close);
+            throw e;
+        }
         List<MemoryBatch> updated = merge(incoming).stream().map(MemoryBatch::new).toList();
         batches = updated;
+        keyValues.clear();
+        keyValues.putAll(values);
         rowCount = rows;
         uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
         expected.forEach(MemoryBatch::release);
         return rows;
     }
+
+    /** The keys no two rows may share: the declared ones and those of unique indexes. */
+    private List<List<String>> enforcedKeys()
+    {
+        List<List<String>> keys = new ArrayList<>(TableConstraints.keys(schema));
+        indexes.values().stream().filter(MemoryIndex::unique).map(MemoryIndex::columns).filter(key -> !keys.contains(key)).forEach(keys::add);
+        return keys;
+    }
+
+    /**
+     * The values of every enforced key once {@code incoming} joins the rows whose values are
+     * {@code committed}; a row with a NULL in a key does not count (as in SQL).
+     *
+     * @throws OntulException INVALID_ARGUMENT naming the key and the value two rows share
+     */
+    private Map<List<String>, Set<List<Object>>> checkKeys(Map<List<String>, Set<List<Object>>> committed, List<VectorSchemaRoot> incoming)
+    {
+        Map<List<String>, Set<List<Object>>> values = new HashMap<>();
+        List<List<String>> primary = TableConstraints.primaryKey(schema).map(List::of).orElse(List.of());
+        for (List<String> key : enforcedKeys()) {
+            Set<List<Object>> seen = new HashSet<>(committed.getOrDefault(key, Set.of()));
+            for (VectorSchemaRoot batch : incoming) {
+                List<org.apache.arrow.vector.FieldVector> vectors = key.stream().map(batch::getVector).toList();
+                for (int row = 0; row < batch.getRowCount(); row++) {
+                    List<Object> value = new ArrayList<>(key.size());
+                    for (org.apache.arrow.vector.FieldVector vector : vectors) {
+                        value.add(vector.isNull(row) ? null : vector.getObject(row));
+                    }
+                    if (value.contains(null)) {
+                        continue;
+                    }
+                    if (!seen.add(value)) {
+                        throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Duplicate key in table '%s': (%s) = (%s) is already there, and %s (%s) allows it once",
+                                qualifiedName(), String.join(", ", key), value.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")),
+                                primary.contains(key) ? "its PRIMARY KEY" : "its unique key", String.join(", ", key));
+                    }
+                }
+            }
+            values.put(key, seen);
+        }
+        return values;
+    }
+
+    synchronized void createIndex(String name, List<String> columns, boolean unique)
+    {
+        checkNotDropped();
+        if (indexes.containsKey(name)) {
+            throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Index '%s' already exists on table '%s'", name, qualifiedName());
+        }
+        for (String column : columns) {
+            if (schema.getFields().stream().noneMatch(field -> field.getName().equals(column))) {
+                throw OntulException.userError(ErrorCode.NOT_FOUND, "Column '%s' does not exist in table '%s'", column, qualifiedName());
+            }
+        }
+        indexes.put(name, new MemoryIndex(List.copyOf(columns), unique));
+        if (unique) {
+            try {
+                Map<List<String>, Set<List<Object>>> values = checkKeys(Map.of(), batches.stream().map(MemoryBatch::root).toList());
+                keyValues.clear();
+                keyValues.putAll(values);
+            }
+            catch (RuntimeException e) {
+                indexes.remove(name);
+                throw e;
+            }
+        }
+    }
+
+    synchronized void dropIndex(String name)
+    {
+        checkNotDropped();
+        MemoryIndex removed = indexes.remove(name);
+        if (removed == null) {
+            throw OntulException.userError(ErrorCode.NOT_FOUND, "Index '%s' does not exist on table '%s'", name, qualifiedName());
+        }
+        if (removed.unique() && !enforcedKeys().contains(removed.columns())) {
+            keyValues.remove(removed.columns());
+        }
+    }
+
+    private record MemoryIndex(List<String> columns, boolean unique) {}
 
     /** Small batches merged; {@code incoming} is closed. */
     private List<VectorSchemaRoot> merge(List<VectorSchemaRoot> incoming)
