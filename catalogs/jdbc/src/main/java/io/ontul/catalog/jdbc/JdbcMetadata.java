@@ -30,6 +30,7 @@ import io.ontul.spi.ConnectorMetadata;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.TableHandle;
+import io.ontul.spi.TableConstraints;
 import io.ontul.spi.TableStatistics;
 
 /**
@@ -152,10 +153,41 @@ final class JdbcMetadata
             }
             definitions.add(dialect.quote(field.getName()) + " " + dialect.columnType(field) + (field.isNullable() ? "" : " NOT NULL"));
         }
+        TableConstraints.primaryKey(columns).ifPresent(key -> definitions.add("PRIMARY KEY (" + quoted(key) + ")"));
+        TableConstraints.uniqueKeys(columns).forEach(key -> definitions.add("UNIQUE (" + quoted(key) + ")"));
         String sql = "CREATE TABLE " + dialect.qualifiedName(remoteSchema.get(), table) + " (" + String.join(", ", definitions) + ")";
         execute(sql, "Cannot create table '" + catalogName + "." + schema + "." + table + "'");
         return getTable(remoteSchema.get(), table)
                 .orElseThrow(() -> new OntulException(ErrorCode.EXTERNAL_ERROR, "Table '%s.%s.%s' was created but is not visible".formatted(catalogName, schema, table)));
+    }
+
+    /** PRIMARY KEY and UNIQUE go into the database's CREATE TABLE; the database enforces them. */
+    @Override
+    public Set<TableConstraints.Kind> supportedConstraints()
+    {
+        return Set.of(TableConstraints.Kind.PRIMARY_KEY, TableConstraints.Kind.UNIQUE);
+    }
+
+    @Override
+    public void createIndex(String schema, String table, String index, List<String> columns, boolean unique)
+    {
+        TableHandle handle = getTable(schema, table)
+                .orElseThrow(() -> OntulException.userError(ErrorCode.NOT_FOUND, "Table '%s.%s.%s' does not exist", catalogName, schema, table));
+        execute("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + dialect.quote(index) + " ON " + dialect.qualifiedName(handle.schema(), handle.table()) + " (" + quoted(columns) + ")",
+                "Cannot create index '" + index + "' on table '" + handle.qualifiedName() + "'");
+    }
+
+    @Override
+    public void dropIndex(String schema, String table, String index)
+    {
+        TableHandle handle = getTable(schema, table)
+                .orElseThrow(() -> OntulException.userError(ErrorCode.NOT_FOUND, "Table '%s.%s.%s' does not exist", catalogName, schema, table));
+        execute(dialect.dropIndex(handle.schema(), handle.table(), index), "Cannot drop index '" + index + "' of table '" + handle.qualifiedName() + "'");
+    }
+
+    private String quoted(List<String> columns)
+    {
+        return String.join(", ", columns.stream().map(dialect::quote).toList());
     }
 
     @Override

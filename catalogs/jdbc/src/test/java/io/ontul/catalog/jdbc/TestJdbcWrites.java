@@ -194,6 +194,36 @@ class TestJdbcWrites
         assertThat(postgres.query(contents.formatted("write_test.dml_orders"))).isEqualTo(postgres.query(contents.formatted("write_test.dml_twin")));
     }
 
+    /** Keys go into PostgreSQL's DDL and PostgreSQL enforces them; indexes are PostgreSQL's. */
+    @Test
+    void keysAndIndexesArePostgresOwn()
+    {
+        String table = CATALOG + "." + SCHEMA + ".keyed";
+        JdbcTesting.execute(session, "CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, code VARCHAR(10) UNIQUE, name VARCHAR)");
+        assertThat(postgres.query("SELECT constraint_type FROM information_schema.table_constraints WHERE table_schema = 'write_test' AND table_name = 'keyed' "
+                + "AND constraint_type IN ('PRIMARY KEY', 'UNIQUE') ORDER BY 1"))
+                .containsExactly(List.of("PRIMARY KEY"), List.of("UNIQUE"));
+        assertThat(JdbcTesting.execute(session, "SELECT column_name FROM " + CATALOG + ".information_schema.key_column_usage WHERE table_schema = '" + SCHEMA + "' AND table_name = 'keyed'"))
+                .containsExactly(List.of("id"));
+        JdbcTesting.execute(session, "INSERT INTO " + table + " VALUES (1, 'a', 'ann')");
+        assertThatThrownBy(() -> JdbcTesting.execute(session, "INSERT INTO " + table + " VALUES (1, 'b', 'bob')"))
+                .isInstanceOf(OntulException.class)
+                .hasMessageContaining("duplicate key value violates unique constraint \"keyed_pkey\"");
+        assertThatThrownBy(() -> JdbcTesting.execute(session, "INSERT INTO " + table + " VALUES (2, 'a', 'bob')"))
+                .isInstanceOf(OntulException.class)
+                .hasMessageContaining("duplicate key value violates unique constraint \"keyed_code_key\"");
+        assertThat(postgres.query("SELECT count(*) FROM write_test.keyed")).containsExactly(List.of(1L));
+
+        JdbcTesting.execute(session, "CREATE INDEX keyed_name ON " + table + " (name)");
+        assertThat(postgres.query("SELECT indexdef FROM pg_indexes WHERE schemaname = 'write_test' AND indexname = 'keyed_name'"))
+                .containsExactly(List.of("CREATE INDEX keyed_name ON write_test.keyed USING btree (name)"));
+        JdbcTesting.execute(session, "DROP INDEX keyed_name ON " + table);
+        assertThat(postgres.query("SELECT count(*) FROM pg_indexes WHERE schemaname = 'write_test' AND indexname = 'keyed_name'")).containsExactly(List.of(0L));
+        assertThatThrownBy(() -> JdbcTesting.execute(session, "CREATE TABLE " + table + "_defaulted (id BIGINT DEFAULT 1)"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_SUPPORTED))
+                .hasMessageContaining("Catalog 'pg' does not support DEFAULT in CREATE TABLE");
+    }
+
     @Test
     void rowsBecomeVisibleAtCommitAndAbortDiscardsThem()
     {

@@ -84,6 +84,12 @@ public interface JdbcDialect
         return Optional.empty();
     }
 
+    /** DROP INDEX of an index of {@code schema.table} (PostgreSQL's form: indexes are named in their schema). */
+    default String dropIndex(String schema, String table, String index)
+    {
+        return "DROP INDEX " + qualifiedName(schema, index);
+    }
+
     /** A clause that ends a SELECT after {@code limit} rows, or empty: then the statement's max rows is set. */
     default Optional<String> limitClause(long limit)
     {

@@ -141,4 +141,11 @@ public final class MySqlDialect
         }
         return OptionalLong.empty();
     }
+
+    /** MySQL names an index in its table. */
+    @Override
+    public String dropIndex(String schema, String table, String index)
+    {
+        return "DROP INDEX " + quote(index) + " ON " + qualifiedName(schema, table);
+    }
 }
