@@ -199,6 +199,23 @@ class TestFlightSqlServer
         }
     }
 
+    /** DBeaver shows the keys getPrimaryKeys reports: a memory table's declared PRIMARY KEY. */
+    @Test
+    void declaredPrimaryKeysAreReported()
+            throws SQLException
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE memory.default.flight_keyed (region VARCHAR, id BIGINT, name VARCHAR, PRIMARY KEY (region, id))");
+            try {
+                assertThat(column(connection.getMetaData().getPrimaryKeys("memory", "default", "flight_keyed"), "COLUMN_NAME")).containsExactly("region", "id");
+                assertThat(column(connection.getMetaData().getPrimaryKeys("memory", "default", "flight_keyed"), "PK_NAME")).containsExactly("flight_keyed_pkey", "flight_keyed_pkey");
+            }
+            finally {
+                statement.execute("DROP TABLE memory.default.flight_keyed");
+            }
+        }
+    }
+
     /** DBeaver lists what getTables calls VIEW under Views, with the columns getColumns gives. */
     @Test
     void viewsAreListedAsViewsWithTheirColumns()

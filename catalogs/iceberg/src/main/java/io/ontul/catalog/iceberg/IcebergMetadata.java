@@ -228,6 +228,13 @@ public final class IcebergMetadata
         });
     }
 
+    /** A PRIMARY KEY is recorded as the table's identifier fields (Iceberg does not enforce it); Iceberg has no UNIQUE or DEFAULT of ours. */
+    @Override
+    public java.util.Set<io.ontul.spi.TableConstraints.Kind> supportedConstraints()
+    {
+        return java.util.Set.of(io.ontul.spi.TableConstraints.Kind.PRIMARY_KEY);
+    }
+
     @Override
     public TableHandle createTable(String schema, String table, Schema columns, Map<String, Object> properties)
     {

@@ -297,6 +297,18 @@ class TestIcebergSql
     }
 
     @Test
+    void aPrimaryKeyIsRecordedAsIdentifierFields()
+    {
+        execute("CREATE TABLE iceberg.tpch.keyed (id BIGINT, region VARCHAR, name VARCHAR, PRIMARY KEY (id, region))");
+        Table table = catalog.loadTable(TableIdentifier.of("tpch", "keyed"));
+        assertThat(table.schema().identifierFieldNames()).containsExactlyInAnyOrder("id", "region");
+        assertThat(table.schema().findField("id").isRequired()).isTrue();
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.tpch.unique_keyed (id BIGINT UNIQUE)"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(io.ontul.spi.ErrorCode.NOT_SUPPORTED))
+                .hasMessage("line 1:51: Catalog 'iceberg' does not support UNIQUE in CREATE TABLE");
+    }
+
+    @Test
     void schemasAndDrops()
     {
         execute("CREATE SCHEMA iceberg.scratch");

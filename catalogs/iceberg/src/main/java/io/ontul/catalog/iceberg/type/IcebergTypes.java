@@ -92,7 +92,12 @@ public final class IcebergTypes
             fields.add(field.isNullable() ? Types.NestedField.optional(id, field.getName(), type) : Types.NestedField.required(id, field.getName(), type));
             id++;
         }
-        return new Schema(fields);
+        // a PRIMARY KEY becomes the table's identifier fields (recorded for engines that upsert; Iceberg enforces nothing)
+        Set<Integer> identifiers = new HashSet<>();
+        for (String column : io.ontul.spi.TableConstraints.primaryKey(columns).orElse(List.of())) {
+            fields.stream().filter(field -> field.name().equals(column)).forEach(field -> identifiers.add(field.fieldId()));
+        }
+        return new Schema(fields, identifiers);
     }
 
     private static Type toIceberg(String tableName, Field field)
