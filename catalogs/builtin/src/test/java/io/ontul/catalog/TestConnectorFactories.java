@@ -21,12 +21,13 @@ import io.ontul.spi.OntulException;
 class TestConnectorFactories
 {
     @Test
-    void testServiceLoaderFindsBothConnectors()
+    void testServiceLoaderFindsTheBuiltInConnectors()
     {
         Map<String, ConnectorFactory> factories = new HashMap<>();
         ServiceLoader.load(ConnectorFactory.class).forEach(factory -> factories.put(factory.name(), factory));
-        assertThat(factories).containsOnlyKeys("tpch", "memory");
+        assertThat(factories).containsOnlyKeys("tpch", "tpcds", "memory");
         assertThat(factories.get("tpch").create("tpch", Map.of(), new NoContext())).isInstanceOf(TpchConnector.class);
+        assertThat(factories.get("tpcds").create("tpcds", Map.of(), new NoContext())).isInstanceOf(io.ontul.catalog.tpcds.TpcdsConnector.class);
         assertThat(factories.get("memory").getClass().getSimpleName()).isEqualTo("MemoryConnectorFactory");
     }
 

@@ -17,8 +17,8 @@ import io.ontul.spi.OntulException;
 
 /**
  * Engine settings: the server properties ({@code conf/ontul.properties}) and the catalogs
- * ({@code conf/catalogs/NAME.properties}). The built-in catalogs {@code tpch} and {@code memory}
- * exist unless a catalog file of the same name replaces them.
+ * ({@code conf/catalogs/NAME.properties}). The built-in catalogs {@code tpch}, {@code tpcds} and
+ * {@code memory} exist unless a catalog file of the same name replaces them.
  */
 public final class EngineConfig
 {
@@ -40,6 +40,7 @@ public final class EngineConfig
         this.properties = Map.copyOf(requireNonNull(properties, "properties is null"));
         Map<String, Map<String, String>> all = new TreeMap<>();
         all.put("tpch", Map.of("connector.name", "tpch"));
+        all.put("tpcds", Map.of("connector.name", "tpcds"));
         all.put("memory", Map.of("connector.name", "memory"));
         requireNonNull(catalogs, "catalogs is null").forEach((name, config) -> all.put(name, Map.copyOf(config)));
         this.catalogs = Map.copyOf(all);
