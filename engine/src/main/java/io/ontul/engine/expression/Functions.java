@@ -489,6 +489,40 @@ public final class Functions
         return s.substring(s.offsetByCodePoints(0, (int) (length - keep)));
     }
 
+    /**
+     * {@code width_bucket(x, bound1, bound2, n)}: the bucket of x among n equal ones between the
+     * bounds, 1 to n; 0 before bound1, n + 1 from bound2 on (PostgreSQL's and Trino's: when bound1
+     * is above bound2 the buckets count down).
+     */
+    public static long widthBucket(double x, double bound1, double bound2, long n)
+    {
+        if (n <= 0) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "width_bucket: the number of buckets must be positive, not " + n);
+        }
+        if (bound1 == bound2 || !Double.isFinite(bound1) || !Double.isFinite(bound2)) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "width_bucket: the bounds must be finite and different, not " + bound1 + " and " + bound2);
+        }
+        if (Double.isNaN(x)) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "width_bucket: the operand is NaN");
+        }
+        if (bound1 < bound2) {
+            if (x < bound1) {
+                return 0;
+            }
+            if (x >= bound2) {
+                return Math.addExact(n, 1);
+            }
+            return Math.min(n, (long) Math.floor((x - bound1) / (bound2 - bound1) * n) + 1);
+        }
+        if (x > bound1) {
+            return 0;
+        }
+        if (x <= bound2) {
+            return Math.addExact(n, 1);
+        }
+        return Math.min(n, (long) Math.floor((bound1 - x) / (bound1 - bound2) * n) + 1);
+    }
+
     /** The longest text LPAD and RPAD make: one call must not fill the heap (the server stops on OutOfMemoryError). */
     static final int MAX_PADDED_LENGTH = 1_000_000;
 

@@ -287,6 +287,25 @@ final class RowCodeGenerator
         return "t" + parts.variableCounter++;
     }
 
+    /** {@code TRY_CAST(x AS type)}: the cast, or NULL where it fails (a value that does not fit or parse). */
+    private Value tryCast(RexCall call, StringBuilder code)
+    {
+        RelDataType type = call.getType();
+        Value operand = generate(call.operands.get(0), code);
+        JavaKind kind = JavaKind.of(type);
+        if (operand.isNull().equals("true")) {
+            return new Value("true", kind.zero, type);
+        }
+        String name = newVariable();
+        code.append("boolean t").append(name).append(" = ").append(operand.isNull()).append(";\n");
+        code.append(kind.javaType).append(" u").append(name).append(" = ").append(kind.zero).append(";\n");
+        code.append("if (!t").append(name).append(") {\ntry {\nu").append(name).append(" = ").append(cast(operand.value(), operand.type(), type)).append(";\n}\n")
+                .append("catch (RuntimeException e) {\nt").append(name).append(" = true;\n}\n}\n");
+        code.append("final boolean n").append(name).append(" = t").append(name).append(";\n");
+        code.append("final ").append(kind.javaType).append(" v").append(name).append(" = u").append(name).append(";\n");
+        return new Value("n" + name, "v" + name, type);
+    }
+
     private Value declare(StringBuilder code, RelDataType type, String isNull, String valueWhenNotNull)
     {
         String name = newVariable();
@@ -450,14 +469,15 @@ final class RowCodeGenerator
                 return search(call, code);
             case COALESCE:
                 return coalesce(call, code);
-            case CAST:
-            case SAFE_CAST: {
+            case CAST: {
                 Value operand = generate(call.operands.get(0), code);
                 if (operand.isNull().equals("true")) {
                     return new Value("true", JavaKind.of(type).zero, type);
                 }
                 return declare(code, type, operand.isNull(), cast(operand.value(), operand.type(), type));
             }
+            case SAFE_CAST:
+                return tryCast(call, code);
             case LIKE:
                 return like(call, code);
             case EXTRACT:
@@ -1223,6 +1243,7 @@ final class RowCodeGenerator
             }
             case "LOG2" -> "(Math.log(" + toDouble(args.get(0)) + ") / Math.log(2))";
             case "CBRT" -> "Math.cbrt(" + toDouble(args.get(0)) + ")";
+            case "WIDTH_BUCKET" -> F + "widthBucket(" + toDouble(args.get(0)) + ", " + toDouble(args.get(1)) + ", " + toDouble(args.get(2)) + ", " + integral(args.get(3)) + ")";
             case "SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "SINH", "COSH", "TANH" -> "Math." + name.toLowerCase(Locale.ROOT) + "(" + toDouble(args.get(0)) + ")";
             case "ATAN2" -> "Math.atan2(" + toDouble(args.get(0)) + ", " + toDouble(args.get(1)) + ")";
             case "COT" -> "(1.0 / Math.tan(" + toDouble(args.get(0)) + "))";

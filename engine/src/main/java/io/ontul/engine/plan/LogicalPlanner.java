@@ -160,7 +160,7 @@ public final class LogicalPlanner
     /** Validates a query; returns the validated node (with identifiers expanded). */
     public SqlNode validate(SqlNode query)
     {
-        return validator.validate(WindowReferenceFrames.inline(query));
+        return validator.validate(WindowReferenceFrames.inline(io.ontul.engine.sql.AggregateAliases.rewrite(query)));
     }
 
     public RelDataType validatedRowType(SqlNode validated)
@@ -291,7 +291,7 @@ public final class LogicalPlanner
         viewsRead.add(name);
         try {
             SqlNode query = ((org.apache.calcite.sql.ddl.SqlCreateView) io.ontul.engine.sql.parser.OntulParser.parse(definition)).query;
-            RelRoot root = converter(viewValidator, reader).convertQuery(viewValidator.validate(WindowReferenceFrames.inline(query)), false, true);
+            RelRoot root = converter(viewValidator, reader).convertQuery(viewValidator.validate(WindowReferenceFrames.inline(io.ontul.engine.sql.AggregateAliases.rewrite(query))), false, true);
             read.addAll(TablesRead.of(root.rel, viewScans));
             access.owner(view.owner()).checkSelect(read);
             TablesRead.scans(root.rel, viewScans::add);

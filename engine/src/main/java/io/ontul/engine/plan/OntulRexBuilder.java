@@ -19,7 +19,8 @@ import io.ontul.engine.query.PlanningDeadline;
  * truncates {@code CAST(2.7 AS INTEGER)} to 2, renders {@code CAST(true AS VARCHAR)} as
  * {@code TRUE}, drops sub-second digits). Those casts stay as calls, and the engine's kernels
  * evaluate them once per query (constant hoisting) with PostgreSQL/Trino semantics. Every call
- * and literal it makes is a {@linkplain PlanningDeadline#check planning checkpoint}.
+ * and literal it makes is a {@linkplain PlanningDeadline#check planning checkpoint}. A safe cast
+ * (TRY_CAST) always stays a call, of a nullable type.
  */
 public final class OntulRexBuilder
         extends RexBuilder
@@ -53,6 +54,10 @@ public final class OntulRexBuilder
     @Override
     public RexNode makeCast(SqlParserPos pos, RelDataType type, RexNode exp, boolean matchNullability, boolean safe, RexLiteral format)
     {
+        if (safe) {
+            // TRY_CAST: NULL where the cast fails, so nullable whatever its operand; the engine evaluates it
+            return makeAbstractCast(pos, typeFactory.createTypeWithNullability(type, true), exp, true, format);
+        }
         if (exp instanceof RexLiteral literal && !literal.isNull() && keepAsCall(literal.getType(), type)) {
             RelDataType target = matchNullability ? typeFactory.createTypeWithNullability(type, exp.getType().isNullable()) : type;
             return makeAbstractCast(pos, target, exp, safe, format);

@@ -80,13 +80,23 @@ public final class OntulOperatorTable
         }
     };
 
+    /**
+     * {@code width_bucket(x, bound1, bound2, n)}: which of n equal buckets between the bounds x
+     * falls in, 0 below and n + 1 above (PostgreSQL's and Trino's; bound1 > bound2 counts down).
+     */
+    static final org.apache.calcite.sql.SqlFunction WIDTH_BUCKET = new org.apache.calcite.sql.SqlFunction("WIDTH_BUCKET", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.BIGINT_NULLABLE, null,
+            org.apache.calcite.sql.type.OperandTypes.family(org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC, org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC,
+                    org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC, org.apache.calcite.sql.type.SqlTypeFamily.INTEGER),
+            org.apache.calcite.sql.SqlFunctionCategory.NUMERIC);
+
     private static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(
             SqlStdOperatorTable.instance(),
             SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.REVERSE,
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, DATE_ADD, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, DATE_ADD, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
 
     private OntulOperatorTable() {}
 
