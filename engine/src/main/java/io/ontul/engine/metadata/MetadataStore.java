@@ -67,7 +67,9 @@ public final class MetadataStore
         if (url == null && dataDir != null) {
             Path directory = Path.of(dataDir).resolve("metadata");
             createOwnerOnly(directory);
-            url = "jdbc:h2:file:" + directory.toAbsolutePath().resolve("ontul") + ";DB_CLOSE_ON_EXIT=FALSE";
+            // WRITE_DELAY=0: a commit is on disk when it returns (H2's default flushes up to 500 ms
+            // later), so a server killed right after START STREAMING JOB, CREATE VIEW or GRANT keeps them
+            url = "jdbc:h2:file:" + directory.toAbsolutePath().resolve("ontul") + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
         }
         if (url == null) {
             return inMemory();
