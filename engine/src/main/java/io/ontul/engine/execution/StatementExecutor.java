@@ -309,7 +309,7 @@ public final class StatementExecutor
     @Override
     public LogicalPlanner planner()
     {
-        SchemaPlus root = CatalogSchemas.rootSchema(engine.catalogs(), access(), tableVersions);
+        SchemaPlus root = CatalogSchemas.rootSchema(engine.catalogs(), io.ontul.engine.system.InformationSchema.forUser(engine.catalogs().views(), access()), tableVersions);
         List<String> path = session.catalog() == null ? List.of() : session.schema() == null ? List.of(session.catalog()) : List.of(session.catalog(), session.schema());
         return new LogicalPlanner(root, path, access());
     }

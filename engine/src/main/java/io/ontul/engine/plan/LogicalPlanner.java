@@ -298,7 +298,7 @@ public final class LogicalPlanner
             return root;
         }
         catch (org.apache.calcite.runtime.CalciteContextException e) {
-            throw viewError(name, io.ontul.engine.execution.Errors.validation(e, definition));
+            throw viewError(name, io.ontul.engine.sql.parser.ValidationErrors.translate(e, definition));
         }
         catch (OntulException e) {
             if (e.getMessage().startsWith("View '")) {

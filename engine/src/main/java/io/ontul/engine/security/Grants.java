@@ -262,7 +262,7 @@ public final class Grants
     private static boolean isPublicSystemTable(Securable object)
     {
         return object.kind() != Securable.Kind.CATALOG && (object.catalog().equals(SYSTEM_CATALOG) && !object.schema().equals(AUDIT_SCHEMA)
-                || object.schema().equals(io.ontul.engine.system.InformationSchema.SCHEMA));
+                || object.schema().equals(io.ontul.engine.sql.CatalogSchemas.INFORMATION_SCHEMA));
     }
 
     /** One user's roles and privileges, read once. */

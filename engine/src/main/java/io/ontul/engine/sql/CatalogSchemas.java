@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -19,8 +20,6 @@ import org.apache.calcite.schema.lookup.Named;
 
 import io.ontul.engine.catalog.CatalogManager;
 import io.ontul.engine.metadata.StoredViews;
-import io.ontul.engine.security.UserAccess;
-import io.ontul.engine.system.InformationSchema;
 import io.ontul.spi.Connector;
 import io.ontul.spi.TableHandle;
 
@@ -35,21 +34,27 @@ public final class CatalogSchemas
 {
     private CatalogSchemas() {}
 
-    /** @param access the statement's user, for what each catalog's {@code information_schema} shows */
-    public static SchemaPlus rootSchema(CatalogManager catalogs, UserAccess access)
+    /** The schema every catalog has, describing it ({@code system.InformationSchema}). */
+    public static final String INFORMATION_SCHEMA = "information_schema";
+
+    /**
+     * @param informationSchemas the connector of a catalog's {@code information_schema}, given the
+     *        catalog's name and connector (made for the statement's user)
+     */
+    public static SchemaPlus rootSchema(CatalogManager catalogs, BiFunction<String, Connector, Connector> informationSchemas)
     {
-        return rootSchema(catalogs, access, Map.of());
+        return rootSchema(catalogs, informationSchemas, Map.of());
     }
 
     /**
      * The namespace with the tables named in {@code versions} ({@code catalog.schema.table}) at
      * those versions: what a worker plans a coordinator's statement with.
      */
-    public static SchemaPlus rootSchema(CatalogManager catalogs, UserAccess access, Map<String, String> versions)
+    public static SchemaPlus rootSchema(CatalogManager catalogs, BiFunction<String, Connector, Connector> informationSchemas, Map<String, String> versions)
     {
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         for (String name : catalogs.names()) {
-            root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), catalogs.views(), access, versions));
+            root.add(name, new CatalogSchema(name, catalogs.get(name).orElseThrow(), catalogs.views(), informationSchemas, versions));
         }
         TypeAliases.addTo(root);
         return root;
@@ -61,15 +66,15 @@ public final class CatalogSchemas
         private final String catalog;
         private final Connector connector;
         private final StoredViews views;
-        private final UserAccess access;
+        private final BiFunction<String, Connector, Connector> informationSchemas;
         private final Map<String, String> versions;
 
-        CatalogSchema(String catalog, Connector connector, StoredViews views, UserAccess access, Map<String, String> versions)
+        CatalogSchema(String catalog, Connector connector, StoredViews views, BiFunction<String, Connector, Connector> informationSchemas, Map<String, String> versions)
         {
             this.catalog = catalog;
             this.connector = connector;
             this.views = views;
-            this.access = access;
+            this.informationSchemas = informationSchemas;
             this.versions = versions;
         }
 
@@ -77,8 +82,8 @@ public final class CatalogSchemas
         public Lookup<? extends Schema> subSchemas()
         {
             return new LazyLookup<>(
-                    name -> name.equals(InformationSchema.SCHEMA) && !connector.metadata().listSchemas().contains(name)
-                            ? Optional.of(new ConnectorSchema(catalog, name, new InformationSchema(catalog, connector, views, access), views, versions))
+                    name -> name.equals(INFORMATION_SCHEMA) && !connector.metadata().listSchemas().contains(name)
+                            ? Optional.of(new ConnectorSchema(catalog, name, informationSchemas.apply(catalog, connector), views, versions))
                             : connector.metadata().listSchemas().contains(name) || !connector.metadata().listTables(name).isEmpty()
                             ? Optional.of(new ConnectorSchema(catalog, name, connector, views, versions))
                             : Optional.<Schema>empty(),

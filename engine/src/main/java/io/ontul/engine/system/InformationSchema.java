@@ -42,7 +42,7 @@ import io.ontul.spi.TableStatistics;
 public final class InformationSchema
         implements Connector
 {
-    public static final String SCHEMA = "information_schema";
+    public static final String SCHEMA = io.ontul.engine.sql.CatalogSchemas.INFORMATION_SCHEMA;
 
     private static final SystemColumns<List<Object>> SCHEMATA = columns("schemata", "catalog_name", "schema_name");
     private static final SystemColumns<List<Object>> TABLES = columns("tables", "table_catalog", "table_schema", "table_name", "table_type");
@@ -88,6 +88,12 @@ public final class InformationSchema
         this.connector = requireNonNull(connector, "connector is null");
         this.views = requireNonNull(views, "views is null");
         this.access = requireNonNull(access, "access is null");
+    }
+
+    /** The information schemas of the catalogs for one statement's user: {@link io.ontul.engine.sql.CatalogSchemas}'s factory. */
+    public static java.util.function.BiFunction<String, Connector, Connector> forUser(StoredViews views, UserAccess access)
+    {
+        return (catalog, connector) -> new InformationSchema(catalog, connector, views, access);
     }
 
     private static SystemColumns<List<Object>> columns(String table, String... names)

@@ -137,7 +137,7 @@ public final class StreamingJobPlanner
         access.check(Privilege.INSERT, Securable.table(sinkName.get(0), sinkName.get(1), sinkName.get(2)));
         SqlInsert visible = HiddenColumns.withoutHiddenColumns(insert, sinkTable);
         List<String> path = catalog.isEmpty() ? List.of() : schema.isEmpty() ? List.of(catalog.get()) : List.of(catalog.get(), schema.get());
-        LogicalPlanner planner = new LogicalPlanner(CatalogSchemas.rootSchema(catalogs, access), path, access);
+        LogicalPlanner planner = new LogicalPlanner(CatalogSchemas.rootSchema(catalogs, io.ontul.engine.system.InformationSchema.forUser(catalogs.views(), access)), path, access);
         SqlNode validated = planner.validate(visible);
         RelRoot relRoot = planner.toOptimizedRel(validated);
         RelNode rel = relRoot.rel;
