@@ -44,18 +44,6 @@ public final class StoredViews
         });
     }
 
-    /** The views of one catalog, by schema and name. */
-    public List<StoredView> list(String catalog)
-    {
-        return store.inTransaction(connection -> {
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT " + COLUMNS + " FROM ontul_views WHERE catalog_name = ? ORDER BY schema_name, view_name")) {
-                select.setString(1, catalog);
-                return views(select);
-            }
-        });
-    }
-
     public Optional<StoredView> get(String catalog, String schema, String name)
     {
         return store.inTransaction(connection -> read(connection, catalog, schema, name));

@@ -199,7 +199,7 @@ public final class InformationSchema
                         }
                     });
                     default -> {
-                        // views: only views
+                        // "views" lists views only, below
                     }
                 }
             }

@@ -12,6 +12,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import io.ontul.catalog.tpch.TpchColumnDefinition;
 import io.trino.tpcds.Table;
 import io.trino.tpcds.column.Column;
 import io.trino.tpcds.column.ColumnType;
@@ -93,8 +94,8 @@ final class TpcdsTables
     private static Map<String, String> textLength(ColumnType type)
     {
         return switch (type.getBase()) {
-            case VARCHAR -> Map.of("ontul.type", "VARCHAR(" + type.getPrecision().orElseThrow() + ")");
-            case CHAR -> Map.of("ontul.type", "CHAR(" + type.getPrecision().orElseThrow() + ")");
+            case VARCHAR -> Map.of(TpchColumnDefinition.TYPE_METADATA_KEY, "VARCHAR(" + type.getPrecision().orElseThrow() + ")");
+            case CHAR -> Map.of(TpchColumnDefinition.TYPE_METADATA_KEY, "CHAR(" + type.getPrecision().orElseThrow() + ")");
             default -> Map.of();
         };
     }
