@@ -26,8 +26,6 @@ import org.duckdb.DuckDBConnection;
 
 import io.ontul.engine.testing.DuckDbTpch;
 import io.ontul.engine.testing.ResultComparison;
-import io.ontul.engine.testing.TpchQueries;
-import io.trino.tpch.TpchTable;
 
 /**
  * TPC-H on Ontul and DuckDB side by side, in one JVM. Both engines get the same generated data
@@ -44,14 +42,11 @@ import io.trino.tpch.TpchTable;
  */
 public final class TpchBenchmark
 {
-    private static final String CATALOG = "memory";
-    private static final String SCHEMA = "default";
-    private static final String TABLE_PREFIX = CATALOG + "." + SCHEMA + ".";
-
     private final BenchmarkOptions options;
     private final String command;
     private final String title;
     private final TpchContenders.Factory contenders;
+    private final Workload workload;
     private final ExecutorService runner = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "benchmark-query");
         thread.setDaemon(true);
@@ -66,6 +61,12 @@ public final class TpchBenchmark
     /** @param title starts the report's heading, which goes on with the scale and the date */
     public TpchBenchmark(BenchmarkOptions options, String command, String title, TpchContenders.Factory contenders)
     {
+        this(options, command, title, contenders, new TpchWorkload());
+    }
+
+    public TpchBenchmark(BenchmarkOptions options, String command, String title, TpchContenders.Factory contenders, Workload workload)
+    {
+        this.workload = requireNonNull(workload, "workload is null");
         this.options = requireNonNull(options, "options is null");
         this.command = requireNonNull(command, "command is null");
         this.title = requireNonNull(title, "title is null");
@@ -108,10 +109,10 @@ public final class TpchBenchmark
         facts.add(String.format(Locale.ROOT, "Scale: %s (scale factor %s); best of %d run(s) after %d warm-up run(s); engines alternate per query; a run over %d s is cancelled",
                 options.scaleName(), options.scale(), options.runs(), options.warmups(), options.timeout().toSeconds()));
 
-        progress("Generating TPC-H %s and loading DuckDB", options.scaleName());
+        progress("Generating %s %s and loading DuckDB", workload.title(), options.scaleName());
         long start = System.nanoTime();
         DuckDBConnection connection = DuckDbTpch.openInMemory();
-        DuckDbTpch.load(connection, CATALOG, SCHEMA, options.scale(), Runtime.getRuntime().availableProcessors());
+        workload.loadDuckDb(connection, options);
         long duckDbLoad = System.nanoTime() - start;
         try (TpchContenders engines = contenders.open(connection)) {
             BenchmarkEngine ontul = engines.ontul();
@@ -131,17 +132,17 @@ public final class TpchBenchmark
                 for (QueryMeasurement query : measurements) {
                     String sql = queries.get(query.name());
                     runOnce(ontul, query.ontul(), sql, false);
-                    runOnce(duckDb, query.duckDb(), sql, false);
+                    runOnce(duckDb, query.duckDb(), workload.forDuckDb(query.name(), sql), false);
                 }
             }
             for (QueryMeasurement query : measurements) {
                 String sql = queries.get(query.name());
                 for (int run = 0; run < options.runs(); run++) {
                     runOnce(ontul, query.ontul(), sql, true);
-                    runOnce(duckDb, query.duckDb(), sql, true);
+                    runOnce(duckDb, query.duckDb(), workload.forDuckDb(query.name(), sql), true);
                 }
                 if (options.check()) {
-                    query.setCheck(check(ontul, duckDb, query, sql));
+                    query.setCheck(check(ontul, duckDb, query, sql, workload.forDuckDb(query.name(), sql)));
                 }
                 progress("%s  Ontul %s  DuckDB %s%s", query.name(), describe(query.ontul()), describe(query.duckDb()),
                         query.check().map(check -> "  check " + (check.equals("ok") ? "ok" : check)).orElse(""));
@@ -160,7 +161,7 @@ public final class TpchBenchmark
 
     private Map<String, String> selectQueries()
     {
-        Map<String, String> all = TpchQueries.load();
+        Map<String, String> all = workload.queries();
         List<String> names = options.queries().isEmpty() ? List.copyOf(all.keySet()) : options.queries();
         Map<String, String> selected = new LinkedHashMap<>();
         for (String name : names) {
@@ -168,7 +169,7 @@ public final class TpchBenchmark
             if (sql == null) {
                 throw new IllegalArgumentException("Unknown query " + name + "; known: " + String.join(",", all.keySet()));
             }
-            selected.put(name, TpchQueries.withTablePrefix(sql, TABLE_PREFIX));
+            selected.put(name, sql);
         }
         return selected;
     }
@@ -176,12 +177,11 @@ public final class TpchBenchmark
     private Optional<String> loadOntul(TpchContenders engines, List<String> facts)
     {
         long start = System.nanoTime();
-        for (TpchTable<?> table : TpchTable.getTables()) {
-            String sql = String.format("CREATE TABLE %s%s AS SELECT * FROM tpch.%s.%s", TABLE_PREFIX, table.getTableName(), options.scaleName(), table.getTableName());
+        for (String sql : workload.ontulLoad(options)) {
             try {
                 long tableStart = System.nanoTime();
                 long rows = engines.load(sql);
-                progress("  %s: %d rows in %s", table.getTableName(), rows, seconds(System.nanoTime() - tableStart));
+                progress("  %s: %d rows in %s", sql, rows, seconds(System.nanoTime() - tableStart));
             }
             catch (Throwable failure) {
                 String message = describe(failure);
@@ -191,7 +191,7 @@ public final class TpchBenchmark
             }
         }
         long elapsed = System.nanoTime() - start;
-        facts.add(String.format("Ontul load, CREATE TABLE %s* AS SELECT * FROM tpch.%s.* (not in query times): %s", TABLE_PREFIX, options.scaleName(), seconds(elapsed)));
+        facts.add(String.format("Ontul load, %s (not in query times): %s", workload.ontulLoadDescription(options), seconds(elapsed)));
         progress("Ontul loaded in %s", seconds(elapsed));
         return Optional.empty();
     }
@@ -250,7 +250,7 @@ public final class TpchBenchmark
         }
     }
 
-    private static String check(BenchmarkEngine ontul, BenchmarkEngine duckDb, QueryMeasurement query, String sql)
+    private static String check(BenchmarkEngine ontul, BenchmarkEngine duckDb, QueryMeasurement query, String sql, String duckDbSql)
     {
         if (query.ontul().failed() || query.duckDb().failed()) {
             return QueryMeasurement.NOT_COMPARED + ": a run failed";
@@ -258,7 +258,7 @@ public final class TpchBenchmark
         BenchmarkEngine.QueryRows expected;
         BenchmarkEngine.QueryRows actual;
         try {
-            expected = duckDb.rows(sql);
+            expected = duckDb.rows(duckDbSql);
             actual = ontul.rows(sql);
         }
         catch (Throwable failure) {

@@ -795,6 +795,21 @@ public final class Functions
         return (int) java.time.LocalDate.ofEpochDay(days).plus(amount(unit, value), chronoUnit).toEpochDay();
     }
 
+    /**
+     * Trino's {@code format(format, args...)}: Java's {@link String#format} in the ROOT locale, the
+     * arguments as Java values (DECIMAL as BigDecimal, DATE as LocalDate, TIMESTAMP as
+     * LocalDateTime); a format that does not fit its arguments is a user error naming it.
+     */
+    public static String format(String format, Object... arguments)
+    {
+        try {
+            return String.format(java.util.Locale.ROOT, format, arguments);
+        }
+        catch (java.util.IllegalFormatException e) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid format '" + format + "' for its arguments: " + e.getMessage());
+        }
+    }
+
     /** {@code date_add(unit, value, timestamp)} of a TIMESTAMP in epoch milliseconds or microseconds. */
     public static long timestampAdd(String unit, long value, long timestamp, boolean micros)
     {

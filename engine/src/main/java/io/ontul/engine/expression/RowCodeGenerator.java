@@ -1143,6 +1143,53 @@ final class RowCodeGenerator
                 F + "trim(\"" + flag.name() + "\", " + characters.value() + ", " + operand.value() + ")");
     }
 
+    /**
+     * {@code concat_ws(separator, s1, s2, ...)}: the non-NULL strings joined by the separator,
+     * NULL only when the separator is (Trino's, PostgreSQL's and DuckDB's).
+     */
+    private Value concatWithSeparator(RexCall call, StringBuilder code)
+    {
+        Value separator = generate(call.operands.get(0), code);
+        String joiner = "j" + code.length();
+        code.append("java.util.StringJoiner ").append(joiner).append(" = new java.util.StringJoiner(")
+                .append(separator.isNull()).append(" ? \"\" : ").append(stringOf(separator, call.getType())).append(");\n");
+        for (RexNode operand : call.operands.subList(1, call.operands.size())) {
+            Value value = generate(operand, code);
+            if (!value.isNull().equals("true")) {
+                code.append("if (!(").append(value.isNull()).append(")) { ").append(joiner).append(".add(").append(stringOf(value, call.getType())).append("); }\n");
+            }
+        }
+        return declare(code, call.getType(), separator.isNull(), joiner + ".toString()");
+    }
+
+    /** {@code format(format, args...)}: NULL arguments are passed as null (printed "null", as Trino does); a NULL format is NULL. */
+    private Value format(RexCall call, StringBuilder code)
+    {
+        Value format = generate(call.operands.get(0), code);
+        if (format.isNull().equals("true")) {
+            return new Value("true", JavaKind.of(call.getType()).zero, call.getType());
+        }
+        List<String> arguments = new ArrayList<>();
+        for (RexNode operand : call.operands.subList(1, call.operands.size())) {
+            Value value = generate(operand, code);
+            String boxed = switch (value.type().getSqlTypeName()) {
+                case DECIMAL -> F + "toBigDecimal(" + value.value() + ", " + value.type().getScale() + ")";
+                case DATE -> "java.time.LocalDate.ofEpochDay(" + value.value() + ")";
+                case TIMESTAMP -> F + "toLocalDateTime(" + value.value() + ", " + isMicros(value.type()) + ")";
+                case TINYINT, SMALLINT, INTEGER, BIGINT, BOOLEAN, DOUBLE, FLOAT, REAL, CHAR, VARCHAR -> "(Object) " + value.value();
+                case NULL -> "null";
+                default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "FORMAT of a " + value.type().getSqlTypeName() + " argument is not supported");
+            };
+            arguments.add("(" + value.isNull() + ") ? null : " + boxed);
+        }
+        return declare(code, call.getType(), format.isNull(), F + "format(" + format.value() + ", new Object[] {" + String.join(", ", arguments) + "})");
+    }
+
+    private String stringOf(Value value, RelDataType varchar)
+    {
+        return JavaKind.of(value.type()) == JavaKind.STRING ? value.value() : cast(value.value(), value.type(), varchar);
+    }
+
     private Value floorCeil(RexCall call, boolean floor, StringBuilder code)
     {
         if (call.operands.size() != 1) {
@@ -1165,6 +1212,12 @@ final class RowCodeGenerator
     {
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
         RelDataType type = call.getType();
+        if (name.equals("CONCAT_WS")) {
+            return concatWithSeparator(call, code);
+        }
+        if (name.equals("FORMAT")) {
+            return format(call, code);
+        }
         List<Value> args = new ArrayList<>();
         List<String> nulls = new ArrayList<>();
         for (RexNode operand : call.operands) {

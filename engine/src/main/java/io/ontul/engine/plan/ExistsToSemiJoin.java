@@ -58,9 +58,9 @@ final class ExistsToSemiJoin
                     }
                 }
                 if (visited instanceof LogicalCorrelate correlate && correlate.getJoinType() == JoinRelType.INNER) {
-                    RexNode condition = joinCondition(correlate);
-                    if (condition != null) {
-                        return withMarker(LogicalJoin.create(correlate.getLeft(), subqueryInput(correlate), List.of(), condition, java.util.Set.of(), JoinRelType.SEMI),
+                    Subquery subquery = subquery(correlate);
+                    if (subquery != null) {
+                        return withMarker(LogicalJoin.create(correlate.getLeft(), subquery.input(), List.of(), subquery.condition(), java.util.Set.of(), JoinRelType.SEMI),
                                 correlate, true);
                     }
                 }
@@ -86,12 +86,23 @@ final class ExistsToSemiJoin
         if (!found || RelOptUtil.InputFinder.bits(rest, null).get(marker)) {
             return null;
         }
-        RexNode condition = joinCondition(correlate);
-        if (condition == null) {
+        Subquery subquery = subquery(correlate);
+        if (subquery == null) {
             return null;
         }
         RexBuilder rexBuilder = filter.getCluster().getRexBuilder();
-        RelNode anti = LogicalJoin.create(correlate.getLeft(), subqueryInput(correlate), List.of(), condition, java.util.Set.of(), JoinRelType.ANTI);
+        RelNode left = correlate.getLeft();
+        if (!rest.isEmpty() && left instanceof LogicalCorrelate inner && inner.getJoinType() == JoinRelType.LEFT) {
+            // NOT EXISTS (a) AND NOT EXISTS (b): Calcite stacks the correlates under one filter; the
+            // rest of the filter reads only the left fields, so it moves below this anti join and
+            // the correlate beneath becomes an anti join too (else the decorrelator gets it)
+            RelNode below = notExists(LogicalFilter.create(left, RexUtil.composeConjunction(rexBuilder, rest)), inner);
+            if (below != null) {
+                left = below;
+                rest = List.of();
+            }
+        }
+        RelNode anti = LogicalJoin.create(left, subquery.input(), List.of(), subquery.condition(), java.util.Set.of(), JoinRelType.ANTI);
         RelNode filtered = rest.isEmpty() ? anti : LogicalFilter.create(anti, RexUtil.composeConjunction(rexBuilder, rest));
         return withMarker(filtered, correlate, false);
     }
@@ -115,17 +126,18 @@ final class ExistsToSemiJoin
         return LogicalProject.create(input, List.of(), projects, names, java.util.Set.of());
     }
 
-    /** The input of the subquery's filter, if the subquery has the EXISTS shape. */
-    private static RelNode subqueryInput(LogicalCorrelate correlate)
-    {
-        return ((LogicalFilter) ((Project) ((Aggregate) correlate.getRight()).getInput()).getInput()).getInput();
-    }
+    /**
+     * An EXISTS subquery as the right input of a semi or anti join: its input under the part of its
+     * filter that does not read the outer row (so the subquery's own joins and filters plan as
+     * usual), and the correlated part as the join condition over (left fields, input fields).
+     */
+    private record Subquery(RelNode input, RexNode condition) {}
 
     /**
-     * The semi-join condition over (left fields, subquery input fields), or null when the
-     * correlate does not have the EXISTS shape or the correlation reaches below its filter.
+     * The subquery of a correlate in the EXISTS shape, or null when the correlate does not have
+     * that shape or the correlation reaches below its filter.
      */
-    private static RexNode joinCondition(LogicalCorrelate correlate)
+    private static Subquery subquery(LogicalCorrelate correlate)
     {
         if (!(correlate.getRight() instanceof Aggregate aggregate) || !aggregate.getAggCallList().isEmpty() || aggregate.getGroupCount() != 1
                 || aggregate.getGroupSet().nth(0) != 0 || aggregate.getGroupSets().size() != 1) {
@@ -141,12 +153,17 @@ final class ExistsToSemiJoin
         }
         RelNode input = filter.getInput();
         CorrelationId id = correlate.getCorrelationId();
-        if (RelOptUtil.getVariablesUsed(input).contains(id) || !RelOptUtil.getVariablesUsed(input).isEmpty()) {
+        if (!RelOptUtil.getVariablesUsed(input).isEmpty()) {
             return null;
+        }
+        List<RexNode> local = new ArrayList<>();
+        List<RexNode> correlated = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(filter.getCondition())) {
+            (RexUtil.containsCorrelation(conjunct) ? correlated : local).add(conjunct);
         }
         int leftCount = correlate.getLeft().getRowType().getFieldCount();
         boolean[] valid = {true};
-        RexNode condition = filter.getCondition().accept(new RexShuttle()
+        RexShuttle shift = new RexShuttle()
         {
             @Override
             public RexNode visitInputRef(RexInputRef ref)
@@ -170,7 +187,13 @@ final class ExistsToSemiJoin
                 valid[0] = false;
                 return variable;
             }
-        });
-        return valid[0] ? condition : null;
+        };
+        RexBuilder rexBuilder = correlate.getCluster().getRexBuilder();
+        RexNode condition = RexUtil.composeConjunction(rexBuilder, correlated).accept(shift);
+        if (!valid[0]) {
+            return null;
+        }
+        RelNode right = local.isEmpty() ? input : LogicalFilter.create(input, RexUtil.composeConjunction(rexBuilder, local));
+        return new Subquery(right, condition);
     }
 }

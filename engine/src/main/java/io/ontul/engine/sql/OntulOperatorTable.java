@@ -52,6 +52,11 @@ public final class OntulOperatorTable
                     org.apache.calcite.sql.type.SqlTypeFamily.DATETIME),
             org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
 
+    /** Trino's {@code format(format, args...)}: Java's String.format, a VARCHAR. */
+    static final org.apache.calcite.sql.SqlFunction FORMAT = new org.apache.calcite.sql.SqlFunction("FORMAT", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.ONE_OR_MORE, org.apache.calcite.sql.SqlFunctionCategory.STRING);
+
     /** Trino's {@code to_unixtime(timestamp)}: seconds since 1970-01-01 00:00:00, a DOUBLE. */
     static final org.apache.calcite.sql.SqlFunction TO_UNIXTIME = new org.apache.calcite.sql.SqlFunction("TO_UNIXTIME", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
             org.apache.calcite.sql.type.ReturnTypes.DOUBLE_NULLABLE, null,
@@ -96,7 +101,7 @@ public final class OntulOperatorTable
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, DATE_ADD, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, FORMAT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
 
     private OntulOperatorTable() {}
 

@@ -2,12 +2,19 @@ package io.ontul.engine.type;
 
 import java.util.List;
 
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.implicit.TypeCoercionImpl;
@@ -42,7 +49,43 @@ public final class OntulTypeCoercion
         if (hasTextOperand(binding)) {
             return false;
         }
+        if (addsDaysToDate(binding)) {
+            return true;
+        }
         return super.binaryArithmeticCoercion(binding);
+    }
+
+    /**
+     * {@code date + n}, {@code n + date} and {@code date - n} with an integer {@code n} count
+     * days, as in PostgreSQL and DuckDB (TPC-DS writes {@code d_date + 5}): the integer becomes
+     * {@code n * INTERVAL '1' DAY}, so the rest of the engine sees standard date arithmetic.
+     */
+    private boolean addsDaysToDate(SqlCallBinding binding)
+    {
+        SqlKind kind = binding.getOperator().getKind();
+        if (binding.getOperandCount() != 2 || kind != SqlKind.PLUS && kind != SqlKind.MINUS) {
+            return false;
+        }
+        RelDataType left = binding.getOperandType(0);
+        RelDataType right = binding.getOperandType(1);
+        int days;
+        if (left.getSqlTypeName() == SqlTypeName.DATE && SqlTypeUtil.isIntType(right)) {
+            days = 1;
+        }
+        else if (kind == SqlKind.PLUS && SqlTypeUtil.isIntType(left) && right.getSqlTypeName() == SqlTypeName.DATE) {
+            days = 0;
+        }
+        else {
+            return false;
+        }
+        SqlNode operand = binding.operand(days);
+        SqlParserPos position = operand.getParserPosition();
+        SqlNode interval = SqlStdOperatorTable.MULTIPLY.createCall(position, operand,
+                SqlLiteral.createInterval(1, "1", new SqlIntervalQualifier(TimeUnit.DAY, null, position), position));
+        RelDataType intervalType = validator.deriveType(binding.getScope(), interval);
+        updateInferredType(interval, intervalType);
+        binding.getCall().setOperand(days, interval);
+        return true;
     }
 
     private static boolean isArithmetic(SqlCallBinding binding)

@@ -365,7 +365,7 @@ public class TestSpillingJoin
                 FROM (SELECT * FROM tpch.sf0_1.lineitem WHERE l_quantity > 45) l
                 RIGHT JOIN tpch.sf0_1.orders o ON l_orderkey = o_orderkey""", """
                 SELECT o_orderkey, o_comment FROM tpch.sf0_1.orders o
-                WHERE NOT EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem l WHERE l.l_orderkey = o.o_orderkey AND l_quantity > 49)""", """
+                WHERE NOT EXISTS (SELECT 1 FROM tpch.sf0_1.lineitem l WHERE l.l_orderkey = o.o_orderkey AND l_quantity > 5)""", """
                 SELECT l_orderkey, l_linenumber, l_comment, o_comment
                 FROM tpch.sf0_1.lineitem LEFT JOIN (SELECT * FROM tpch.sf0_1.orders WHERE o_orderkey % 5 <> 0) o ON l_orderkey = o_orderkey""")) {
             String plan;

@@ -54,6 +54,8 @@ public final class Accumulators
             case AVG -> new AvgAccumulator(args.get(0), -1, inputTypes.get(args.get(0)), outputType);
             case MIN, MAX -> new MinMaxAccumulator(args.get(0), kind == SqlKind.MAX, inputTypes.get(args.get(0)), false);
             case SINGLE_VALUE, ANY_VALUE -> new MinMaxAccumulator(args.get(0), false, inputTypes.get(args.get(0)), kind == SqlKind.SINGLE_VALUE);
+            case ARG_MIN, ARG_MAX -> new ArgExtremeAccumulator(args.get(0), args.get(1), kind == SqlKind.ARG_MAX, inputTypes.get(args.get(0)), inputTypes.get(args.get(1)));
+            case STRING_AGG, LISTAGG -> new StringAggAccumulator(args.get(0), args.size() > 1 ? args.get(1) : -1, call.collation.getFieldCollations());
             case GROUPING, GROUPING_ID -> new GroupingAccumulator(groupKeyPositions, groupSetMembership);
             case LITERAL_AGG -> new LiteralAccumulator((RexLiteral) call.rexList.get(0));
             default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Aggregate function " + call.getAggregation().getName() + " is not supported");
