@@ -52,6 +52,20 @@ public final class Functions
         return new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Numeric overflow: " + type + " " + operation);
     }
 
+    /** For {@code try(x)}: returns when {@code e} is an error of the data (x is then NULL), else throws it on. */
+    public static void rethrowUnlessDataError(RuntimeException e)
+    {
+        if (e instanceof OntulException error) {
+            switch (error.code()) {
+                case DIVISION_BY_ZERO, NUMERIC_OVERFLOW, INVALID_CAST, INVALID_ARGUMENT -> {
+                    return;
+                }
+                default -> throw e;
+            }
+        }
+        throw e;
+    }
+
     public static OntulException divisionByZero()
     {
         return new OntulException(ErrorCode.DIVISION_BY_ZERO, "Division by zero");
@@ -808,6 +822,44 @@ public final class Functions
         catch (java.util.IllegalFormatException e) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid format '" + format + "' for its arguments: " + e.getMessage());
         }
+    }
+
+    /**
+     * Trino's {@code date_diff(unit, a, b)} of two DATEs (epoch days): the whole units from a to b,
+     * negative when b is earlier. A month is whole when the day of month comes round again or
+     * the later date is the last of its month (Jan 31 to Feb 29 is 1 month, Feb 29 2020 to
+     * Feb 28 2021 one year), as in Trino and DuckDB.
+     */
+    public static long dateDiff(String unit, int a, int b)
+    {
+        java.time.temporal.ChronoUnit chronoUnit = chronoUnit(unit);
+        if (chronoUnit.getDuration().compareTo(java.time.Duration.ofDays(1)) < 0) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "DATE_DIFF of DATEs takes day, week, month, quarter or year, not '" + unit + "'");
+        }
+        long whole = between(chronoUnit, java.time.LocalDate.ofEpochDay(a).atStartOfDay(), java.time.LocalDate.ofEpochDay(b).atStartOfDay());
+        return unit.equalsIgnoreCase("quarter") ? whole / 3 : whole;
+    }
+
+    /** {@code date_diff(unit, a, b)} of two TIMESTAMPs in epoch milliseconds or microseconds. */
+    public static long timestampDiff(String unit, long a, long b, boolean micros)
+    {
+        long whole = between(chronoUnit(unit), toLocalDateTime(a, micros), toLocalDateTime(b, micros));
+        return unit.equalsIgnoreCase("quarter") ? whole / 3 : whole;
+    }
+
+    private static long between(java.time.temporal.ChronoUnit unit, LocalDateTime a, LocalDateTime b)
+    {
+        if (unit == java.time.temporal.ChronoUnit.MONTHS || unit == java.time.temporal.ChronoUnit.YEARS) {
+            LocalDateTime earlier = a.isAfter(b) ? b : a;
+            LocalDateTime later = a.isAfter(b) ? a : b;
+            java.time.LocalDate end = later.toLocalDate();
+            if (end.getDayOfMonth() == end.lengthOfMonth() && earlier.getDayOfMonth() > end.getDayOfMonth()) {
+                earlier = earlier.withDayOfMonth(end.getDayOfMonth());
+            }
+            long whole = unit.between(earlier, later);
+            return a.isAfter(b) ? -whole : whole;
+        }
+        return unit.between(a, b);
     }
 
     /** {@code date_add(unit, value, timestamp)} of a TIMESTAMP in epoch milliseconds or microseconds. */

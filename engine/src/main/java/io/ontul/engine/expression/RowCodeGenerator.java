@@ -1162,6 +1162,56 @@ final class RowCodeGenerator
         return declare(code, call.getType(), separator.isNull(), joiner + ".toString()");
     }
 
+    /**
+     * Trino's {@code try(x)}: x, or NULL where computing it fails on the data (division by zero,
+     * overflow, a value that does not cast or parse, an invalid argument); other errors propagate.
+     * x is computed in a method of its own, so everything it computes (constants hoisted from it
+     * included) is inside the try.
+     */
+    private Value tryExpression(RexCall call, StringBuilder code)
+    {
+        StringBuilder inner = new StringBuilder();
+        Value value = inMethod((scope, methodCode) -> scope.generate(call.operands.get(0), methodCode), inner);
+        JavaKind kind = JavaKind.of(call.getType());
+        String name = newVariable();
+        code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
+        code.append("boolean n").append(name).append(" = true;\n");
+        code.append("try {\n").append(inner)
+                .append("n").append(name).append(" = ").append(value.isNull()).append(";\n")
+                .append("v").append(name).append(" = ").append(value.value()).append(";\n")
+                .append("} catch (RuntimeException e) { ").append(F).append("rethrowUnlessDataError(e); }\n");
+        return new Value("n" + name, "v" + name, call.getType());
+    }
+
+    /**
+     * SQL's {@code json_value(json, path [RETURNING type])} and {@code json_query(json, path)}
+     * with their default behaviours: NULL on an empty result and on an error, no array wrapper.
+     * Other ON EMPTY / ON ERROR / WRAPPER clauses are refused rather than ignored.
+     */
+    private Value jsonValueOrQuery(RexCall call, boolean value, StringBuilder code)
+    {
+        String function = value ? "JSON_VALUE" : "JSON_QUERY";
+        boolean defaults = value ? call.operands.size() == 2 : call.operands.size() == 5
+                && String.valueOf(((RexLiteral) call.operands.get(2)).getValue()).equals("WITHOUT_ARRAY")
+                && call.operands.subList(3, 5).stream().allMatch(flag -> String.valueOf(((RexLiteral) flag).getValue()).endsWith("[NULL]"));
+        if (!defaults) {
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, function + " with WRAPPER, ON EMPTY or ON ERROR clauses is not supported yet (the defaults are: NULL ON EMPTY, NULL ON ERROR"
+                    + (value ? ")" : ", WITHOUT ARRAY WRAPPER)"));
+        }
+        Value json = generate(call.operands.get(0), code);
+        Value path = generate(call.operands.get(1), code);
+        RelDataType type = call.getType();
+        String isNull = json.isNull() + " || " + path.isNull();
+        String text = "io.ontul.engine.expression.JsonPaths." + (value ? "extractScalar(" : "query(") + json.value() + ", " + path.value() + ")";
+        Value extracted = declare(code, json.type(), isNull, text);
+        String found = extracted.isNull() + " || " + extracted.value() + " == null";
+        if (JavaKind.of(type) == JavaKind.STRING) {
+            return declare(code, type, found, extracted.value());
+        }
+        // RETURNING a type other than text: the scalar's text cast to it
+        return declare(code, type, found, cast(extracted.value(), json.type(), type));
+    }
+
     /** {@code format(format, args...)}: NULL arguments are passed as null (printed "null", as Trino does); a NULL format is NULL. */
     private Value format(RexCall call, StringBuilder code)
     {
@@ -1218,6 +1268,12 @@ final class RowCodeGenerator
         if (name.equals("FORMAT")) {
             return format(call, code);
         }
+        if (name.equals("TRY")) {
+            return tryExpression(call, code);
+        }
+        if (name.equals("JSON_VALUE") || name.equals("JSON_QUERY")) {
+            return jsonValueOrQuery(call, name.equals("JSON_VALUE"), code);
+        }
         List<Value> args = new ArrayList<>();
         List<String> nulls = new ArrayList<>();
         for (RexNode operand : call.operands) {
@@ -1230,6 +1286,12 @@ final class RowCodeGenerator
             nulls.add(value.isNull());
         }
         String isNull = nulls.isEmpty() ? "false" : String.join(" || ", nulls);
+        if (name.equals("JSON_EXTRACT_SCALAR") || name.equals("JSON_EXTRACT")) {
+            // NULL also when the path finds nothing
+            String method = name.equals("JSON_EXTRACT") ? "extract" : "extractScalar";
+            Value extracted = declare(code, type, isNull, "io.ontul.engine.expression.JsonPaths." + method + "(" + args.get(0).value() + ", " + args.get(1).value() + ")");
+            return declare(code, type, extracted.isNull() + " || " + extracted.value() + " == null", extracted.value());
+        }
         if (name.equals("REGEXP_EXTRACT")) {
             // NULL also when nothing matches
             Value extracted = declare(code, type, isNull, F + "regexpExtract(" + args.get(0).value() + ", " + args.get(1).value() + ", "
@@ -1306,6 +1368,9 @@ final class RowCodeGenerator
             case "DATE_ADD" -> type.getSqlTypeName() == SqlTypeName.DATE
                     ? F + "dateAdd(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + args.get(2).value() + ")"
                     : F + "timestampAdd(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + args.get(2).value() + ", " + isMicros(type) + ")";
+            case "DATE_DIFF" -> args.get(1).type().getSqlTypeName() == SqlTypeName.DATE
+                    ? F + "dateDiff(" + args.get(0).value() + ", " + args.get(1).value() + ", " + args.get(2).value() + ")"
+                    : F + "timestampDiff(" + args.get(0).value() + ", " + args.get(1).value() + ", " + args.get(2).value() + ", " + isMicros(args.get(1).type()) + ")";
             case "TO_UNIXTIME" -> "(" + args.get(0).value() + " / " + (isMicros(args.get(0).type()) ? "1_000_000.0" : "1000.0") + ")";
             case "FROM_UNIXTIME" -> "((long) Math.floor(" + toDouble(args.get(0)) + " * " + (isMicros(type) ? "1_000_000.0" : "1000.0") + "))";
             case "REGEXP_LIKE" -> F + "regexpLike(" + args.get(0).value() + ", " + args.get(1).value() + ")";

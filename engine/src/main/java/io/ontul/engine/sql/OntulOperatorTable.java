@@ -52,6 +52,21 @@ public final class OntulOperatorTable
                     org.apache.calcite.sql.type.SqlTypeFamily.DATETIME),
             org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
 
+    /** Trino's {@code json_extract_scalar(json, path)}: the scalar at a JSONPath in JSON text, as VARCHAR. */
+    static final org.apache.calcite.sql.SqlFunction JSON_EXTRACT_SCALAR = new org.apache.calcite.sql.SqlFunction("JSON_EXTRACT_SCALAR", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.FORCE_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.STRING_STRING, org.apache.calcite.sql.SqlFunctionCategory.STRING);
+
+    /** Trino's {@code json_extract(json, path)}: the JSON text of the value at a JSONPath. */
+    static final org.apache.calcite.sql.SqlFunction JSON_EXTRACT = new org.apache.calcite.sql.SqlFunction("JSON_EXTRACT", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.FORCE_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.STRING_STRING, org.apache.calcite.sql.SqlFunctionCategory.STRING);
+
+    /** Trino's {@code try(x)}: x, or NULL where computing it fails on the data. */
+    static final org.apache.calcite.sql.SqlFunction TRY = new org.apache.calcite.sql.SqlFunction("TRY", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.ARG0_FORCE_NULLABLE, null,
+            org.apache.calcite.sql.type.OperandTypes.ANY, org.apache.calcite.sql.SqlFunctionCategory.SYSTEM);
+
     /** Trino's {@code format(format, args...)}: Java's String.format, a VARCHAR. */
     static final org.apache.calcite.sql.SqlFunction FORMAT = new org.apache.calcite.sql.SqlFunction("FORMAT", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
             org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
@@ -101,7 +116,7 @@ public final class OntulOperatorTable
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, FORMAT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
 
     private OntulOperatorTable() {}
 
