@@ -14,10 +14,10 @@ public final class BenchmarkOptions
 {
     public static final String USAGE = String.join(System.lineSeparator(),
             "usage: TpchBenchmark [--scale 1|tiny|N] [--runs 3] [--warmup 1] [--queries q01,q05] [--out bench/RESULTS.md|none] [--check] [--timeout 300]",
-            "  --scale    TPC-H scale factor; tiny is 0.01 (default 1)",
+            "  --scale    scale factor; tiny is 0.01 (default 1)",
             "  --runs     timed runs per query and engine; the best one counts (default 3)",
             "  --warmup   untimed runs per query and engine before timing (default 1)",
-            "  --queries  comma-separated query names (default all 22)",
+            "  --queries  comma-separated query names (default all: q01..q22 for TPC-H, q01..q99 with q14a/q14b, q23a/b, q24a/b, q39a/b for TPC-DS)",
             "  --out      markdown file the results are appended to, or none (default bench/RESULTS.md)",
             "  --check    also compare each query's result between the engines",
             "  --timeout  seconds one run of a query may take before it is cancelled and reported FAILED (default 300)");

@@ -1,7 +1,5 @@
 package io.ontul.bench;
 
-import java.util.stream.Stream;
-
 /**
  * TPC-DS on Ontul and DuckDB side by side, in one JVM: the 99 queries (103 texts) over the same
  * generated rows in memory in both engines, timed as {@link TpchBenchmark} times TPC-H, with
@@ -15,23 +13,6 @@ public final class TpcdsBenchmark
     public static void main(String[] args)
             throws Exception
     {
-        if (Stream.of(args).anyMatch(arg -> arg.equals("--help") || arg.equals("-h"))) {
-            System.out.println(BenchmarkOptions.USAGE.replace("TpchBenchmark", "TpcdsBenchmark").replace("TPC-H", "TPC-DS"));
-            return;
-        }
-        BenchmarkOptions options;
-        try {
-            options = BenchmarkOptions.parse(args);
-        }
-        catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(BenchmarkOptions.USAGE);
-            System.exit(2);
-            return;
-        }
-        String command = System.getProperty("ontul.bench.command", "java io.ontul.bench.TpcdsBenchmark " + String.join(" ", args));
-        new TpchBenchmark(options, command, "TPC-DS", EmbeddedTpchContenders::new, new TpcdsWorkload()).run();
-        // DuckDB's and Arrow's native threads must not keep the JVM alive
-        System.exit(0);
+        TpchBenchmark.main(args, "TpcdsBenchmark", new TpcdsWorkload());
     }
 }

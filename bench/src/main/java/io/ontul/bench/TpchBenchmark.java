@@ -76,8 +76,16 @@ public final class TpchBenchmark
     public static void main(String[] args)
             throws Exception
     {
+        main(args, "TpchBenchmark", new TpchWorkload());
+    }
+
+    /** The command line of a benchmark of {@code workload} in this JVM (embedded Ontul and DuckDB); {@code mainClass} names it in the usage and the report. */
+    static void main(String[] args, String mainClass, Workload workload)
+            throws Exception
+    {
+        String usage = BenchmarkOptions.USAGE.replace("TpchBenchmark", mainClass);
         if (Stream.of(args).anyMatch(arg -> arg.equals("--help") || arg.equals("-h"))) {
-            System.out.println(BenchmarkOptions.USAGE);
+            System.out.println(usage);
             return;
         }
         BenchmarkOptions options;
@@ -86,12 +94,12 @@ public final class TpchBenchmark
         }
         catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
-            System.err.println(BenchmarkOptions.USAGE);
+            System.err.println(usage);
             System.exit(2);
             return;
         }
-        String command = System.getProperty("ontul.bench.command", "java io.ontul.bench.TpchBenchmark " + String.join(" ", args));
-        new TpchBenchmark(options, command).run();
+        String command = System.getProperty("ontul.bench.command", "java io.ontul.bench." + mainClass + " " + String.join(" ", args));
+        new TpchBenchmark(options, command, workload.title(), EmbeddedTpchContenders::new, workload).run();
         // DuckDB's and Arrow's native threads must not keep the JVM alive
         System.exit(0);
     }

@@ -1368,6 +1368,12 @@ final class RowCodeGenerator
             case "DATE_ADD" -> type.getSqlTypeName() == SqlTypeName.DATE
                     ? F + "dateAdd(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + args.get(2).value() + ")"
                     : F + "timestampAdd(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + args.get(2).value() + ", " + isMicros(type) + ")";
+            case "DATE_FORMAT" -> switch (args.get(0).type().getSqlTypeName()) {
+                case DATE -> "io.ontul.engine.expression.MySqlDateFormats.formatDate(" + args.get(0).value() + ", " + args.get(1).value() + ")";
+                case TIMESTAMP -> "io.ontul.engine.expression.MySqlDateFormats.format(" + args.get(0).value() + ", " + isMicros(args.get(0).type()) + ", " + args.get(1).value() + ")";
+                default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "DATE_FORMAT of a " + args.get(0).type().getSqlTypeName() + " is not supported");
+            };
+            case "DATE_PARSE" -> "io.ontul.engine.expression.MySqlDateFormats.parse(" + args.get(0).value() + ", " + args.get(1).value() + ", " + isMicros(type) + ")";
             case "DATE_DIFF" -> args.get(1).type().getSqlTypeName() == SqlTypeName.DATE
                     ? F + "dateDiff(" + args.get(0).value() + ", " + args.get(1).value() + ", " + args.get(2).value() + ")"
                     : F + "timestampDiff(" + args.get(0).value() + ", " + args.get(1).value() + ", " + args.get(2).value() + ", " + isMicros(args.get(1).type()) + ")";

@@ -62,6 +62,17 @@ public final class OntulOperatorTable
             org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.FORCE_NULLABLE), null,
             org.apache.calcite.sql.type.OperandTypes.STRING_STRING, org.apache.calcite.sql.SqlFunctionCategory.STRING);
 
+    /** Trino's {@code date_format(timestamp, format)} with MySQL's format specifiers, a VARCHAR. */
+    static final org.apache.calcite.sql.SqlFunction DATE_FORMAT = new org.apache.calcite.sql.SqlFunction("DATE_FORMAT", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.family(org.apache.calcite.sql.type.SqlTypeFamily.DATETIME, org.apache.calcite.sql.type.SqlTypeFamily.STRING),
+            org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
+
+    /** Trino's {@code date_parse(text, format)} with MySQL's format specifiers, a TIMESTAMP(3). */
+    static final org.apache.calcite.sql.SqlFunction DATE_PARSE = new org.apache.calcite.sql.SqlFunction("DATE_PARSE", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+            org.apache.calcite.sql.type.ReturnTypes.explicit(org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, 3).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
+            org.apache.calcite.sql.type.OperandTypes.STRING_STRING, org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
+
     /** Trino's {@code try(x)}: x, or NULL where computing it fails on the data. */
     static final org.apache.calcite.sql.SqlFunction TRY = new org.apache.calcite.sql.SqlFunction("TRY", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
             org.apache.calcite.sql.type.ReturnTypes.ARG0_FORCE_NULLABLE, null,
@@ -116,7 +127,7 @@ public final class OntulOperatorTable
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
 
     private OntulOperatorTable() {}
 

@@ -119,8 +119,19 @@ class TestCatalogStatements
     {
         try (Engine engine = engine()) {
             Session session = engine.createSession("admin");
-            assertFails(session, "CREATE SCHEMA memory.staging", ErrorCode.NOT_SUPPORTED, "Catalog does not support CREATE SCHEMA");
-            assertFails(session, "DROP SCHEMA memory.\"default\"", ErrorCode.NOT_SUPPORTED, "Catalog does not support DROP SCHEMA");
+            assertFails(session, "CREATE SCHEMA tpch.staging", ErrorCode.NOT_SUPPORTED, "Catalog does not support CREATE SCHEMA");
+            assertFails(session, "DROP SCHEMA tpch.tiny", ErrorCode.NOT_SUPPORTED, "Catalog does not support DROP SCHEMA");
+            // memory schemas come and go; default stays
+            run(session, "CREATE SCHEMA memory.staging");
+            assertFails(session, "CREATE SCHEMA memory.staging", ErrorCode.ALREADY_EXISTS, "Schema 'memory.staging' already exists");
+            run(session, "CREATE TABLE memory.staging.t AS SELECT 1 AS x");
+            assertThat(rows(session, "SELECT x FROM memory.staging.t")).containsExactly(List.of(1L));
+            assertThat(rows(session, "SHOW SCHEMAS FROM memory")).contains(List.of("default"), List.of("staging"));
+            assertFails(session, "DROP SCHEMA memory.staging", ErrorCode.INVALID_ARGUMENT, "Schema 'memory.staging' is not empty: it has 1 table(s)");
+            run(session, "DROP TABLE memory.staging.t");
+            run(session, "DROP SCHEMA memory.staging");
+            assertFails(session, "CREATE TABLE memory.staging.t (x INTEGER)", ErrorCode.NOT_FOUND, "Schema 'memory.staging' does not exist");
+            assertFails(session, "DROP SCHEMA memory.\"default\"", ErrorCode.INVALID_ARGUMENT, "Schema 'memory.default' is the memory catalog's own and cannot be dropped");
             run(session, "CREATE SCHEMA IF NOT EXISTS memory.\"default\"");
             assertFails(session, "DROP SCHEMA memory.nope", ErrorCode.NOT_FOUND, "Schema 'memory.nope' does not exist");
             run(session, "DROP SCHEMA IF EXISTS memory.nope");

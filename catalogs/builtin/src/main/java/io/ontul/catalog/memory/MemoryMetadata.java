@@ -21,7 +21,8 @@ import io.ontul.spi.TableConstraints;
 import io.ontul.spi.TableStatistics;
 
 /**
- * The tables of a memory catalog, all in the one schema {@code default}.
+ * The schemas and tables of a memory catalog: {@code default} always exists; more come with
+ * {@code CREATE SCHEMA} and go with {@code DROP SCHEMA} once empty. All are lost at restart.
  */
 public final class MemoryMetadata
         implements ConnectorMetadata
@@ -29,35 +30,63 @@ public final class MemoryMetadata
     public static final String DEFAULT_SCHEMA = "default";
 
     private final String catalogName;
-    private final ConcurrentMap<String, MemoryTable> tables = new ConcurrentHashMap<>();
+    /** Schema name to its tables by name. */
+    private final ConcurrentMap<String, ConcurrentMap<String, MemoryTable>> schemas = new ConcurrentHashMap<>();
 
     public MemoryMetadata(String catalogName)
     {
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
+        schemas.put(DEFAULT_SCHEMA, new ConcurrentHashMap<>());
     }
 
     @Override
     public List<String> listSchemas()
     {
-        return List.of(DEFAULT_SCHEMA);
+        return schemas.keySet().stream().sorted().toList();
     }
 
     @Override
     public List<String> listTables(String schema)
     {
-        if (!schema.equals(DEFAULT_SCHEMA)) {
-            return List.of();
-        }
-        return tables.keySet().stream().sorted().toList();
+        ConcurrentMap<String, MemoryTable> tables = schemas.get(schema);
+        return tables == null ? List.of() : tables.keySet().stream().sorted().toList();
     }
 
     @Override
     public Optional<TableHandle> getTable(String schema, String table)
     {
-        if (!schema.equals(DEFAULT_SCHEMA)) {
-            return Optional.empty();
+        ConcurrentMap<String, MemoryTable> tables = schemas.get(schema);
+        return tables == null ? Optional.empty() : Optional.ofNullable(tables.get(table)).map(this::handle);
+    }
+
+    @Override
+    public void createSchema(String schema, Map<String, Object> properties)
+    {
+        if (!properties.isEmpty()) {
+            throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Memory schemas have no properties: %s", properties.keySet());
         }
-        return Optional.ofNullable(tables.get(table)).map(this::handle);
+        if (schemas.putIfAbsent(schema, new ConcurrentHashMap<>()) != null) {
+            throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Schema '%s.%s' already exists", catalogName, schema);
+        }
+    }
+
+    @Override
+    public void dropSchema(String schema)
+    {
+        if (schema.equals(DEFAULT_SCHEMA)) {
+            throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Schema '%s.%s' is the memory catalog's own and cannot be dropped", catalogName, schema);
+        }
+        ConcurrentMap<String, MemoryTable> tables = schemas.get(schema);
+        if (tables == null) {
+            throw OntulException.userError(ErrorCode.NOT_FOUND, "Schema '%s.%s' does not exist", catalogName, schema);
+        }
+        // a CREATE TABLE racing this DROP either lands before the check (and the drop is refused) or finds the schema gone
+        synchronized (tables) {
+            if (!tables.isEmpty()) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Schema '%s.%s' is not empty: it has %d table(s)", catalogName, schema, tables.size());
+            }
+            schemas.remove(schema, tables);
+        }
     }
 
     @Override
@@ -66,7 +95,8 @@ public final class MemoryMetadata
         if (!properties.isEmpty()) {
             throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Memory tables have no properties: %s", properties.keySet());
         }
-        if (!schema.equals(DEFAULT_SCHEMA)) {
+        ConcurrentMap<String, MemoryTable> tables = schemas.get(schema);
+        if (tables == null) {
             throw OntulException.userError(ErrorCode.NOT_FOUND, "Schema '%s.%s' does not exist", catalogName, schema);
         }
         Set<String> names = new HashSet<>();
@@ -76,8 +106,13 @@ public final class MemoryMetadata
             }
         }
         MemoryTable created = new MemoryTable(catalogName, schema, table, columns);
-        if (tables.putIfAbsent(table, created) != null) {
-            throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Table '%s' already exists", created.qualifiedName());
+        synchronized (tables) {
+            if (schemas.get(schema) != tables) {
+                throw OntulException.userError(ErrorCode.NOT_FOUND, "Schema '%s.%s' does not exist", catalogName, schema);
+            }
+            if (tables.putIfAbsent(table, created) != null) {
+                throw OntulException.userError(ErrorCode.ALREADY_EXISTS, "Table '%s' already exists", created.qualifiedName());
+            }
         }
         return handle(created);
     }
@@ -85,7 +120,8 @@ public final class MemoryMetadata
     @Override
     public void dropTable(String schema, String table)
     {
-        MemoryTable removed = schema.equals(DEFAULT_SCHEMA) ? tables.remove(table) : null;
+        ConcurrentMap<String, MemoryTable> tables = schemas.get(schema);
+        MemoryTable removed = tables == null ? null : tables.remove(table);
         if (removed == null) {
             throw OntulException.userError(ErrorCode.NOT_FOUND, "Table '%s.%s.%s' does not exist", catalogName, schema, table);
         }
@@ -95,10 +131,12 @@ public final class MemoryMetadata
     /** Drops every table; for connector shutdown. */
     void dropAll()
     {
-        for (String name : List.copyOf(tables.keySet())) {
-            MemoryTable removed = tables.remove(name);
-            if (removed != null) {
-                removed.drop();
+        for (ConcurrentMap<String, MemoryTable> tables : schemas.values()) {
+            for (String name : List.copyOf(tables.keySet())) {
+                MemoryTable removed = tables.remove(name);
+                if (removed != null) {
+                    removed.drop();
+                }
             }
         }
     }
@@ -125,7 +163,8 @@ public final class MemoryMetadata
 
     private MemoryTable table(String schema, String table)
     {
-        MemoryTable found = schema.equals(DEFAULT_SCHEMA) ? tables.get(table) : null;
+        ConcurrentMap<String, MemoryTable> tables = schemas.get(schema);
+        MemoryTable found = tables == null ? null : tables.get(table);
         if (found == null) {
             throw OntulException.userError(ErrorCode.NOT_FOUND, "Table '%s.%s.%s' does not exist", catalogName, schema, table);
         }
