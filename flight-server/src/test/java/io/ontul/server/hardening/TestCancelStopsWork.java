@@ -41,6 +41,8 @@ class TestCancelStopsWork
     private static final String LONG_AGGREGATION = "SELECT count(*), sum(l_extendedprice) FROM tpch.sf100.lineitem";
     /** No equality to hash on: every lineitem row against every order. */
     private static final String NESTED_LOOP_JOIN = "SELECT count(*) FROM tpch.sf1.lineitem a JOIN tpch.sf1.orders b ON a.l_orderkey < b.o_orderkey - a.l_partkey";
+    /** The issue's own: a nested-loop join whose condition is an expression over both sides, evaluated for every pair. */
+    private static final String EXPRESSION_JOIN = "SELECT count(*) FROM tpch.sf1.lineitem a, tpch.sf1.orders b WHERE MOD(a.l_orderkey + b.o_orderkey, 1000) = 7";
     /**
      * CPU seconds per second the server's threads may still use once the query is over (class
      * loading, gRPC keep-alives, other test classes' stragglers): a query still running on one
@@ -100,6 +102,14 @@ class TestCancelStopsWork
             throws Exception
     {
         stopAndCheck(NESTED_LOOP_JOIN, path);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"cancel", "kill_query"})
+    void aJoinOnAnExpressionOfBothSidesStops(String path)
+            throws Exception
+    {
+        stopAndCheck(EXPRESSION_JOIN, path);
     }
 
     /**
