@@ -1150,7 +1150,7 @@ final class RowCodeGenerator
     private Value concatWithSeparator(RexCall call, StringBuilder code)
     {
         Value separator = generate(call.operands.get(0), code);
-        String joiner = "j" + code.length();
+        String joiner = "j" + newVariable();
         code.append("java.util.StringJoiner ").append(joiner).append(" = new java.util.StringJoiner(")
                 .append(separator.isNull()).append(" ? \"\" : ").append(stringOf(separator, call.getType())).append(");\n");
         for (RexNode operand : call.operands.subList(1, call.operands.size())) {

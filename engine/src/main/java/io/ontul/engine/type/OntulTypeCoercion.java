@@ -68,23 +68,23 @@ public final class OntulTypeCoercion
         }
         RelDataType left = binding.getOperandType(0);
         RelDataType right = binding.getOperandType(1);
-        int days;
+        int integerOperand;
         if (left.getSqlTypeName() == SqlTypeName.DATE && SqlTypeUtil.isIntType(right)) {
-            days = 1;
+            integerOperand = 1;
         }
         else if (kind == SqlKind.PLUS && SqlTypeUtil.isIntType(left) && right.getSqlTypeName() == SqlTypeName.DATE) {
-            days = 0;
+            integerOperand = 0;
         }
         else {
             return false;
         }
-        SqlNode operand = binding.operand(days);
+        SqlNode operand = binding.operand(integerOperand);
         SqlParserPos position = operand.getParserPosition();
         SqlNode interval = SqlStdOperatorTable.MULTIPLY.createCall(position, operand,
                 SqlLiteral.createInterval(1, "1", new SqlIntervalQualifier(TimeUnit.DAY, null, position), position));
         RelDataType intervalType = validator.deriveType(binding.getScope(), interval);
         updateInferredType(interval, intervalType);
-        binding.getCall().setOperand(days, interval);
+        binding.getCall().setOperand(integerOperand, interval);
         return true;
     }
 
