@@ -89,6 +89,8 @@ public final class StatementExecutor
     private io.ontul.engine.security.UserAccess access;
     /** The versions of the tables a worker reads (those the coordinator planned with), by qualified name; none on the coordinator. */
     private java.util.Map<String, String> tableVersions = java.util.Map.of();
+    // planning a worker's fragment: as the coordinator planned a distributed statement
+    private boolean runsFragment;
     /** How often the statement was planned for the workers (a retry plans again). */
     private int plannings;
 
@@ -349,6 +351,17 @@ public final class StatementExecutor
                 statement == null ? () -> { } : statement::throwIfEnded);
     }
 
+    /**
+     * The physical planner for a statement: a subplan the statement reads more than once is
+     * computed once when the statement runs in this process alone. A plan whose fragments go to
+     * workers shares none (a worker runs each fragment in its own context, and the nodes under a
+     * shared subplan would serve two), and a worker plans as its coordinator did.
+     */
+    private PhysicalPlanner physicalPlanner(RelNode rel)
+    {
+        return new PhysicalPlanner(rel.getCluster().getRexBuilder(), !runsFragment && !engine.scheduler().distributes());
+    }
+
     private PlannedQuery planNow(SqlNode query)
     {
         counters().planned();
@@ -356,7 +369,7 @@ public final class StatementExecutor
         SqlNode validated = planner.validate(query);
         RelRoot relRoot = planner.toOptimizedRel(validated);
         RelNode rel = relRoot.project();
-        PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
+        PhysicalPlanner physical = physicalPlanner(rel);
         PlanNode root = physical.planRoot(rel);
         distribute(root);
         return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel), planner.viewsRead());
@@ -395,6 +408,7 @@ public final class StatementExecutor
             SqlNode query = queryOf(parse());
             // the tables as the coordinator planned with them
             tableVersions = request.tableVersions();
+            runsFragment = true;
             // planned once for all fragments of the statement this worker runs
             List<Fragment> fragments = engine.scheduler().fragmentsFor(request, () -> planningDeadline().within(() -> {
                 if (query instanceof SqlInsert insert) {
@@ -405,7 +419,7 @@ public final class StatementExecutor
                 counters().planned();
                 LogicalPlanner planner = planner();
                 RelNode rel = planner.toOptimizedRel(planner.validate(query)).project();
-                return new PhysicalPlanner(rel.getCluster().getRexBuilder()).planRoot(rel);
+                return physicalPlanner(rel).planRoot(rel);
             }));
             if (request.fragment() >= fragments.size() || !fragments.get(request.fragment()).fingerprint().equals(request.fingerprint())) {
                 throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): this worker plans fragment " + request.fragment()
@@ -614,8 +628,7 @@ public final class StatementExecutor
         if (rel instanceof TableModify modify) {
             rel = modify.getInput();
         }
-        PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
-        return physical.planRoot(rel);
+        return physicalPlanner(rel).planRoot(rel);
     }
 
     @Override

@@ -56,15 +56,33 @@ public final class PhysicalPlanner
 
     private final RexBuilder rexBuilder;
     private final RelDataTypeFactory typeFactory;
+    private final boolean shareCommonSubplans;
+    private CommonSubplans common = CommonSubplans.none();
+    private final java.util.Map<String, SharedSubplanNode> sharedNodes = new java.util.HashMap<>();
 
+    /** A planner for queries: a subplan the query reads more than once is computed once ({@link CommonSubplans}). */
     public PhysicalPlanner(RexBuilder rexBuilder)
+    {
+        this(rexBuilder, true);
+    }
+
+    /**
+     * @param shareCommonSubplans whether a subplan read more than once is computed once; a
+     *         streaming job's plan, whose operators run incrementally on the job's own threads,
+     *         plans each reading of it by itself
+     */
+    public PhysicalPlanner(RexBuilder rexBuilder, boolean shareCommonSubplans)
     {
         this.rexBuilder = rexBuilder;
         this.typeFactory = rexBuilder.getTypeFactory();
+        this.shareCommonSubplans = shareCommonSubplans;
     }
 
     public PlanNode planRoot(RelNode rel)
     {
+        if (shareCommonSubplans) {
+            common = CommonSubplans.find(rel);
+        }
         return gathered(plan(rel));
     }
 
@@ -84,6 +102,21 @@ public final class PhysicalPlanner
     }
 
     PlanNode plan(RelNode rel)
+    {
+        String sharedKey = common.sharedKey(rel);
+        if (sharedKey == null) {
+            return planOwn(rel);
+        }
+        SharedSubplanNode shared = sharedNodes.get(sharedKey);
+        if (shared == null) {
+            shared = new SharedSubplanNode(sharedNodes.size() + 1, gathered(planOwn(rel)));
+            sharedNodes.put(sharedKey, shared);
+        }
+        shared.addReader();
+        return shared;
+    }
+
+    private PlanNode planOwn(RelNode rel)
     {
         PlanningDeadline.check();
         ScanChain chain = ScanChain.of(rel);

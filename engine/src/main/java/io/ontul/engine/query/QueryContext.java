@@ -37,6 +37,7 @@ public final class QueryContext
     private final RexBuilder rexBuilder;
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final java.util.Set<Runnable> cancelHooks = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.List<AutoCloseable> resources = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicReference<OntulException> cancellation = new AtomicReference<>();
     private final MemoryPool memory;
     private final AtomicReference<SpillSpace> spillSpace = new AtomicReference<>();
@@ -274,11 +275,28 @@ public final class QueryContext
         }
     }
 
+    /**
+     * Closes {@code resource} when the query ends, before its allocator: state that outlives the
+     * operators that use it (a result several readers share).
+     */
+    public void closeAtEnd(AutoCloseable resource)
+    {
+        resources.add(requireNonNull(resource, "resource is null"));
+    }
+
     @Override
     public void close()
     {
         cancelled.set(true);
         try {
+            for (AutoCloseable resource : resources) {
+                try {
+                    resource.close();
+                }
+                catch (Exception ignored) {
+                    // the allocator's close below reports any buffer left behind
+                }
+            }
             allocator.close();
         }
         finally {

@@ -17,6 +17,7 @@ import io.ontul.spi.cluster.RemoteStream;
 import io.ontul.engine.plan.GatherNode;
 import io.ontul.engine.plan.HashExchangeNode;
 import io.ontul.engine.plan.PlanNode;
+import io.ontul.engine.plan.SharedSubplanNode;
 import io.ontul.engine.plan.ScanNode;
 import io.ontul.spi.cluster.FragmentRequest;
 import io.ontul.spi.cluster.FragmentWrite;
@@ -66,8 +67,15 @@ public final class QueryScheduler
         this.remoteTasks = requireNonNull(tasks, "tasks is null");
     }
 
+    /** Whether statements planned now may run in part on workers (the transport is installed and a worker is active). */
+    public boolean distributes()
+    {
+        return remoteTasks != null && !workers.get().isEmpty();
+    }
+
     /**
-     * Marks the fragments of {@code root} to run on the workers.
+     * Marks the fragments of {@code root} to run on the workers. A plan that shares a subplan
+     * between parents ({@link SharedSubplanNode}: planned while no worker was active) runs here.
      *
      * @param statement the statement's request, its fragment fields to be filled in per fragment and
      *        worker; asked for only when there are workers
@@ -80,7 +88,7 @@ public final class QueryScheduler
             return List.of();
         }
         List<Worker> active = workers.get();
-        if (active.isEmpty()) {
+        if (active.isEmpty() || sharesSubplans(root)) {
             return List.of();
         }
         FragmentRequest template = statement.get();
@@ -196,6 +204,11 @@ public final class QueryScheduler
         else {
             ((HashExchangeNode) fragment.exchange()).distribute(source);
         }
+    }
+
+    private static boolean sharesSubplans(PlanNode node)
+    {
+        return node instanceof SharedSubplanNode || node.children().stream().anyMatch(QueryScheduler::sharesSubplans);
     }
 
     /** Adds the catalog of every table {@code node} scans. */

@@ -123,7 +123,7 @@ public final class OntulOperatorTable
 
     private static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(
             SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.REVERSE,
+            SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, SqlLibraryOperators.LENGTH, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.REVERSE,
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,

@@ -18,6 +18,7 @@ import io.ontul.engine.operator.exchange.RemoteSource;
 import io.ontul.engine.plan.GatherNode;
 import io.ontul.engine.plan.HashExchangeNode;
 import io.ontul.engine.plan.PlanNode;
+import io.ontul.engine.plan.SharedSubplanNode;
 import io.ontul.spi.cluster.OperatorFigures;
 import io.ontul.engine.sql.tree.SqlExplainStatement;
 
@@ -47,7 +48,7 @@ final class QueryStatements
             context.runToEnd(planned);
         }
         List<List<String>> rows = new ArrayList<>();
-        render(planned.root(), 0, analyze, rows, analyze ? workerFigures(planned.root()) : Map.of());
+        render(planned.root(), 0, analyze, rows, analyze ? workerFigures(planned.root()) : Map.of(), java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
         return context.text(List.of("plan"), rows);
     }
 
@@ -89,9 +90,15 @@ final class QueryStatements
         }
     }
 
-    private static void render(PlanNode node, int depth, boolean analyze, List<List<String>> rows, Map<PlanNode, Map<String, OperatorFigures>> workerFigures)
+    /** Renders {@code node}'s subtree; a shared subplan's inside once, at its first parent ({@code sharedShown}). */
+    private static void render(PlanNode node, int depth, boolean analyze, List<List<String>> rows, Map<PlanNode, Map<String, OperatorFigures>> workerFigures,
+            java.util.Set<PlanNode> sharedShown)
     {
         StringBuilder line = new StringBuilder("  ".repeat(depth)).append("- ").append(node.describe());
+        if (node instanceof SharedSubplanNode && !sharedShown.add(node)) {
+            rows.add(List.of(line.append(" [shown above]").toString()));
+            return;
+        }
         line.append(node.vectorized() ? " [vectorized]" : " [row-at-a-time fallback]");
         Map<String, OperatorFigures> onWorkers = workerFigures.get(node);
         if (analyze && onWorkers != null) {
@@ -136,7 +143,7 @@ final class QueryStatements
         }
         rows.add(List.of(line.toString()));
         for (PlanNode child : node.children()) {
-            render(child, depth + 1, analyze, rows, workerFigures);
+            render(child, depth + 1, analyze, rows, workerFigures, sharedShown);
         }
     }
 }

@@ -27,18 +27,18 @@ import io.ontul.engine.testing.ResultRows;
  * does on the same data, it wrote spill files (when it must spill), and none of them is left
  * once it ended. Does not own the engine or the DuckDB connection.
  */
-final class SpillTesting
+public final class SpillTesting
 {
     private final Engine engine;
     private final DuckDBConnection reference;
 
-    SpillTesting(Engine engine, DuckDBConnection reference)
+    public SpillTesting(Engine engine, DuckDBConnection reference)
     {
         this.engine = requireNonNull(engine, "engine is null");
         this.reference = requireNonNull(reference, "reference is null");
     }
 
-    Session session(String budget)
+    public Session session(String budget)
     {
         Session session = engine.createSession("test");
         session.properties().put("query_max_memory", budget);
@@ -46,13 +46,13 @@ final class SpillTesting
     }
 
     /** Bytes the engine's spill store has written so far. */
-    long spilledBytes()
+    public long spilledBytes()
     {
         return engine.exchange().spillStore().writtenBytes();
     }
 
     /** Runs {@code sql} under {@code budget}; asserts that it spilled and matches DuckDB. */
-    List<List<Object>> assertSpillsAndMatches(String sql, String budget)
+    public List<List<Object>> assertSpillsAndMatches(String sql, String budget)
             throws SQLException, IOException
     {
         long before = spilledBytes();
@@ -62,7 +62,7 @@ final class SpillTesting
     }
 
     /** Runs {@code sql} under {@code budget}; asserts that it matches DuckDB and left no spill file. */
-    List<List<Object>> assertMatches(String sql, String budget)
+    public List<List<Object>> assertMatches(String sql, String budget)
             throws SQLException, IOException
     {
         List<String> columnNames;
@@ -84,7 +84,7 @@ final class SpillTesting
         return actual;
     }
 
-    void assertNoSpillFilesLeft()
+    public void assertNoSpillFilesLeft()
             throws IOException
     {
         assertThat(engine.exchange().spillStore().usedBytes()).isZero();

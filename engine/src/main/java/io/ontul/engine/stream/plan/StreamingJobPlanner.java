@@ -144,7 +144,7 @@ public final class StreamingJobPlanner
         if (rel instanceof TableModify modify) {
             rel = modify.getInput();
         }
-        PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder());
+        PhysicalPlanner physical = new PhysicalPlanner(rel.getCluster().getRexBuilder(), false);
         SqlNode source = insert.getSource();
 
         List<RelNode> above = new ArrayList<>();
