@@ -24,7 +24,9 @@ import org.apache.calcite.util.ImmutableBitSet;
  * join order suffers. When one side's join keys are unique (a primary key, or a column the
  * connector found unique), each row of the other side matches at most one row: the estimate is
  * the other side's rows times the share of the key table that survives the unique side's
- * filters. Other joins keep Calcite's estimate.
+ * filters. An equi-join whose keys are unique on neither side is estimated as large as its
+ * larger input (Calcite's estimate when smaller): most such joins in a warehouse meet a few rows
+ * per key, not 15% of the cross product.
  */
 public final class JoinRowCountEstimator
         extends RelMdRowCount
@@ -69,7 +71,10 @@ public final class JoinRowCountEstimator
             keyJoin = keyJoin == null ? other : Math.min(keyJoin, other);
         }
         if (keyJoin == null) {
-            return estimate;
+            // no side's keys are known unique: as if each row of the smaller side met one row of
+            // the larger (Calcite's 0.15 per equality makes a join of 8,700 rows with 73,049 dates
+            // on their week 95 million rows; it has 60,900)
+            return estimate == null ? null : Math.max(1, Math.min(estimate, Math.max(left, right) * (info.isEqui() ? 1 : 0.5)));
         }
         if (join.getJoinType() == JoinRelType.LEFT) {
             keyJoin = Math.max(keyJoin, left);

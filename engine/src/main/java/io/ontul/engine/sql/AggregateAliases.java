@@ -6,7 +6,6 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlShuttle;
@@ -14,9 +13,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
 /**
  * Trino's aggregate functions that are other aggregates written another way, rewritten before
  * validation (the rewritten call keeps the position of the one written): {@code count_if(c)} is
- * {@code count(*) FILTER (WHERE c)}; {@code approx_distinct(x)} is {@code count(DISTINCT x)}, an
- * exact count (within any sketch's error; not yet a DataSketches HLL sketch). A call with another number of arguments is left as it
- * is, for the validator to name.
+ * {@code count(*) FILTER (WHERE c)}. A call with another number of arguments is left as it is,
+ * for the validator to name.
  */
 public final class AggregateAliases
         extends SqlShuttle
@@ -41,7 +39,6 @@ public final class AggregateAliases
         SqlNode argument = rewritten.operand(0);
         return switch (function.getName().toUpperCase(Locale.ROOT)) {
             case "COUNT_IF" -> SqlStdOperatorTable.FILTER.createCall(pos, SqlStdOperatorTable.COUNT.createCall(pos, SqlIdentifier.star(pos)), argument);
-            case "APPROX_DISTINCT" -> SqlStdOperatorTable.COUNT.createCall(SqlSelectKeyword.DISTINCT.symbol(pos), pos, argument);
             default -> visited;
         };
     }

@@ -121,13 +121,28 @@ public final class OntulOperatorTable
                     org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC, org.apache.calcite.sql.type.SqlTypeFamily.INTEGER),
             org.apache.calcite.sql.SqlFunctionCategory.NUMERIC);
 
+    /**
+     * {@code approx_distinct(x)}: Trino's estimate of {@code count(DISTINCT x)}, from an HLL sketch
+     * of Apache DataSketches ({@code ApproxDistinctAccumulator}).
+     */
+    static final org.apache.calcite.sql.SqlAggFunction APPROX_DISTINCT = org.apache.calcite.sql.fun.SqlBasicAggFunction.create("APPROX_DISTINCT",
+            org.apache.calcite.sql.SqlKind.OTHER_FUNCTION, org.apache.calcite.sql.type.ReturnTypes.BIGINT, org.apache.calcite.sql.type.OperandTypes.ANY);
+
+    /**
+     * {@code approx_percentile(x, percentage)}: Trino's estimate of the value at a percentage of the
+     * sorted values, of x's type, from a KLL sketch of Apache DataSketches ({@code ApproxPercentileAccumulator}).
+     */
+    static final org.apache.calcite.sql.SqlAggFunction APPROX_PERCENTILE = org.apache.calcite.sql.fun.SqlBasicAggFunction.create("APPROX_PERCENTILE",
+            org.apache.calcite.sql.SqlKind.OTHER_FUNCTION, org.apache.calcite.sql.type.ReturnTypes.ARG0_FORCE_NULLABLE,
+            org.apache.calcite.sql.type.OperandTypes.family(org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC, org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC));
+
     private static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(
             SqlStdOperatorTable.instance(),
             SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, SqlLibraryOperators.LENGTH, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.REVERSE,
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST, APPROX_DISTINCT, APPROX_PERCENTILE));
 
     private OntulOperatorTable() {}
 

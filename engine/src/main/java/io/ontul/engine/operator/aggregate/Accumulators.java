@@ -58,6 +58,11 @@ public final class Accumulators
             case STRING_AGG, LISTAGG -> new StringAggAccumulator(args.get(0), args.size() > 1 ? args.get(1) : -1, call.collation.getFieldCollations());
             case GROUPING, GROUPING_ID -> new GroupingAccumulator(groupKeyPositions, groupSetMembership);
             case LITERAL_AGG -> new LiteralAccumulator((RexLiteral) call.rexList.get(0));
+            case OTHER_FUNCTION -> switch (call.getAggregation().getName()) {
+                case "APPROX_DISTINCT" -> new ApproxDistinctAccumulator(args.get(0));
+                case "APPROX_PERCENTILE" -> new ApproxPercentileAccumulator(args.get(0), args.get(1));
+                default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Aggregate function " + call.getAggregation().getName() + " is not supported");
+            };
             default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Aggregate function " + call.getAggregation().getName() + " is not supported");
         };
     }

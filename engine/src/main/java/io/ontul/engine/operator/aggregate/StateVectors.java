@@ -12,7 +12,7 @@ import io.ontul.engine.operator.Columns;
 /**
  * The column types accumulator state is spilled in: BIGINT for counts, integer-like values
  * (as {@link Columns#getLong}) and unscaled decimals, DOUBLE for floating values, VARCHAR for
- * text. Reads go through the data buffers, never {@code get} on a NULL cell.
+ * text, VARBINARY for sketches. Reads go through the data buffers, never {@code get} on a NULL cell.
  */
 final class StateVectors
 {
@@ -31,6 +31,12 @@ final class StateVectors
     static Field textField(String name)
     {
         return Field.nullable(name, ArrowType.Utf8.INSTANCE);
+    }
+
+    /** VARBINARY: a sketch's serialized form. */
+    static Field binaryField(String name)
+    {
+        return Field.nullable(name, ArrowType.Binary.INSTANCE);
     }
 
     /** The cells of a BIGINT state column, 0 where NULL. */
