@@ -20,13 +20,14 @@ import io.ontul.exchange.spill.SpillRunWriter;
 /**
  * The result of a subplan that several parts of one query read (a WITH query named twice, the
  * same subquery in two branches of a UNION): computed once, by the first {@link #reader} that
- * asks for a batch, and kept until every reader is closed (or the query ends). Each reader gets
- * every batch, sharing the kept buffers (reference-counted, as Arrow's IPC loader shares a record
- * batch's), so no reader copies.
+ * asks for a batch, and kept until the query ends. A reader gets every batch, or with its parent
+ * split into parallel instances every {@code instances}-th, sharing the kept buffers
+ * (reference-counted, as Arrow's IPC loader shares a record batch's), so no reader copies.
  * <p>
  * The kept batches count against the query's memory like any operator's state: when the query's
  * memory pool asks this consumer to spill while it is filling, the batches kept so far and all
- * later ones go to one spill run, and each reader then reads that run from disk.
+ * later ones go to one spill run, and each reader then reads that run from disk (a split parent
+ * reads it in its first instance).
  */
 public final class SharedResult
         implements AutoCloseable
@@ -34,35 +35,29 @@ public final class SharedResult
     private final OperatorContext context;
     private final Supplier<Operator> input;
     private final Schema schema;
-    private final int readers;
     private final MemoryReservation memory;
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
     private SpillRun run;
     private boolean filled;
     private RuntimeException failure;
-    private int closed;
     private boolean released;
 
-    /**
-     * @param input opens the subplan (once)
-     * @param readers how many readers the plan holds: the result is released when that many have closed
-     */
-    public SharedResult(OperatorContext context, Supplier<Operator> input, Schema schema, int readers)
+    /** @param input opens the subplan (once) */
+    public SharedResult(OperatorContext context, Supplier<Operator> input, Schema schema)
     {
         this.context = requireNonNull(context, "context is null");
         this.input = requireNonNull(input, "input is null");
         this.schema = requireNonNull(schema, "schema is null");
-        this.readers = readers;
         this.memory = context.memoryReservation("SharedSubplan", true);
     }
 
-    /** A reader of every batch, owned by the caller. */
-    public synchronized Operator reader()
+    /** A reader, owned by the caller, of the batches of instance {@code instance} of {@code instances} (every batch for 0 of 1). */
+    public synchronized Operator reader(int instance, int instances)
     {
         if (released) {
-            throw new IllegalStateException("shared result read by more than its " + readers + " readers");
+            throw new IllegalStateException("shared result read after the query released it");
         }
-        return new Reader();
+        return new Reader(instance, instances);
     }
 
     /** Computes the result if no reader has yet; rethrows its failure to every reader. */
@@ -121,14 +116,6 @@ public final class SharedResult
         }
     }
 
-    private synchronized void readerClosed()
-    {
-        closed++;
-        if (closed >= readers) {
-            release();
-        }
-    }
-
     private synchronized void release()
     {
         if (released) {
@@ -174,10 +161,18 @@ public final class SharedResult
     private final class Reader
             implements Operator
     {
+        private final int instance;
+        private final int instances;
         private int next;
         private SpillRunReader spilled;
         private boolean done;
-        private boolean closedReader;
+
+        private Reader(int instance, int instances)
+        {
+            this.instance = instance;
+            this.instances = instances;
+            this.next = instance;
+        }
 
         @Override
         public VectorSchemaRoot next()
@@ -188,12 +183,18 @@ public final class SharedResult
             fill();
             synchronized (SharedResult.this) {
                 if (run != null) {
+                    if (instance > 0) {
+                        done = true;
+                        return null;
+                    }
                     if (spilled == null) {
                         spilled = run.open(context.allocator());
                     }
                 }
                 else if (next < batches.size()) {
-                    return share(batches.get(next++));
+                    VectorSchemaRoot batch = share(batches.get(next));
+                    next += instances;
+                    return batch;
                 }
                 else {
                     done = true;
@@ -210,16 +211,11 @@ public final class SharedResult
         @Override
         public void close()
         {
-            if (closedReader) {
-                return;
-            }
-            closedReader = true;
             done = true;
             if (spilled != null) {
                 spilled.close();
                 spilled = null;
             }
-            readerClosed();
         }
     }
 }

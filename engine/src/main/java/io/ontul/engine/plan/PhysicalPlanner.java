@@ -109,7 +109,9 @@ public final class PhysicalPlanner
         }
         SharedSubplanNode shared = sharedNodes.get(sharedKey);
         if (shared == null) {
-            shared = new SharedSubplanNode(sharedNodes.size() + 1, gathered(planOwn(rel)));
+            // numbered once planned: a shared subplan inside takes its number first
+            PlanNode input = gathered(planOwn(rel));
+            shared = new SharedSubplanNode(sharedNodes.size() + 1, input);
             sharedNodes.put(sharedKey, shared);
         }
         shared.addReader();

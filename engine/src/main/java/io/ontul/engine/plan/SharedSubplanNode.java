@@ -9,9 +9,9 @@ import io.ontul.engine.operator.SharedResult;
  * A subplan the query reads in several places (a WITH query named more than once, the same
  * subquery in two branches), found by {@link CommonSubplans}: the plan holds one node for it
  * under every parent, which computes it once per query and hands each parent the same batches
- * ({@link SharedResult}). Not splittable: its parents read it whole, in one instance. Like every
- * node below it, it serves one query context: a plan that shares subplans runs in one process
- * ({@link io.ontul.engine.scheduler.QueryScheduler#distribute}).
+ * ({@link SharedResult}). Splittable: a parent split into parallel instances reads a share of
+ * the batches in each. Like every node below it, it serves one query context: a plan that shares
+ * subplans runs in one process ({@link io.ontul.engine.scheduler.QueryScheduler#distribute}).
  */
 public final class SharedSubplanNode
         extends PlanNode
@@ -43,7 +43,7 @@ public final class SharedSubplanNode
     @Override
     public boolean splittable()
     {
-        return false;
+        return true;
     }
 
     @Override
@@ -51,10 +51,10 @@ public final class SharedSubplanNode
     {
         if (result == null) {
             PlanNode child = children().get(0);
-            result = new SharedResult(task.query(), () -> child.open(TaskContext.single(task.query())), schema(), readers);
+            result = new SharedResult(task.query(), () -> child.open(TaskContext.single(task.query())), schema());
             task.query().closeAtEnd(result);
         }
-        return result.reader();
+        return result.reader(task.instance(), task.instances());
     }
 
     @Override

@@ -125,6 +125,7 @@ final class JoinProbe
         private final long[] hashes;
         private final long[][] probeLongs;
         private final long[][] buildLongs;
+        private final boolean firstMatchDecides = spec.residual() == null && (spec.joinType() == JoinType.SEMI || spec.joinType() == JoinType.ANTI);
         private int row;
         private boolean rowStarted;
         private int candidate;
@@ -188,6 +189,10 @@ final class JoinProbe
                     candidate = build.next(buildRow);
                     if (values != null || keysEqual(keys, probeLongs, buildLongs, row, buildRow)) {
                         pairs.add(row, buildRow);
+                        if (firstMatchDecides) {
+                            // a semi or anti join without a residual: one match decides the row
+                            candidate = -1;
+                        }
                         if (pairs.size() >= maxPairs) {
                             flushPairs(batch, pairs, matched);
                             return true;
