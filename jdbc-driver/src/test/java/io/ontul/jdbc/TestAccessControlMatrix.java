@@ -231,7 +231,7 @@ class TestAccessControlMatrix
                     schemas.add(rows.getString("TABLE_SCHEM"));
                 }
             }
-            assertThat(schemas).as(what + ": GetDbSchemas").isEqualTo(visible.isEmpty() ? List.of() : List.of("default"));
+            assertThat(schemas).as(what + ": GetDbSchemas").isEqualTo(visible.isEmpty() ? List.of() : List.of("default", "information_schema"));
             List<String> catalogs = catalogs(connection.getMetaData());
             assertThat(catalogs).as(what + ": GetCatalogs").isEqualTo(visible.isEmpty() ? List.of("system") : List.of("events", "lake", "memory", "system"));
             if (visible.isEmpty()) {

@@ -23,13 +23,18 @@ import io.ontul.spi.TableHandle;
  * sorted, and the tables they describe. Both listings go through here, so they agree.
  * <p>
  * A schema exists when its catalog lists it or lists tables in it (some connectors know tables
- * only). A catalog that does not exist is a NOT_FOUND error naming it.
+ * only). Every catalog also has the {@code information_schema} SQL reads
+ * ({@link io.ontul.engine.system.InformationSchema}), listed and described here too, unless the
+ * catalog has a schema of that name itself. A catalog that does not exist is a NOT_FOUND error
+ * naming it.
  * <p>
  * A user sees what they hold some privilege on, on what contains it or on something inside it
  * ({@link UserAccess#canSee}): to the rest the browser answers as if it did not exist.
  */
 public final class CatalogBrowser
 {
+    private static final String INFORMATION_SCHEMA = io.ontul.engine.sql.CatalogSchemas.INFORMATION_SCHEMA;
+
     private final CatalogManager catalogs;
     private final UserAccess access;
     private final Optional<io.ontul.engine.security.Grants> grants;
@@ -52,17 +57,31 @@ public final class CatalogBrowser
         return catalogs.get(catalog).isPresent() && access.canSee(Securable.catalog(catalog));
     }
 
-    /** The schemas of a catalog, sorted. */
+    /** The schemas of a catalog, sorted, with its information_schema. */
     public List<String> schemas(String catalog)
     {
-        return sorted(connector(catalog).metadata().listSchemas().stream().filter(schema -> access.canSee(Securable.schema(catalog, schema))).toList());
+        List<String> schemas = new java.util.ArrayList<>(connector(catalog).metadata().listSchemas());
+        if (!schemas.contains(INFORMATION_SCHEMA)) {
+            schemas.add(INFORMATION_SCHEMA);
+        }
+        return sorted(schemas.stream().filter(schema -> access.canSee(Securable.schema(catalog, schema))).toList());
     }
 
     public boolean schemaExists(String catalog, String schema)
     {
         Optional<Connector> connector = catalogs.get(catalog);
         return connector.isPresent() && access.canSee(Securable.schema(catalog, schema))
-                && (connector.get().metadata().listSchemas().contains(schema) || !connector.get().metadata().listTables(schema).isEmpty());
+                && (schema.equals(INFORMATION_SCHEMA) || connector.get().metadata().listSchemas().contains(schema) || !connector.get().metadata().listTables(schema).isEmpty());
+    }
+
+    /** What describes the tables of {@code catalog.schema}: the catalog's connector, or its information schema's. */
+    private io.ontul.spi.ConnectorMetadata metadata(String catalog, String schema)
+    {
+        Connector connector = connector(catalog);
+        if (schema.equals(INFORMATION_SCHEMA) && !connector.metadata().listSchemas().contains(INFORMATION_SCHEMA)) {
+            return io.ontul.engine.system.InformationSchema.forUser(catalogs.views(), access).apply(catalog, connector).metadata();
+        }
+        return connector.metadata();
     }
 
     /** The views Ontul keeps in a schema, sorted; none for a schema that does not exist. */
@@ -85,7 +104,7 @@ public final class CatalogBrowser
     /** The tables of a schema, sorted; none for a schema that does not exist. Views are listed by {@link #views}. */
     public List<String> tables(String catalog, String schema)
     {
-        return sorted(connector(catalog).metadata().listTables(schema).stream().filter(table -> access.canSee(Securable.table(catalog, schema, table))).toList());
+        return sorted(metadata(catalog, schema).listTables(schema).stream().filter(table -> access.canSee(Securable.table(catalog, schema, table))).toList());
     }
 
     public Optional<TableHandle> table(String catalog, String schema, String table)
@@ -93,7 +112,7 @@ public final class CatalogBrowser
         if (!access.canSee(Securable.table(catalog, schema, table))) {
             return Optional.empty();
         }
-        return connector(catalog).metadata().getTable(schema, table);
+        return metadata(catalog, schema).getTable(schema, table);
     }
 
     /**

@@ -308,6 +308,10 @@ public final class Grants
             if (isAdmin || object.catalog().equals(SYSTEM_CATALOG) && !object.schema().equals(AUDIT_SCHEMA)) {
                 return true;
             }
+            if (object.kind() != Securable.Kind.CATALOG && object.schema().equals(io.ontul.engine.sql.CatalogSchemas.INFORMATION_SCHEMA)) {
+                // a catalog's information_schema, to whoever sees the catalog (its rows show each user their own)
+                return canSee(Securable.catalog(object.catalog()));
+            }
             return held.stream().anyMatch(grant -> grant.object().covers(object) || object.covers(grant.object()));
         }
 

@@ -98,14 +98,15 @@ final class CatalogStatements
     private static QueryResult describe(SqlIdentifier identifier, StatementContext context)
     {
         List<String> name = context.qualify(identifier);
-        context.requireTableOrView(identifier);
-        if (!context.access().canSee(io.ontul.engine.security.Securable.table(name.get(0), name.get(1), name.get(2)))) {
-            // as if it did not exist, as in the listings
-            throw new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist");
-        }
-        org.apache.arrow.vector.types.pojo.Schema columns = context.connector(name.get(0), identifier.getParserPosition()).metadata().getTable(name.get(1), name.get(2))
+        context.connector(name.get(0), identifier.getParserPosition());
+        // through the browser, which also describes the catalog's information_schema; as if it did
+        // not exist to a user who cannot see it, as in the listings
+        org.apache.arrow.vector.types.pojo.Schema columns = context.session().catalogs().table(name.get(0), name.get(1), name.get(2))
                 .map(TableHandle::columns)
-                .orElseGet(() -> context.view(name).orElseThrow().columns());
+                .or(() -> context.access().canSee(io.ontul.engine.security.Securable.table(name.get(0), name.get(1), name.get(2)))
+                        ? context.view(name).map(view -> view.columns())
+                        : java.util.Optional.empty())
+                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist"));
         LogicalPlanner planner = context.planner();
         List<List<String>> rows = new ArrayList<>();
         for (Field field : columns.getFields()) {

@@ -256,7 +256,7 @@ class TestSystemRuntimeQueries
     {
         Session alice = engine.createSession("alice");
         // an embedded engine allows everything, the audit schema (empty here: no users, no audit log) too
-        assertThat(rows(alice, "SHOW SCHEMAS FROM system")).containsExactly(List.of("audit"), List.of("jdbc"), List.of("runtime"));
+        assertThat(rows(alice, "SHOW SCHEMAS FROM system")).containsExactly(List.of("audit"), List.of("information_schema"), List.of("jdbc"), List.of("runtime"));
         assertThat(rows(alice, "SELECT count(*) FROM system.audit.events")).containsExactly(List.of(0L));
         assertThat(rows(alice, "SHOW TABLES FROM system.jdbc")).containsExactly(List.of("types"));
         // the types JDBC's getTypeInfo reports, ordered by JDBC type code
