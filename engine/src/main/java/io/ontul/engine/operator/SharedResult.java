@@ -38,9 +38,11 @@ public final class SharedResult
     private final MemoryReservation memory;
     private final List<VectorSchemaRoot> batches = new ArrayList<>();
     private SpillRun run;
+    // filling holds this lock; once filled, batches and run are only read (until the query ends)
+    private final Object fillLock = new Object();
     private boolean filled;
     private RuntimeException failure;
-    private boolean released;
+    private volatile boolean released;
 
     /** @param input opens the subplan (once) */
     public SharedResult(OperatorContext context, Supplier<Operator> input, Schema schema)
@@ -52,7 +54,7 @@ public final class SharedResult
     }
 
     /** A reader, owned by the caller, of the batches of instance {@code instance} of {@code instances} (every batch for 0 of 1). */
-    public synchronized Operator reader(int instance, int instances)
+    public Operator reader(int instance, int instances)
     {
         if (released) {
             throw new IllegalStateException("shared result read after the query released it");
@@ -61,7 +63,14 @@ public final class SharedResult
     }
 
     /** Computes the result if no reader has yet; rethrows its failure to every reader. */
-    private synchronized void fill()
+    private void fill()
+    {
+        synchronized (fillLock) {
+            fillOnce();
+        }
+    }
+
+    private void fillOnce()
     {
         if (filled) {
             if (failure != null) {

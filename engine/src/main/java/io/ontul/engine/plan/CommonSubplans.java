@@ -26,13 +26,14 @@ import org.apache.calcite.sql.SqlExplainLevel;
  * type). The physical planner plans each such subplan once, under a {@link SharedSubplanNode}.
  * <p>
  * Only subplans worth keeping qualify: those that join, aggregate, rank or intersect (a scan
- * with a filter is cheaper read twice than kept), and only deterministic ones ({@code random()}
+ * with a filter is cheaper read twice than kept) and whose result is small ({@link #small}), and only deterministic ones ({@code random()}
  * read twice gives two values). Only the outermost repetition counts: a repeated subplan inside
  * a repeated one is planned once with it, so it is shared only if it also stands elsewhere.
  */
 final class CommonSubplans
 {
     private static final CommonSubplans NONE = new CommonSubplans(new IdentityHashMap<>(), Set.of());
+    private static final double MAX_KEPT_ROWS = 1_000_000;
 
     private final Map<RelNode, String> keys;
     private final Set<String> shared;
@@ -85,10 +86,25 @@ final class CommonSubplans
         String key = RelOptUtil.toString(rel, SqlExplainLevel.DIGEST_ATTRIBUTES) + rel.getRowType().getFullTypeString();
         keys.put(rel, key);
         occurrences.merge(key, 1, Integer::sum);
-        if (deterministic && heavy) {
+        if (deterministic && heavy && small(rel)) {
             candidates.add(key);
         }
         return deterministic;
+    }
+
+    /**
+     * Whether keeping {@code rel}'s result costs less than computing it again: a grouping result,
+     * or one estimated at most {@link #MAX_KEPT_ROWS} rows. A big join result is cheaper
+     * recomputed by each reader, in parallel and with the reader's own filters pushed into it,
+     * than kept (TPC-DS q02 read a kept 2-million-row join 5 times slower than it computed it).
+     */
+    private static boolean small(RelNode rel)
+    {
+        if (rel instanceof Aggregate || rel instanceof Intersect || rel instanceof Minus) {
+            return true;
+        }
+        Double rows = rel.getCluster().getMetadataQuery().getRowCount(rel);
+        return rows != null && rows <= MAX_KEPT_ROWS;
     }
 
     private static boolean heavy(RelNode rel)

@@ -9,8 +9,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * The type names other engines accept that SQL does not have, as names of Ontul's types:
  * PostgreSQL's {@code TEXT}, {@code INT2/4/8}, {@code FLOAT4/8}, {@code BOOL}, Spark's and
- * Hive's {@code STRING}. (MySQL's {@code DATETIME} is a keyword of Calcite's parser, not a name,
- * and is not among them yet.) They are
+ * Hive's {@code STRING}, MySQL's and BigQuery's {@code DATETIME} (a timestamp without a time
+ * zone in both; a non-reserved word of Ontul's grammar, so a name here). They are
  * types of the root namespace, which Calcite's validator looks names up in, so {@code CAST} and
  * {@code CREATE TABLE} take them wherever a type goes; what a column gets is the type it names
  * ({@code VARCHAR}, {@code INTEGER}, ...). SQL's own names ({@code INT}, {@code NUMERIC},
@@ -26,7 +26,8 @@ public final class TypeAliases
             "int8", SqlTypeName.BIGINT,
             "float4", SqlTypeName.REAL,
             "float8", SqlTypeName.DOUBLE,
-            "bool", SqlTypeName.BOOLEAN);
+            "bool", SqlTypeName.BOOLEAN,
+            "datetime", SqlTypeName.TIMESTAMP);
 
     private TypeAliases() {}
 
