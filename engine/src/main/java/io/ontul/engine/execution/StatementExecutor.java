@@ -41,6 +41,7 @@ import io.ontul.engine.sql.parser.OntulParser;
 import io.ontul.engine.sql.parser.StatementLimits;
 import io.ontul.engine.statement.PlannedQuery;
 import io.ontul.engine.scheduler.Fragment;
+import io.ontul.engine.scheduler.QueryScheduler;
 import io.ontul.spi.cluster.FragmentRequest;
 import io.ontul.spi.cluster.FragmentWrite;
 import io.ontul.engine.statement.StatementContext;
@@ -352,14 +353,15 @@ public final class StatementExecutor
     }
 
     /**
-     * The physical planner for a statement: a subplan the statement reads more than once is
-     * computed once when the statement runs in this process alone. A plan whose fragments go to
-     * workers shares none (a worker runs each fragment in its own context, and the nodes under a
-     * shared subplan would serve two), and a worker plans as its coordinator did.
+     * The physical planner for a statement: with {@code share}, a subplan the statement reads more
+     * than once is computed once. A plan whose fragments go to workers shares none (a worker runs
+     * each fragment in its own context, and the nodes under a shared subplan would serve two): the
+     * coordinator plans again without ({@link #distribute} says when), and a worker plans as its
+     * coordinator did.
      */
-    private PhysicalPlanner physicalPlanner(RelNode rel)
+    private PhysicalPlanner physicalPlanner(RelNode rel, boolean share)
     {
-        return new PhysicalPlanner(rel.getCluster().getRexBuilder(), !runsFragment && !engine.scheduler().distributes());
+        return new PhysicalPlanner(rel.getCluster().getRexBuilder(), share && !runsFragment);
     }
 
     private PlannedQuery planNow(SqlNode query)
@@ -369,19 +371,30 @@ public final class StatementExecutor
         SqlNode validated = planner.validate(query);
         RelRoot relRoot = planner.toOptimizedRel(validated);
         RelNode rel = relRoot.project();
-        PhysicalPlanner physical = physicalPlanner(rel);
-        PlanNode root = physical.planRoot(rel);
-        distribute(root);
+        PlanNode root = physicalPlanner(rel, true).planRoot(rel);
+        if (!distribute(root)) {
+            root = physicalPlanner(rel, false).planRoot(rel);
+            distribute(root);
+        }
         return new PlannedQuery(root, outputSchema(root.schema(), relRoot.validatedRowType), readsOnlySystemTables(rel), planner.viewsRead());
     }
 
-    /** Places the fragments of {@code root} on the workers, if there are any and the statement can run there. */
-    private void distribute(PlanNode root)
+    /**
+     * Places the fragments of {@code root} on the workers, if there are any and the statement can
+     * run there; false, placing none, when it could but {@code root} shares subplans (plan it again
+     * without, then place that).
+     */
+    private boolean distribute(PlanNode root)
     {
         if (parameters == null || parameters.isEmpty()) {
+            QueryScheduler scheduler = engine.scheduler();
+            if (scheduler.distributes() && QueryScheduler.sharesSubplans(root)) {
+                return false;
+            }
             // a worker plans the statement's text again to run its share: values bound to ? markers are not in the text
-            engine.scheduler().distribute(root, this::fragmentRequest);
+            scheduler.distribute(root, this::fragmentRequest);
         }
+        return true;
     }
 
     /** The statement as a worker needs it; the scheduler fills in the fragment and the worker's share. */
@@ -414,12 +427,12 @@ public final class StatementExecutor
                 if (query instanceof SqlInsert insert) {
                     SqlIdentifier target = (SqlIdentifier) insert.getTargetTable();
                     TableHandle table = table(target);
-                    return planInsertNow(io.ontul.engine.sql.HiddenColumns.withoutHiddenColumns(insert, table), table, target);
+                    return planInsertNow(io.ontul.engine.sql.HiddenColumns.withoutHiddenColumns(insert, table), table, target, false);
                 }
                 counters().planned();
                 LogicalPlanner planner = planner();
                 RelNode rel = planner.toOptimizedRel(planner.validate(query)).project();
-                return physicalPlanner(rel).planRoot(rel);
+                return physicalPlanner(rel, false).planRoot(rel);
             }));
             if (request.fragment() >= fragments.size() || !fragments.get(request.fragment()).fingerprint().equals(request.fingerprint())) {
                 throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): this worker plans fragment " + request.fragment()
@@ -599,16 +612,20 @@ public final class StatementExecutor
     @Override
     public PlannedQuery planInsert(SqlInsert insert, TableHandle table, SqlIdentifier target)
     {
-        PlanNode root = planningDeadline().within(() -> planInsertNow(insert, table, target));
+        PlanNode root = planningDeadline().within(() -> planInsertNow(insert, table, target, true));
         if (engine.catalogs().get(table.catalog()).map(Connector::sameTablesOnEveryNode).orElse(false)) {
             // the workers plan the insert too, so they must see its table
-            distribute(root);
+            if (!distribute(root)) {
+                root = planningDeadline().within(() -> planInsertNow(insert, table, target, false));
+                distribute(root);
+            }
         }
         return new PlannedQuery(root, table.columns(), false, java.util.Set.of());
     }
 
 
-    private PlanNode planInsertNow(SqlInsert insert, TableHandle table, SqlIdentifier target)
+    /** @param share whether a subplan read more than once is computed once ({@link #physicalPlanner}) */
+    private PlanNode planInsertNow(SqlInsert insert, TableHandle table, SqlIdentifier target, boolean share)
     {
         counters().planned();
         LogicalPlanner planner = planner();
@@ -628,7 +645,7 @@ public final class StatementExecutor
         if (rel instanceof TableModify modify) {
             rel = modify.getInput();
         }
-        return physicalPlanner(rel).planRoot(rel);
+        return physicalPlanner(rel, share).planRoot(rel);
     }
 
     @Override

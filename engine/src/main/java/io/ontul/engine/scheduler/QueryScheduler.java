@@ -206,7 +206,8 @@ public final class QueryScheduler
         }
     }
 
-    private static boolean sharesSubplans(PlanNode node)
+    /** Whether {@code node} holds a subplan several parents share (a plan that then runs in one process). */
+    public static boolean sharesSubplans(PlanNode node)
     {
         return node instanceof SharedSubplanNode || node.children().stream().anyMatch(QueryScheduler::sharesSubplans);
     }

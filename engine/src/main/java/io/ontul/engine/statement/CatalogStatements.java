@@ -26,6 +26,7 @@ import io.ontul.engine.sql.tree.SqlShowColumns;
 import io.ontul.engine.sql.tree.SqlShowSchemas;
 import io.ontul.engine.sql.tree.SqlShowTables;
 import io.ontul.engine.type.ArrowTypes;
+import io.ontul.spi.Connector;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.TableHandle;
@@ -98,18 +99,22 @@ final class CatalogStatements
     private static QueryResult describe(SqlIdentifier identifier, StatementContext context)
     {
         List<String> name = context.qualify(identifier);
-        context.connector(name.get(0), identifier.getParserPosition());
-        // through the browser, which also describes the catalog's information_schema; as if it did
-        // not exist to a user who cannot see it, as in the listings
-        org.apache.arrow.vector.types.pojo.Schema columns = context.session().catalogs().table(name.get(0), name.get(1), name.get(2))
-                .map(TableHandle::columns)
-                .or(() -> context.access().canSee(io.ontul.engine.security.Securable.table(name.get(0), name.get(1), name.get(2)))
-                        ? context.view(name).map(view -> view.columns())
-                        : java.util.Optional.empty())
-                .orElseThrow(() -> new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist"));
+        Connector connector = context.connector(name.get(0), identifier.getParserPosition());
+        java.util.Optional<org.apache.arrow.vector.types.pojo.Schema> columns = connector.metadata().getTable(name.get(1), name.get(2)).map(TableHandle::columns);
+        if (columns.isEmpty() && name.get(1).equals(io.ontul.engine.system.InformationSchema.SCHEMA) && !connector.metadata().listSchemas().contains(name.get(1))) {
+            // the catalog's information_schema, which SQL reads and the listings show
+            columns = io.ontul.engine.system.InformationSchema.tableColumns(name.get(2));
+        }
+        if (columns.isEmpty()) {
+            columns = context.view(name).map(io.ontul.engine.metadata.StoredView::columns);
+        }
+        if (columns.isEmpty() || !context.access().canSee(io.ontul.engine.security.Securable.table(name.get(0), name.get(1), name.get(2)))) {
+            // as if it did not exist to a user who cannot see it, as in the listings
+            throw new OntulException(ErrorCode.NOT_FOUND, position(identifier.getParserPosition()) + "Table '" + String.join(".", name) + "' does not exist");
+        }
         LogicalPlanner planner = context.planner();
         List<List<String>> rows = new ArrayList<>();
-        for (Field field : columns.getFields()) {
+        for (Field field : columns.get().getFields()) {
             RelDataType type = ArrowTypes.toRelType(planner.typeFactory(), field);
             rows.add(List.of(field.getName(), ArrowTypes.sqlName(type), field.isNullable() ? "YES" : "NO"));
         }

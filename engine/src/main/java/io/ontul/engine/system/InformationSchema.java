@@ -90,6 +90,12 @@ public final class InformationSchema
         this.access = requireNonNull(access, "access is null");
     }
 
+    /** The columns of information_schema table {@code table}, if there is one: the same in every catalog. */
+    public static Optional<org.apache.arrow.vector.types.pojo.Schema> tableColumns(String table)
+    {
+        return Optional.ofNullable(TABLE_COLUMNS.get(table)).map(SystemColumns::schema);
+    }
+
     /** The information schemas of the catalogs for one statement's user: {@link io.ontul.engine.sql.CatalogSchemas}'s factory. */
     public static java.util.function.BiFunction<String, Connector, Connector> forUser(StoredViews views, UserAccess access)
     {
