@@ -8,7 +8,6 @@ import io.ontul.engine.plan.HashExchangeNode;
 import io.ontul.engine.plan.JoinNode;
 import io.ontul.engine.plan.PlanNode;
 import io.ontul.engine.plan.ScanNode;
-import io.ontul.engine.plan.SharedSubplanNode;
 
 /**
  * Cuts a physical plan into the fragments that may run on the workers. A fragment is the
@@ -29,8 +28,7 @@ import io.ontul.engine.plan.SharedSubplanNode;
  * nested fragment runs once, shared out over the workers, and every worker of its parent reads all
  * of its output (a broadcast exchange); below a hash repartition on its split path, each worker
  * of the parent reads the rows of its own share of the keys (a repartition between workers). The coordinator and the workers cut the same plan the
- * same way, so a fragment is named by its index. A {@link SharedSubplanNode} stands under each of
- * its parents but runs once: its fragments are found once, under its first parent.
+ * same way, so a fragment is named by its index.
  */
 public final class Fragmenter
 {
@@ -39,28 +37,24 @@ public final class Fragmenter
     public static List<Fragment> fragments(PlanNode root)
     {
         List<Fragment> found = new ArrayList<>();
-        visit(root, -1, found, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+        visit(root, -1, found);
         return found;
     }
 
-    private static void visit(PlanNode node, int parent, List<Fragment> found, java.util.Set<PlanNode> sharedSeen)
+    private static void visit(PlanNode node, int parent, List<Fragment> found)
     {
-        // a subplan several parents share runs once: its fragments are cut once
-        if (node instanceof SharedSubplanNode && !sharedSeen.add(node)) {
-            return;
-        }
         if ((node instanceof GatherNode || node instanceof HashExchangeNode) && distributable(node.children().get(0))) {
             PlanNode child = node.children().get(0);
             Fragment fragment = new Fragment(found.size(), node, child, fingerprint(child), parent);
             found.add(fragment);
             // its split path holds no exchange: those below it feed its build sides
             for (PlanNode grandchild : child.children()) {
-                visit(grandchild, fragment.index(), found, sharedSeen);
+                visit(grandchild, fragment.index(), found);
             }
             return;
         }
         for (PlanNode child : node.children()) {
-            visit(child, parent, found, sharedSeen);
+            visit(child, parent, found);
         }
     }
 
