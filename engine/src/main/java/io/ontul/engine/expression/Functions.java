@@ -439,6 +439,29 @@ public final class Functions
     }
 
     /**
+     * Trino's {@code substr(s, start, length)}: 1-based, a negative start counts from the end;
+     * start 0, a start beyond either end or a length below 1 give ''. Lengths in code points.
+     */
+    public static String substr(String s, long start, long length)
+    {
+        int codePoints = s.codePointCount(0, s.length());
+        long from = substrStart(codePoints, start, length);
+        if (from < 0) {
+            return "";
+        }
+        int begin = s.offsetByCodePoints(0, (int) (from - 1));
+        int finish = s.offsetByCodePoints(begin, (int) (Math.min(codePoints + 1L, from + length) - from));
+        return s.substring(begin, finish);
+    }
+
+    /** The 1-based first position {@code substr} takes of a value of {@code size} units, or -1 when it takes none. */
+    static long substrStart(int size, long start, long length)
+    {
+        long from = start < 0 ? size + start + 1 : start;
+        return start == 0 || length < 1 || from < 1 || from > size ? -1 : from;
+    }
+
+    /**
      * SPLIT_PART as PostgreSQL has it: field {@code index} of {@code s} split at every
      * {@code delimiter}, counted from 1, or from the end when negative; '' past the last field;
      * an empty delimiter leaves {@code s} one field.

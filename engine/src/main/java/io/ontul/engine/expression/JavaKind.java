@@ -8,7 +8,8 @@ import io.ontul.spi.OntulException;
 /**
  * How generated code holds a value of a SQL type: DECIMAL as an unscaled long, DATE as epoch
  * days, TIME as milliseconds of the day, TIMESTAMP as epoch milliseconds or microseconds,
- * day-time intervals as milliseconds and year-month intervals as months.
+ * day-time intervals as milliseconds and year-month intervals as months, BINARY and VARBINARY as
+ * byte arrays, UUID as its canonical text.
  */
 enum JavaKind
 {
@@ -16,7 +17,8 @@ enum JavaKind
     INT("int", "0"),
     LONG("long", "0L"),
     DOUBLE("double", "0.0"),
-    STRING("String", "null");
+    STRING("String", "null"),
+    BYTES("byte[]", "null");
 
     final String javaType;
     final String zero;
@@ -34,7 +36,8 @@ enum JavaKind
             case TINYINT, SMALLINT, INTEGER, DATE, TIME, NULL -> INT;
             case BIGINT, DECIMAL, TIMESTAMP -> LONG;
             case REAL, FLOAT, DOUBLE -> DOUBLE;
-            case CHAR, VARCHAR -> STRING;
+            case CHAR, VARCHAR, UUID -> STRING;
+            case BINARY, VARBINARY -> BYTES;
             default -> {
                 if (type.getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH
                         || type.getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {

@@ -37,6 +37,7 @@ final class RowCodeGenerator
     record Value(String isNull, String value, RelDataType type) {}
 
     private static final String F = "io.ontul.engine.expression.Functions.";
+    private static final String BINARY = "io.ontul.engine.expression.BinaryFunctions.";
     /**
      * Expression nodes one generated method holds inline; larger expressions continue in
      * methods of their own, so no method comes near the JVM's 64 KB of bytecode.
@@ -337,6 +338,8 @@ final class RowCodeGenerator
                 yield Double.isNaN(d) ? "Double.NaN" : Double.isInfinite(d) ? (d > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : Double.toString(d);
             }
             case CHAR, VARCHAR -> stringSource(literal.getValueAs(String.class));
+            case UUID -> javaString(literal.getValueAs(java.util.UUID.class).toString());
+            case BINARY, VARBINARY -> constant(Vectors.literalBytes(literal), "byte[]");
             case DATE, TIME -> String.valueOf(literal.getValueAs(Integer.class));
             case TIMESTAMP -> {
                 if (type.getPrecision() > 3) {
@@ -717,6 +720,9 @@ final class RowCodeGenerator
         if (ka == JavaKind.BOOLEAN && kb == JavaKind.BOOLEAN) {
             return "Boolean.compare(" + left.value() + ", " + right.value() + ")";
         }
+        if (ka == JavaKind.BYTES && kb == JavaKind.BYTES) {
+            return BINARY + "compare(" + left.value() + ", " + right.value() + ")";
+        }
         if (isNumeric(a) && isNumeric(b)) {
             if (ka == JavaKind.DOUBLE || kb == JavaKind.DOUBLE) {
                 return F + "compareDoubles(" + toDouble(left) + ", " + toDouble(right) + ")";
@@ -1011,6 +1017,8 @@ final class RowCodeGenerator
                     case TIME -> F + "timeToString(" + v + ")";
                     case TIMESTAMP -> F + "timestampToString(" + v + ", " + isMicros(from) + ")";
                     case BOOLEAN -> "(" + v + " ? \"true\" : \"false\")";
+                    case UUID -> v;
+                    case BINARY, VARBINARY -> BINARY + "castToText(" + v + ")";
                     default -> "String.valueOf(" + v + ")";
                 };
                 if (target == SqlTypeName.CHAR) {
@@ -1026,6 +1034,21 @@ final class RowCodeGenerator
                 }
                 return text;
             }
+            case BINARY:
+            case VARBINARY:
+                return switch (source) {
+                    case BINARY, VARBINARY -> v;
+                    case CHAR, VARCHAR -> BINARY + "toUtf8(" + v + ")";
+                    case UUID -> BINARY + "bytesOfUuid(" + v + ")";
+                    default -> throw cannotCast(from, to);
+                };
+            case UUID:
+                return switch (source) {
+                    case UUID -> v;
+                    case CHAR, VARCHAR -> BINARY + "parseUuid(" + v + ")";
+                    case BINARY, VARBINARY -> BINARY + "uuidOfBytes(" + v + ")";
+                    default -> throw cannotCast(from, to);
+                };
             case DATE:
                 return switch (source) {
                     case DATE -> v;
@@ -1302,6 +1325,9 @@ final class RowCodeGenerator
             case "UPPER" -> args.get(0).value() + ".toUpperCase(java.util.Locale.ROOT)";
             case "LOWER" -> args.get(0).value() + ".toLowerCase(java.util.Locale.ROOT)";
             case "||", "CONCAT" -> {
+                if (JavaKind.of(type) == JavaKind.BYTES) {
+                    yield BINARY + "concat(" + String.join(", ", args.stream().map(arg -> cast(arg.value(), arg.type(), type)).toList()) + ")";
+                }
                 StringBuilder builder = new StringBuilder("(");
                 for (int i = 0; i < args.size(); i++) {
                     if (i > 0) {
@@ -1312,15 +1338,31 @@ final class RowCodeGenerator
                 }
                 yield builder.append(")").toString();
             }
-            case "SUBSTRING" -> args.size() == 2
+            case "SUBSTR" -> (JavaKind.of(type) == JavaKind.BYTES ? BINARY : F) + "substr(" + args.get(0).value() + ", " + integral(args.get(1)) + ", "
+                    + (args.size() > 2 ? integral(args.get(2)) : "Integer.MAX_VALUE") + ")";
+            case "SUBSTRING" -> JavaKind.of(type) == JavaKind.BYTES
+                    ? BINARY + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + (args.size() > 2 ? ", " + integral(args.get(2)) : "") + ")"
+                    : args.size() == 2
                     ? F + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + ")"
                     : F + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + integral(args.get(2)) + ")";
-            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> castLong(F + "charLength(" + args.get(0).value() + ")", type);
+            case "OCTET_LENGTH" -> castLong("((long) " + args.get(0).value() + ".length)", type);
+            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> JavaKind.of(args.get(0).type()) == JavaKind.BYTES
+                    ? castLong("((long) " + args.get(0).value() + ".length)", type)
+                    : castLong(F + "charLength(" + args.get(0).value() + ")", type);
             case "REPLACE" -> args.get(0).value() + ".replace(" + args.get(1).value() + ", " + args.get(2).value() + ")";
             case "SPLIT_PART" -> F + "splitPart(" + args.get(0).value() + ", " + args.get(1).value() + ", " + integral(args.get(2)) + ")";
             case "STRPOS" -> castLong(F + "position(" + args.get(1).value() + ", " + args.get(0).value() + ")", type);
             case "STARTS_WITH" -> args.get(0).value() + ".startsWith(" + args.get(1).value() + ")";
-            case "REVERSE" -> F + "reverse(" + args.get(0).value() + ")";
+            case "REVERSE" -> (JavaKind.of(type) == JavaKind.BYTES ? BINARY : F) + "reverse(" + args.get(0).value() + ")";
+            case "TO_HEX" -> BINARY + "toHex(" + args.get(0).value() + ")";
+            case "FROM_HEX" -> BINARY + "fromHex(" + args.get(0).value() + ")";
+            case "TO_BASE64" -> BINARY + "toBase64(" + args.get(0).value() + ")";
+            case "FROM_BASE64" -> BINARY + "fromBase64(" + args.get(0).value() + ")";
+            case "TO_UTF8" -> BINARY + "toUtf8(" + args.get(0).value() + ")";
+            case "FROM_UTF8" -> BINARY + "fromUtf8(" + args.get(0).value() + ")";
+            case "MD5", "SHA1", "SHA256", "SHA512" -> BINARY + name.toLowerCase(Locale.ROOT) + "(" + args.get(0).value() + ")";
+            case "CRC32" -> BINARY + "crc32(" + args.get(0).value() + ")";
+            case "UUID" -> BINARY + "randomUuid()";
             case "LEFT" -> F + "left(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
             case "RIGHT" -> F + "right(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
             case "LPAD", "RPAD" -> F + "pad(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + (args.size() > 2 ? args.get(2).value() : "\" \"")
@@ -1407,6 +1449,7 @@ final class RowCodeGenerator
             String next = cast(arg.value(), arg.type(), type);
             result = switch (JavaKind.of(type)) {
                 case STRING -> F + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
+                case BYTES -> "(" + BINARY + "compare(" + result + ", " + next + ")" + (greatest ? " >= 0" : " <= 0") + " ? " + result + " : " + next + ")";
                 case BOOLEAN -> "(" + result + (greatest ? " || " : " && ") + next + ")";
                 default -> "Math." + (greatest ? "max(" : "min(") + result + ", " + next + ")";
             };

@@ -75,6 +75,10 @@ public final class ValueSets
                     boolean padded = operandType.getSqlTypeName() == SqlTypeName.CHAR;
                     Set<String> values = new HashSet<>();
                     for (Range<?> range : points.rangeSet.asRanges()) {
+                        if (range.lowerEndpoint() instanceof java.util.UUID uuid) {
+                            values.add(uuid.toString());
+                            continue;
+                        }
                         if (!(range.lowerEndpoint() instanceof NlsString string)) {
                             yield null;
                         }

@@ -26,6 +26,29 @@ public final class Vectors
         org.apache.arrow.vector.BitVectorHelper.setBit(vector.getValidityBuffer(), index);
     }
 
+    /**
+     * The bytes a cell of a text, binary or UUID column holds for a literal of that type (CHAR
+     * literals as written, unpadded), or null for other types.
+     */
+    public static byte[] literalBytes(org.apache.calcite.rex.RexLiteral literal)
+    {
+        return switch (literal.getType().getSqlTypeName()) {
+            case CHAR, VARCHAR -> literal.getValueAs(String.class).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            case UUID -> literal.getValueAs(java.util.UUID.class).toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            case BINARY, VARBINARY -> literal.getValueAs(org.apache.calcite.avatica.util.ByteString.class).getBytes();
+            default -> null;
+        };
+    }
+
+    /** Whether cells of this type are variable-width bytes (text, UUID text, binary), ordered byte by byte. */
+    public static boolean heldAsBytes(RelDataType type)
+    {
+        return switch (type.getSqlTypeName()) {
+            case CHAR, VARCHAR, UUID, BINARY, VARBINARY -> true;
+            default -> false;
+        };
+    }
+
     public static String vectorClass(RelDataType type)
     {
         String simple = switch (type.getSqlTypeName()) {
@@ -37,7 +60,8 @@ public final class Vectors
             case REAL -> "Float4Vector";
             case FLOAT, DOUBLE -> "Float8Vector";
             case DECIMAL -> "DecimalVector";
-            case CHAR, VARCHAR -> "VarCharVector";
+            case CHAR, VARCHAR, UUID -> "VarCharVector";
+            case BINARY, VARBINARY -> "VarBinaryVector";
             case DATE -> "DateDayVector";
             case TIME -> "TimeMilliVector";
             case TIMESTAMP -> type.getPrecision() > 3 ? "TimeStampMicroVector" : "TimeStampMilliVector";
@@ -53,7 +77,7 @@ public final class Vectors
         return switch (type.getSqlTypeName()) {
             case BOOLEAN -> "(" + vector + ".get(" + index + ") != 0)";
             case DECIMAL -> "io.ontul.engine.expression.Vectors.readDecimal(" + vector + ", " + index + ")";
-            case CHAR, VARCHAR -> "io.ontul.engine.expression.Functions.readUtf8(" + vector + ".get(" + index + "))";
+            case CHAR, VARCHAR, UUID -> "io.ontul.engine.expression.Functions.readUtf8(" + vector + ".get(" + index + "))";
             case REAL -> "((double) " + vector + ".get(" + index + "))";
             case TINYINT, SMALLINT -> "((int) " + vector + ".get(" + index + "))";
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> "((long) " + vector + ".get(" + index + "))";
@@ -70,7 +94,8 @@ public final class Vectors
             case SMALLINT -> vector + ".set(" + index + ", (short) " + value + ");";
             case REAL -> vector + ".set(" + index + ", (float) " + value + ");";
             case DECIMAL -> "io.ontul.engine.expression.Vectors.writeDecimal(" + vector + ", " + index + ", " + value + ");";
-            case CHAR, VARCHAR -> vector + ".setSafe(" + index + ", " + value + ".getBytes(java.nio.charset.StandardCharsets.UTF_8));";
+            case CHAR, VARCHAR, UUID -> vector + ".setSafe(" + index + ", " + value + ".getBytes(java.nio.charset.StandardCharsets.UTF_8));";
+            case BINARY, VARBINARY -> vector + ".setSafe(" + index + ", " + value + ");";
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> vector + ".set(" + index + ", (int) " + value + ");";
             default -> vector + ".set(" + index + ", " + value + ");";
         };

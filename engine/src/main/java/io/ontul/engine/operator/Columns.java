@@ -1,5 +1,6 @@
 package io.ontul.engine.operator;
 
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -12,7 +13,6 @@ import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
-import org.apache.arrow.vector.VarCharVector;
 
 import io.ontul.engine.expression.Vectors;
 
@@ -32,7 +32,7 @@ public final class Columns
         if (vector.isNull(index)) {
             return NULL_HASH;
         }
-        if (vector instanceof VarCharVector text) {
+        if (vector instanceof BaseVariableWidthVector text) {
             long start = text.getStartOffset(index);
             long end = text.getEndOffset(index);
             long h = 1125899906842597L;
@@ -109,7 +109,7 @@ public final class Columns
             }
             return;
         }
-        if (vector instanceof VarCharVector text) {
+        if (vector instanceof BaseVariableWidthVector text) {
             var offsets = text.getOffsetBuffer();
             var data = text.getDataBuffer();
             for (int i = 0; i < rowCount; i++) {
@@ -226,8 +226,8 @@ public final class Columns
         if (nullA || nullB) {
             return nullA && nullB;
         }
-        if (a instanceof VarCharVector ta) {
-            VarCharVector tb = (VarCharVector) b;
+        if (a instanceof BaseVariableWidthVector ta) {
+            BaseVariableWidthVector tb = (BaseVariableWidthVector) b;
             long startA = ta.getStartOffset(ia);
             long lengthA = ta.getEndOffset(ia) - startA;
             long startB = tb.getStartOffset(ib);
@@ -246,8 +246,8 @@ public final class Columns
     /** Ordering of two non-null cells of vectors of the same type. */
     public static int compare(FieldVector a, int ia, FieldVector b, int ib)
     {
-        if (a instanceof VarCharVector ta) {
-            VarCharVector tb = (VarCharVector) b;
+        if (a instanceof BaseVariableWidthVector ta) {
+            BaseVariableWidthVector tb = (BaseVariableWidthVector) b;
             return org.apache.arrow.memory.util.ByteFunctionHelpers.compare(ta.getDataBuffer(), ta.getStartOffset(ia), ta.getEndOffset(ia),
                     tb.getDataBuffer(), tb.getStartOffset(ib), tb.getEndOffset(ib));
         }

@@ -4,10 +4,10 @@ import java.util.List;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
 
 /**
  * Copies the cells at a list of row positions of one vector, or of (batch, row) positions of a
@@ -47,15 +47,15 @@ public final class VectorGather
      */
     public static void gather(FieldVector source, int[] rows, int from, int count, FieldVector target, int at, boolean sourceHasNulls)
     {
-        if (source instanceof BitVector || !(source instanceof BaseFixedWidthVector || source instanceof VarCharVector)
+        if (source instanceof BitVector || !(source instanceof BaseFixedWidthVector || source instanceof BaseVariableWidthVector)
                 || source.getClass() != target.getClass()) {
             for (int i = 0; i < count; i++) {
                 target.copyFromSafe(rows[from + i], at + i, source);
             }
             return;
         }
-        if (source instanceof VarCharVector text) {
-            gatherText(text, rows, from, count, (VarCharVector) target, at, sourceHasNulls);
+        if (source instanceof BaseVariableWidthVector text) {
+            gatherText(text, rows, from, count, (BaseVariableWidthVector) target, at, sourceHasNulls);
             return;
         }
         BaseFixedWidthVector fixed = (BaseFixedWidthVector) target;
@@ -120,7 +120,7 @@ public final class VectorGather
         }
     }
 
-    private static void gatherText(VarCharVector source, int[] rows, int from, int count, VarCharVector target, int at, boolean sourceHasNulls)
+    private static void gatherText(BaseVariableWidthVector source, int[] rows, int from, int count, BaseVariableWidthVector target, int at, boolean sourceHasNulls)
     {
         ArrowBuf sourceOffsets = source.getOffsetBuffer();
         long total = 0;
@@ -193,14 +193,14 @@ public final class VectorGather
             hasNulls[batch] = vector.getNullCount() > 0;
             if (type == null) {
                 type = vector.getClass();
-                bulk = !(vector instanceof BitVector) && (vector instanceof BaseFixedWidthVector || vector instanceof VarCharVector);
+                bulk = !(vector instanceof BitVector) && (vector instanceof BaseFixedWidthVector || vector instanceof BaseVariableWidthVector);
                 width = bulk && vector instanceof BaseFixedWidthVector fixed ? fixed.getTypeWidth() : 0;
             }
             else if (type != vector.getClass()) {
                 bulk = false;
             }
             data[batch] = bulk ? vector.getDataBuffer() : null;
-            offsets[batch] = bulk && vector instanceof VarCharVector ? vector.getOffsetBuffer() : null;
+            offsets[batch] = bulk && vector instanceof BaseVariableWidthVector ? vector.getOffsetBuffer() : null;
         }
     }
 
@@ -222,7 +222,7 @@ public final class VectorGather
             }
             return;
         }
-        if (target instanceof VarCharVector text) {
+        if (target instanceof BaseVariableWidthVector text) {
             gatherText(column, batches, rows, from, count, text, at);
         }
         else {
@@ -288,7 +288,7 @@ public final class VectorGather
         return false;
     }
 
-    private static void gatherText(Column column, int[] batches, int[] rows, int from, int count, VarCharVector target, int at)
+    private static void gatherText(Column column, int[] batches, int[] rows, int from, int count, BaseVariableWidthVector target, int at)
     {
         while (target.getValueCapacity() < at + count) {
             target.reallocValidityAndOffsetBuffers();

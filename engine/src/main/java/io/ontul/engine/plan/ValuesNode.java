@@ -17,12 +17,14 @@ import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexLiteral;
 
 import io.ontul.engine.expression.Functions;
+import io.ontul.engine.expression.Vectors;
 import io.ontul.engine.operator.Batches;
 import io.ontul.engine.operator.Operator;
 
@@ -102,12 +104,11 @@ public final class ValuesNode
         else if (vector instanceof DecimalVector v) {
             v.setSafe(row, Functions.unscaledExact(literal.getValueAs(BigDecimal.class), v.getScale()));
         }
-        else if (vector instanceof VarCharVector v) {
-            String text = literal.getValueAs(String.class);
-            if (type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
-                text = Functions.padChar(text, type.getPrecision());
-            }
-            v.setSafe(row, text.getBytes(StandardCharsets.UTF_8));
+        else if (vector instanceof VarCharVector v && type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
+            v.setSafe(row, Functions.padChar(literal.getValueAs(String.class), type.getPrecision()).getBytes(StandardCharsets.UTF_8));
+        }
+        else if (vector instanceof BaseVariableWidthVector v) {
+            v.setSafe(row, Vectors.literalBytes(literal));
         }
         else if (vector instanceof DateDayVector v) {
             v.setSafe(row, literal.getValueAs(Integer.class));

@@ -1,8 +1,17 @@
 package io.ontul.engine.sql;
 
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
 /**
@@ -136,15 +145,78 @@ public final class OntulOperatorTable
             org.apache.calcite.sql.SqlKind.OTHER_FUNCTION, org.apache.calcite.sql.type.ReturnTypes.ARG0_FORCE_NULLABLE,
             org.apache.calcite.sql.type.OperandTypes.family(org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC, org.apache.calcite.sql.type.SqlTypeFamily.NUMERIC));
 
+    private static final SqlReturnTypeInference VARBINARY = ReturnTypes.explicit(SqlTypeName.VARBINARY).andThen(SqlTypeTransforms.TO_NULLABLE);
+    private static final SqlReturnTypeInference VARCHAR = ReturnTypes.explicit(SqlTypeName.VARCHAR).andThen(SqlTypeTransforms.TO_NULLABLE);
+
+    // Trino's VARBINARY functions (BinaryFunctions): to_hex gives upper-case digits, digests give bytes
+    static final SqlFunction TO_HEX = scalar("TO_HEX", VARCHAR, OperandTypes.BINARY);
+    static final SqlFunction FROM_HEX = scalar("FROM_HEX", VARBINARY, OperandTypes.CHARACTER);
+    static final SqlFunction TO_BASE64 = scalar("TO_BASE64", VARCHAR, OperandTypes.BINARY);
+    static final SqlFunction FROM_BASE64 = scalar("FROM_BASE64", VARBINARY, OperandTypes.CHARACTER);
+    static final SqlFunction TO_UTF8 = scalar("TO_UTF8", VARBINARY, OperandTypes.CHARACTER);
+    static final SqlFunction FROM_UTF8 = scalar("FROM_UTF8", VARCHAR, OperandTypes.BINARY);
+    static final SqlFunction MD5 = scalar("MD5", VARBINARY, OperandTypes.BINARY);
+    static final SqlFunction SHA1 = scalar("SHA1", VARBINARY, OperandTypes.BINARY);
+    static final SqlFunction SHA256 = scalar("SHA256", VARBINARY, OperandTypes.BINARY);
+    static final SqlFunction SHA512 = scalar("SHA512", VARBINARY, OperandTypes.BINARY);
+    static final SqlFunction CRC32 = scalar("CRC32", ReturnTypes.BIGINT_NULLABLE, OperandTypes.BINARY);
+    /** {@code length(x)}: characters of text (Calcite's LENGTH), bytes of VARBINARY (Trino's). */
+    static final SqlFunction LENGTH = scalar("LENGTH", ReturnTypes.INTEGER_NULLABLE, OperandTypes.STRING);
+
+    /**
+     * Trino's {@code substr(x, start [, length])} on text and VARBINARY: a negative start counts
+     * from the end, start 0 gives '' (not Calcite's library SUBSTR, which is BigQuery's and
+     * rewritten to SUBSTRING while planning).
+     */
+    static final SqlFunction SUBSTR = scalar("SUBSTR", ReturnTypes.ARG0_NULLABLE_VARYING, OperandTypes.STRING_INTEGER_OPTIONAL_INTEGER);
+
+    /** {@code concat(x, ...)}: of VARBINARY values a VARBINARY (Trino's), else Calcite's text concat. */
+    static final SqlFunction CONCAT = new SqlFunction("CONCAT", SqlKind.OTHER_FUNCTION,
+            binaryOr(SqlLibraryOperators.CONCAT_FUNCTION.getReturnTypeInference()), null,
+            SqlLibraryOperators.CONCAT_FUNCTION.getOperandTypeChecker(), SqlFunctionCategory.STRING);
+
+    /** {@code reverse(x)}: of text or VARBINARY, keeping the type (Calcite's makes text of bytes). */
+    static final SqlFunction REVERSE = scalar("REVERSE", ReturnTypes.ARG0_NULLABLE_VARYING, OperandTypes.STRING);
+
+    /** {@code uuid()}: a random UUID, another for every row. */
+    static final SqlFunction UUID = new SqlFunction("UUID", SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(SqlTypeName.UUID), null,
+            OperandTypes.NILADIC, SqlFunctionCategory.SYSTEM)
+    {
+        @Override
+        public boolean isDeterministic()
+        {
+            return false;
+        }
+    };
+
     private static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(
             SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, SqlLibraryOperators.LENGTH, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.REVERSE,
+            SqlOperatorTables.of(SqlLibraryOperators.SPLIT_PART, LENGTH, SUBSTR, SqlLibraryOperators.STRPOS, SqlLibraryOperators.STARTS_WITH, REVERSE,
                     SqlLibraryOperators.LEFT, SqlLibraryOperators.RIGHT, SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD,
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
-                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, SqlLibraryOperators.CONCAT_FUNCTION, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST, APPROX_DISTINCT, APPROX_PERCENTILE));
+                    REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, CONCAT, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST, APPROX_DISTINCT, APPROX_PERCENTILE,
+                    TO_HEX, FROM_HEX, TO_BASE64, FROM_BASE64, TO_UTF8, FROM_UTF8, MD5, SHA1, SHA256, SHA512, CRC32, UUID));
 
     private OntulOperatorTable() {}
+
+    /** VARBINARY (nullable if an argument is) when every argument is binary, else what {@code text} infers. */
+    private static SqlReturnTypeInference binaryOr(SqlReturnTypeInference text)
+    {
+        return binding -> {
+            for (int i = 0; i < binding.getOperandCount(); i++) {
+                if (!SqlTypeName.BINARY_TYPES.contains(binding.getOperandType(i).getSqlTypeName())) {
+                    return text.inferReturnType(binding);
+                }
+            }
+            return VARBINARY.inferReturnType(binding);
+        };
+    }
+
+    private static SqlFunction scalar(String name, SqlReturnTypeInference returnType, SqlOperandTypeChecker operands)
+    {
+        return new SqlFunction(name, SqlKind.OTHER_FUNCTION, returnType, null, operands, SqlFunctionCategory.STRING);
+    }
 
     public static SqlOperatorTable instance()
     {

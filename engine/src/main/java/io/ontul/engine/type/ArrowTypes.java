@@ -25,11 +25,14 @@ import io.ontul.spi.OntulException;
 /**
  * Maps SQL types (Calcite) to Arrow fields and back. The mapping is the one in
  * {@link io.ontul.spi.TableHandle}'s Javadoc. Fixed-length text is Utf8 with metadata
- * {@value #TYPE_METADATA} = {@code CHAR(n)}.
+ * {@value #TYPE_METADATA} = {@code CHAR(n)}. BINARY and VARBINARY are Binary. A UUID is Utf8 with
+ * {@value #TYPE_METADATA} = {@code UUID}: its canonical text (36 lower-case characters), which
+ * orders as its 16 bytes do and is what Arrow clients get (as DuckDB sends UUIDs to Arrow).
  */
 public final class ArrowTypes
 {
-    public static final String TYPE_METADATA = "ontul.type";
+    public static final String TYPE_METADATA = io.ontul.spi.TableHandle.TYPE_METADATA;
+    public static final String UUID_TYPE = io.ontul.spi.TableHandle.UUID_TYPE;
     private static final Pattern TEXT_TYPE = Pattern.compile("(CHAR|VARCHAR)\\((\\d+)\\)");
 
     private ArrowTypes() {}
@@ -67,6 +70,12 @@ public final class ArrowTypes
                 }
                 yield ArrowType.Utf8.INSTANCE;
             }
+            case BINARY, VARBINARY -> ArrowType.Binary.INSTANCE;
+            case UUID -> {
+                metadata = new HashMap<>();
+                metadata.put(TYPE_METADATA, UUID_TYPE);
+                yield ArrowType.Utf8.INSTANCE;
+            }
             case DATE -> new ArrowType.Date(DateUnit.DAY);
             case TIME -> new ArrowType.Time(TimeUnit.MILLISECOND, 32);
             case TIMESTAMP -> new ArrowType.Timestamp(type.getPrecision() > 3 ? TimeUnit.MICROSECOND : TimeUnit.MILLISECOND, null);
@@ -100,6 +109,9 @@ public final class ArrowTypes
             case Decimal -> factory.createSqlType(SqlTypeName.DECIMAL, ((ArrowType.Decimal) type).getPrecision(), ((ArrowType.Decimal) type).getScale());
             case Utf8, LargeUtf8 -> {
                 String declared = field.getMetadata() == null ? null : field.getMetadata().get(TYPE_METADATA);
+                if (UUID_TYPE.equals(declared)) {
+                    yield factory.createSqlType(SqlTypeName.UUID);
+                }
                 if (declared != null) {
                     Matcher matcher = TEXT_TYPE.matcher(declared);
                     if (matcher.matches()) {
@@ -108,6 +120,7 @@ public final class ArrowTypes
                 }
                 yield factory.createSqlType(SqlTypeName.VARCHAR);
             }
+            case Binary -> factory.createSqlType(SqlTypeName.VARBINARY);
             case Date -> factory.createSqlType(SqlTypeName.DATE);
             case Time -> factory.createSqlType(SqlTypeName.TIME, 3);
             case Timestamp -> factory.createSqlType(SqlTypeName.TIMESTAMP, ((ArrowType.Timestamp) type).getUnit() == TimeUnit.MILLISECOND ? 3 : 6);
@@ -124,6 +137,7 @@ public final class ArrowTypes
             case VARCHAR -> type.getPrecision() > 0 && type.getPrecision() < (1 << 20) ? "VARCHAR(" + type.getPrecision() + ")" : "VARCHAR";
             case TIMESTAMP -> "TIMESTAMP(" + type.getPrecision() + ")";
             case FLOAT -> "DOUBLE";
+            case BINARY -> "VARBINARY";
             default -> type.getSqlTypeName().getName();
         };
     }

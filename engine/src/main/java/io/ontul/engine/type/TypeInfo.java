@@ -61,6 +61,7 @@ public final class TypeInfo
     private static final List<Type> TYPES = List.of(
             number("TINYINT", Types.TINYINT, 3),
             number("BIGINT", Types.BIGINT, 19),
+            new Type("VARBINARY", Types.VARBINARY, MAX_TEXT_LENGTH, "X'", "'", null, false, false, null, null, null),
             text("CHAR", Types.CHAR),
             new Type("DECIMAL", Types.DECIMAL, MAX_DECIMAL_PRECISION, null, null, List.of("precision", "scale"), false, true, 0, MAX_DECIMAL_PRECISION, null),
             number("INTEGER", Types.INTEGER, 10),
@@ -71,7 +72,8 @@ public final class TypeInfo
             new Type("BOOLEAN", Types.BOOLEAN, 1, null, null, null, false, false, null, null, null),
             new Type("DATE", Types.DATE, 10, "DATE '", "'", null, false, false, null, null, 1),
             new Type("TIME", Types.TIME, 12, "TIME '", "'", null, false, false, 0, 3, 2),
-            new Type("TIMESTAMP", Types.TIMESTAMP, 26, "TIMESTAMP '", "'", List.of("precision"), false, false, 0, 6, 3));
+            new Type("TIMESTAMP", Types.TIMESTAMP, 26, "TIMESTAMP '", "'", List.of("precision"), false, false, 0, 6, 3),
+            new Type("UUID", Types.OTHER, 36, "UUID '", "'", null, false, false, null, null, null));
 
     private static Type number(String name, int dataType, int digits)
     {

@@ -52,7 +52,7 @@ final class ValueRenderer
             case Date -> renderDate(vector, index);
             case Time -> renderTime(vector, index);
             case Timestamp -> renderTimestamp((TimeStampVector) vector, index, ((ArrowType.Timestamp) type).getUnit());
-            case Binary, LargeBinary, FixedSizeBinary, BinaryView -> HexFormat.of().formatHex((byte[]) vector.getObject(index));
+            case Binary, LargeBinary, FixedSizeBinary, BinaryView -> renderText(HexFormat.of().formatHex((byte[]) vector.getObject(index)));
             default -> String.valueOf(vector.getObject(index));
         };
     }

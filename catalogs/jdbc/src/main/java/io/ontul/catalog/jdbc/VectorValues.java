@@ -25,6 +25,7 @@ import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.TimeStampNanoVector;
 import org.apache.arrow.vector.TimeStampSecVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 
 import io.ontul.spi.ErrorCode;
@@ -32,7 +33,7 @@ import io.ontul.spi.OntulException;
 
 /**
  * Values of Arrow vectors as the Java objects statements bind: Long for integers, Float, Double,
- * BigDecimal, String, Boolean, LocalDate, LocalTime and LocalDateTime (timestamps without zone).
+ * BigDecimal, String, Boolean, byte[], LocalDate, LocalTime and LocalDateTime (timestamps without zone).
  */
 final class VectorValues
 {
@@ -70,6 +71,9 @@ final class VectorValues
         }
         if (vector instanceof LargeVarCharVector largeVarChar) {
             return new String(largeVarChar.get(row), UTF_8);
+        }
+        if (vector instanceof VarBinaryVector bytes) {
+            return bytes.get(row);
         }
         if (vector instanceof BitVector bit) {
             return bit.get(row) != 0;

@@ -7,13 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
@@ -628,7 +628,7 @@ public final class Accumulators
             this.argument = argument;
             this.max = max;
             this.single = single;
-            this.text = argType.getSqlTypeName() == SqlTypeName.VARCHAR || argType.getSqlTypeName() == SqlTypeName.CHAR;
+            this.text = io.ontul.engine.expression.Vectors.heldAsBytes(argType);
             this.floating = isFloating(argType);
         }
 
@@ -675,7 +675,7 @@ public final class Accumulators
                 }
             }
             if (text) {
-                VarCharVector strings = (VarCharVector) vector;
+                BaseVariableWidthVector strings = (BaseVariableWidthVector) vector;
                 for (int row = 0; row < rowCount; row++) {
                     if (ColumnValues.counts(vector, row, selected)) {
                         int group = groupIds[row];
@@ -732,7 +732,7 @@ public final class Accumulators
                     out.setNull(i);
                 }
                 else if (text) {
-                    ((VarCharVector) out).setSafe(i, texts[group]);
+                    ((BaseVariableWidthVector) out).setSafe(i, texts[group]);
                 }
                 else if (floating) {
                     if (out instanceof Float4Vector v) {
@@ -765,7 +765,7 @@ public final class Accumulators
                     values.setNull(i);
                 }
                 else if (text) {
-                    ((VarCharVector) values).setSafe(i, texts[group]);
+                    ((BaseVariableWidthVector) values).setSafe(i, texts[group]);
                 }
                 else if (floating) {
                     StateVectors.setDouble(values, i, doubles[group]);
@@ -801,7 +801,7 @@ public final class Accumulators
                 }
                 int group = groupIds[row];
                 if (text) {
-                    byte[] value = ((VarCharVector) vector).get(row);
+                    byte[] value = ((BaseVariableWidthVector) vector).get(row);
                     if (!seen[group] || better(compareBytes(value, texts[group]))) {
                         texts[group] = value;
                     }
@@ -914,8 +914,8 @@ public final class Accumulators
                 else if (out instanceof org.apache.arrow.vector.BitVector v) {
                     v.setSafe(i, literal.getValueAs(Boolean.class) ? 1 : 0);
                 }
-                else if (out instanceof VarCharVector v) {
-                    v.setSafe(i, literal.getValueAs(String.class).getBytes(StandardCharsets.UTF_8));
+                else if (out instanceof BaseVariableWidthVector v) {
+                    v.setSafe(i, io.ontul.engine.expression.Vectors.literalBytes(literal));
                 }
                 else {
                     LongWriter.write(out, i, literal.getValueAs(Long.class));

@@ -3,13 +3,12 @@ package io.ontul.engine.operator.aggregate;
 import java.util.Arrays;
 import java.util.List;
 
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.ontul.engine.operator.Columns;
 
@@ -149,7 +148,7 @@ final class ArgExtremeAccumulator
 
         Slots(RelDataType type)
         {
-            this.text = type.getSqlTypeName() == SqlTypeName.VARCHAR || type.getSqlTypeName() == SqlTypeName.CHAR;
+            this.text = io.ontul.engine.expression.Vectors.heldAsBytes(type);
             this.floating = Accumulators.isFloating(type);
         }
 
@@ -176,7 +175,7 @@ final class ArgExtremeAccumulator
         int compare(FieldVector vector, int row, int group)
         {
             if (text) {
-                return Arrays.compareUnsigned(((VarCharVector) vector).get(row), texts[group]);
+                return Arrays.compareUnsigned(((BaseVariableWidthVector) vector).get(row), texts[group]);
             }
             if (floating) {
                 return Double.compare(Columns.getDouble(vector, row), doubles[group]);
@@ -191,7 +190,7 @@ final class ArgExtremeAccumulator
                 return;
             }
             if (text) {
-                texts[group] = ((VarCharVector) vector).get(row);
+                texts[group] = ((BaseVariableWidthVector) vector).get(row);
             }
             else if (floating) {
                 doubles[group] = Columns.getDouble(vector, row);
@@ -208,7 +207,7 @@ final class ArgExtremeAccumulator
                 out.setNull(index);
             }
             else if (text) {
-                ((VarCharVector) out).setSafe(index, texts[group]);
+                ((BaseVariableWidthVector) out).setSafe(index, texts[group]);
             }
             else if (floating) {
                 if (out instanceof Float4Vector v) {
@@ -234,7 +233,7 @@ final class ArgExtremeAccumulator
                 out.setNull(index);
             }
             else if (text) {
-                ((VarCharVector) out).setSafe(index, texts[group]);
+                ((BaseVariableWidthVector) out).setSafe(index, texts[group]);
             }
             else if (floating) {
                 StateVectors.setDouble(out, index, doubles[group]);

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -16,7 +17,6 @@ import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import io.ontul.engine.operator.Columns;
@@ -177,7 +177,7 @@ public final class RowSort
 
     private static Kind kind(FieldVector vector)
     {
-        if (vector instanceof VarCharVector) {
+        if (vector instanceof BaseVariableWidthVector) {
             return Kind.STRING;
         }
         if (vector instanceof Float8Vector || vector instanceof Float4Vector) {

@@ -2,7 +2,6 @@ package io.ontul.engine.operator.window;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
 
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
@@ -10,7 +9,6 @@ import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -132,8 +130,8 @@ final class WindowValues
             return;
         }
         SqlTypeName type = literal.getType().getSqlTypeName();
-        if (out instanceof VarCharVector text) {
-            text.setSafe(index, literal.getValueAs(String.class).getBytes(StandardCharsets.UTF_8));
+        if (out instanceof BaseVariableWidthVector bytes) {
+            bytes.setSafe(index, io.ontul.engine.expression.Vectors.literalBytes(literal));
         }
         else if (out instanceof BitVector bits) {
             bits.setSafe(index, literal.getValueAs(Boolean.class) ? 1 : 0);

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.UUID;
 
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -15,6 +16,7 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.iceberg.types.Type;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -61,7 +63,8 @@ final class ParquetColumnLoaders
             case DATE -> physical == PrimitiveTypeName.INT32 ? new DateLoader() : null;
             case TIME -> time(physical, annotation);
             case TIMESTAMP, TIMESTAMP_NANO -> timestamp(physical, annotation);
-            case STRING -> physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? new StringLoader() : null;
+            case STRING -> physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? new BytesLoader<>(VarCharVector.class) : null;
+            case BINARY, FIXED -> physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? new BytesLoader<>(VarBinaryVector.class) : null;
             case UUID -> physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && primitive.getTypeLength() == 16 ? new UuidLoader() : null;
             case DECIMAL -> switch (physical) {
                 case INT32 -> new IntDecimalLoader();
@@ -289,22 +292,23 @@ final class ParquetColumnLoaders
         }
     }
 
-    private static final class StringLoader
-            extends ParquetColumnLoader<VarCharVector>
+    /** Text or binary cells: the value's bytes as Parquet holds them. */
+    private static final class BytesLoader<V extends BaseVariableWidthVector>
+            extends ParquetColumnLoader<V>
     {
-        StringLoader()
+        BytesLoader(Class<V> vectorClass)
         {
-            super(VarCharVector.class);
+            super(vectorClass);
         }
 
         @Override
-        void allocate(VarCharVector vector, int rows)
+        void allocate(V vector, int rows)
         {
             vector.allocateNew(Math.max(1024L, rows * 16L), rows);
         }
 
         @Override
-        void read(ColumnReader reader, VarCharVector vector, int index)
+        void read(ColumnReader reader, V vector, int index)
         {
             Binary binary = reader.getBinary();
             ByteBuffer bytes = binary.toByteBuffer();

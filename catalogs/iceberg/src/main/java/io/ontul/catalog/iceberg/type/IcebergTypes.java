@@ -3,6 +3,7 @@ package io.ontul.catalog.iceberg.type;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -18,6 +19,7 @@ import org.apache.iceberg.types.Types;
 
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
+import io.ontul.spi.TableHandle;
 
 /**
  * Maps Iceberg types to the Arrow types the engine understands and back.
@@ -25,11 +27,12 @@ import io.ontul.spi.OntulException;
  * Reading: boolean, int, long, float, double, decimal, string, date map to their Arrow equals;
  * time to Time(MILLISECOND) (microseconds are truncated); timestamp and timestamp_ns to
  * Timestamp(MICROSECOND) without zone; timestamptz likewise, holding the UTC wall-clock time;
- * uuid to Utf8 text. binary, fixed, nested and variant columns have no Ontul type: they are left
- * out of the table (and logged).
+ * uuid to Utf8 text marked {@code ontul.type = UUID} (Ontul's UUID); binary and fixed to Binary.
+ * Nested and variant columns have no Ontul type: they are left out of the table (and logged).
  * <p>
  * Writing (CREATE TABLE): Int(8/16/32) become int, Int(64) long, timestamps of any unit
- * timestamp (with a zone: timestamptz), Time time, Date date, Utf8 string.
+ * timestamp (with a zone: timestamptz), Time time, Date date, Utf8 string (uuid when marked
+ * UUID), Binary binary.
  */
 public final class IcebergTypes
 {
@@ -51,6 +54,7 @@ public final class IcebergTypes
                 yield new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
             }
             case STRING, UUID -> ArrowType.Utf8.INSTANCE;
+            case BINARY, FIXED -> ArrowType.Binary.INSTANCE;
             case DATE -> new ArrowType.Date(DateUnit.DAY);
             case TIME -> new ArrowType.Time(TimeUnit.MILLISECOND, 32);
             case TIMESTAMP, TIMESTAMP_NANO -> TIMESTAMP;
@@ -68,8 +72,9 @@ public final class IcebergTypes
                 skipped.add(field);
                 continue;
             }
+            Map<String, String> metadata = field.type().typeId() == Type.TypeID.UUID ? Map.of(TableHandle.TYPE_METADATA, TableHandle.UUID_TYPE) : null;
             columns.add(new IcebergColumn(field.name(), field.fieldId(), field.type(), field.isRequired(),
-                    new Field(field.name(), new FieldType(field.isOptional(), arrowType.get(), null), null)));
+                    new Field(field.name(), new FieldType(field.isOptional(), arrowType.get(), null, metadata), null)));
         }
         return List.copyOf(columns);
     }
@@ -117,7 +122,8 @@ public final class IcebergTypes
                 ArrowType.Decimal decimal = (ArrowType.Decimal) type;
                 yield decimal.getPrecision() <= 38 ? Types.DecimalType.of(decimal.getPrecision(), decimal.getScale()) : null;
             }
-            case Utf8, LargeUtf8 -> Types.StringType.get();
+            case Utf8, LargeUtf8 -> TableHandle.isUuid(field) ? Types.UUIDType.get() : Types.StringType.get();
+            case Binary, LargeBinary -> Types.BinaryType.get();
             case Date -> Types.DateType.get();
             case Time -> Types.TimeType.get();
             case Timestamp -> ((ArrowType.Timestamp) type).getTimezone() == null ? Types.TimestampType.withoutZone() : Types.TimestampType.withZone();

@@ -2,6 +2,7 @@ package io.ontul.catalog.iceberg.write;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -26,6 +27,7 @@ import org.apache.arrow.vector.TimeNanoVector;
 import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -55,6 +57,8 @@ final class ArrowValueGetters
             case DECIMAL -> vector instanceof DecimalVector decimals ? decimal(decimals, (Types.DecimalType) type, column, tableName) : null;
             case STRING -> text(vector);
             case UUID -> uuid(vector, column, tableName);
+            case BINARY -> vector instanceof VarBinaryVector bytes ? row -> bytes.isNull(row) ? null : ByteBuffer.wrap(bytes.get(row)) : null;
+            case FIXED -> vector instanceof VarBinaryVector bytes ? fixed(bytes, ((Types.FixedType) type).length(), column, tableName) : null;
             case DATE -> date(vector);
             case TIME -> time(vector);
             case TIMESTAMP, TIMESTAMP_NANO -> timestamp(vector, type);
@@ -166,6 +170,22 @@ final class ArrowValueGetters
             return row -> text.isNull(row) ? null : new Utf8(text.get(row));
         }
         return null;
+    }
+
+    /** fixed[n] takes values of exactly n bytes. */
+    private static ArrowValueGetter fixed(VarBinaryVector bytes, int length, String column, String tableName)
+    {
+        return row -> {
+            if (bytes.isNull(row)) {
+                return null;
+            }
+            byte[] value = bytes.get(row);
+            if (value.length != length) {
+                throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Value of %d bytes for column '%s' of table '%s', which is fixed[%d]",
+                        value.length, column, tableName, length);
+            }
+            return value;
+        };
     }
 
     private static ArrowValueGetter uuid(FieldVector vector, String column, String tableName)

@@ -16,10 +16,11 @@ import io.ontul.spi.OntulException;
 
 /**
  * A dialect's names of the column types CREATE TABLE uses for the engine's types. Text with
- * field metadata {@code ontul.type = CHAR(n) | VARCHAR(n)} keeps its declared length.
+ * field metadata {@code ontul.type = CHAR(n) | VARCHAR(n)} keeps its declared length; text marked
+ * {@code UUID} is {@code uuid}, the dialect's UUID type (or text that holds one).
  */
 record ColumnTypeNames(String bool, String tinyint, String smallint, String integer, String bigint, String real, String doublePrecision,
-        String text, String date, String time, String timestampMillis, String timestampMicros)
+        String text, String date, String time, String timestampMillis, String timestampMicros, String binary, String uuid)
 {
     private static final Pattern DECLARED_TEXT = Pattern.compile("(CHAR|VARCHAR)\\((\\d+)\\)");
 
@@ -47,7 +48,11 @@ record ColumnTypeNames(String bool, String tinyint, String smallint, String inte
                 default -> throw unsupported(database, field);
             };
             case Decimal -> "decimal(" + ((ArrowType.Decimal) type).getPrecision() + ", " + ((ArrowType.Decimal) type).getScale() + ")";
+            case Binary, LargeBinary -> binary;
             case Utf8, LargeUtf8 -> {
+                if (io.ontul.spi.TableHandle.isUuid(field)) {
+                    yield uuid;
+                }
                 String declared = field.getMetadata() == null ? null : field.getMetadata().get(ColumnMapping.TYPE_METADATA);
                 Matcher matcher = declared == null ? null : DECLARED_TEXT.matcher(declared);
                 yield matcher != null && matcher.matches() ? matcher.group(1).toLowerCase(Locale.ROOT) + "(" + matcher.group(2) + ")" : text;

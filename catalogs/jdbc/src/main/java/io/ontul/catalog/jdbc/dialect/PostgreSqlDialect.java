@@ -34,9 +34,9 @@ public final class PostgreSqlDialect
         implements JdbcDialect
 {
     private static final ColumnTypeNames TYPE_NAMES = new ColumnTypeNames("boolean", "smallint", "smallint", "integer", "bigint", "real", "double precision",
-            "text", "date", "time(3)", "timestamp(3)", "timestamp(6)");
+            "text", "date", "time(3)", "timestamp(3)", "timestamp(6)", "bytea", "uuid");
     private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "name");
-    private static final Set<String> UNSUPPORTED_TYPES = Set.of("bit", "varbit", "money", "timetz", "interval", "json", "jsonb", "xml", "bytea");
+    private static final Set<String> UNSUPPORTED_TYPES = Set.of("bit", "varbit", "money", "timetz", "interval", "json", "jsonb", "xml");
     private static final PredicatePushdown TEXT_PUSHDOWN = new PredicatePushdown(EnumSet.allOf(Operator.class), true, Optional.of("C"));
 
     @Override
@@ -92,8 +92,8 @@ public final class PostgreSqlDialect
         return switch (typeName) {
             case "bool" -> Optional.of(StandardColumnMappings.bool());
             case "timestamptz" -> Optional.of(StandardColumnMappings.timestampWithTimeZone(column.decimalDigits()));
-            // as text; comparing with text would need a cast in the database, so only null checks go there
-            case "uuid" -> Optional.of(StandardColumnMappings.text().withBinder(ValueBinders.UNTYPED_TEXT));
+            // Ontul's UUID (canonical text); comparing with text would need a cast in the database, so only null checks go there
+            case "uuid" -> Optional.of(StandardColumnMappings.uuid());
             case "text", "varchar", "name" -> StandardColumnMappings.forColumn(column).map(mapping -> mapping.withPushdown(TEXT_PUSHDOWN));
             default -> StandardColumnMappings.forColumn(column).map(mapping -> isUserDefinedText(column, typeName)
                     // enums and domains over text: written as untyped text the database converts

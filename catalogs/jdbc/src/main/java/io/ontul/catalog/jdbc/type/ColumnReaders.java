@@ -21,6 +21,7 @@ import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 
 /**
@@ -107,6 +108,16 @@ public final class ColumnReaders
         }
         else {
             ((VarCharVector) vector).setSafe(row, value.getBytes(UTF_8));
+        }
+    };
+
+    public static final ColumnReader BYTES = (resultSet, index, vector, row) -> {
+        byte[] value = resultSet.getBytes(index);
+        if (value == null) {
+            ((VarBinaryVector) vector).setNull(row);
+        }
+        else {
+            ((VarBinaryVector) vector).setSafe(row, value);
         }
     };
 

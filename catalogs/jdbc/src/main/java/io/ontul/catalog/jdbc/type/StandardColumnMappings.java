@@ -40,6 +40,7 @@ public final class StandardColumnMappings
             case Types.NUMERIC, Types.DECIMAL -> decimal(column.columnSize(), column.decimalDigits());
             case Types.CHAR, Types.NCHAR -> text(column.columnSize(), "CHAR");
             case Types.VARCHAR, Types.NVARCHAR, Types.LONGVARCHAR, Types.LONGNVARCHAR -> text(column.columnSize(), "VARCHAR");
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY -> bytes();
             case Types.DATE -> new ColumnMapping(new ArrowType.Date(DateUnit.DAY), ColumnReaders.DATE, PredicatePushdown.comparisons());
             case Types.TIME -> time();
             case Types.TIMESTAMP -> timestamp(column.decimalDigits());
@@ -107,6 +108,18 @@ public final class StandardColumnMappings
     public static ColumnMapping text()
     {
         return new ColumnMapping(ArrowType.Utf8.INSTANCE, ColumnReaders.TEXT, PredicatePushdown.nullChecksOnly());
+    }
+
+    /** VARBINARY; only null checks are sent to the database (literals of bytes have no common SQL). */
+    public static ColumnMapping bytes()
+    {
+        return new ColumnMapping(ArrowType.Binary.INSTANCE, ColumnReaders.BYTES, PredicatePushdown.nullChecksOnly());
+    }
+
+    /** A UUID column read as its canonical text and written as untyped text the database converts. */
+    public static ColumnMapping uuid()
+    {
+        return text().withMetadata(Map.of(ColumnMapping.TYPE_METADATA, io.ontul.spi.TableHandle.UUID_TYPE)).withBinder(ValueBinders.UNTYPED_TEXT);
     }
 
     /** TIME as milliseconds; finer digits are cut, so comparisons are not pushed. */

@@ -42,6 +42,9 @@ public final class ValueBinders
         else if (value instanceof Boolean bool) {
             statement.setBoolean(index, bool);
         }
+        else if (value instanceof byte[] bytes) {
+            statement.setBytes(index, bytes);
+        }
         else if (value instanceof LocalDate || value instanceof LocalTime || value instanceof LocalDateTime || value instanceof OffsetDateTime) {
             statement.setObject(index, value);
         }
