@@ -126,7 +126,7 @@ public final class IcebergTesting
                     values[column] = LocalTime.ofNanoOfDay(times.get(row) * 1_000_000L);
                 }
                 else {
-                    values[column] = ResultRows.value(vector, row);
+                    values[column] = plain(ResultRows.value(vector, row));
                 }
             }
             rows.add(Collections.unmodifiableList(Arrays.asList(values)));
@@ -154,7 +154,7 @@ public final class IcebergTesting
         return rows;
     }
 
-    /** An Iceberg generic value as the plain value the connector's rows hold. */
+    /** An Iceberg generic value as the plain value the connector's rows hold (bytes as a ByteBuffer). */
     public static Object plain(Object value)
     {
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
@@ -171,6 +171,10 @@ public final class IcebergTesting
         }
         if (value instanceof UUID uuid) {
             return uuid.toString();
+        }
+        if (value instanceof byte[] bytes) {
+            // compared by content (binary and fixed come as ByteBuffer and byte[])
+            return java.nio.ByteBuffer.wrap(bytes);
         }
         return value;
     }

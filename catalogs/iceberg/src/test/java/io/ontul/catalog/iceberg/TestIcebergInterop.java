@@ -17,6 +17,7 @@ import java.util.UUID;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
@@ -230,7 +231,7 @@ class TestIcebergInterop
     }
 
     @Test
-    void showsUuidsAsTextAndLeavesOutTypesWithoutAnOntulType()
+    void readsUuidsAndBinaryAndLeavesOutTypesWithoutAnOntulType()
     {
         Schema schema = new Schema(
                 Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -238,7 +239,8 @@ class TestIcebergInterop
                 Types.NestedField.optional(3, "payload", Types.BinaryType.get()),
                 Types.NestedField.optional(4, "tags", Types.ListType.ofOptional(5, Types.StringType.get())),
                 Types.NestedField.optional(6, "t", Types.TimeType.get()),
-                Types.NestedField.optional(7, "tstz", Types.TimestampType.withZone()));
+                Types.NestedField.optional(7, "tstz", Types.TimestampType.withZone()),
+                Types.NestedField.optional(8, "digest", Types.FixedType.ofLength(4)));
         Table table = catalog.createTable(TableIdentifier.of("db", "odd"), schema);
         UUID uuid = UUID.fromString("123e4567-e89b-12d3-a456-426614174000");
         Record record = GenericRecord.create(schema).copy(Map.of(
@@ -247,13 +249,19 @@ class TestIcebergInterop
                 "payload", ByteBuffer.wrap(new byte[] {1, 2}),
                 "tags", List.of("x"),
                 "t", java.time.LocalTime.of(12, 30, 15, 123_456_000),
-                "tstz", java.time.OffsetDateTime.parse("2026-03-01T10:00:00.000001+02:00")));
+                "tstz", java.time.OffsetDateTime.parse("2026-03-01T10:00:00.000001+02:00"),
+                "digest", new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef}));
         new IcebergApiWriter(table).append(List.of(List.of(record)));
 
         TableHandle handle = connector.metadata().getTable("db", "odd").orElseThrow();
-        assertThat(handle.columns().getFields()).extracting(Field::getName).containsExactly("id", "u", "t", "tstz");
-        assertThat(IcebergTesting.read(connector, handle, new ScanSpec(List.of("u", "t", "tstz"), List.of()), allocator))
-                .containsExactly(List.of(uuid.toString(), java.time.LocalTime.of(12, 30, 15, 123_000_000), LocalDateTime.of(2026, 3, 1, 8, 0, 0, 1_000)));
+        // uuid is Ontul's UUID (canonical text), binary and fixed are VARBINARY; the list has no Ontul type
+        assertThat(handle.columns().getFields()).extracting(Field::getName).containsExactly("id", "u", "payload", "t", "tstz", "digest");
+        assertThat(TableHandle.isUuid(handle.columns().findField("u"))).isTrue();
+        assertThat(handle.columns().findField("payload").getType()).isEqualTo(ArrowType.Binary.INSTANCE);
+        assertThat(handle.columns().findField("digest").getType()).isEqualTo(ArrowType.Binary.INSTANCE);
+        assertThat(IcebergTesting.read(connector, handle, new ScanSpec(List.of("u", "payload", "t", "tstz", "digest"), List.of()), allocator))
+                .containsExactly(List.of(uuid.toString(), ByteBuffer.wrap(new byte[] {1, 2}), java.time.LocalTime.of(12, 30, 15, 123_000_000),
+                        LocalDateTime.of(2026, 3, 1, 8, 0, 0, 1_000), ByteBuffer.wrap(new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef})));
         ScanSpec byUuid = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("u", Operator.EQUAL, List.of(uuid.toString()))));
         assertThat(IcebergTesting.read(connector, handle, byUuid, allocator)).containsExactly(List.of(1L));
         ScanSpec otherUuid = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("u", Operator.EQUAL, List.of(UUID.randomUUID().toString()))));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -37,6 +38,7 @@ import org.apache.arrow.vector.TimeStampMicroTZVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.DateUnit;
@@ -390,18 +392,22 @@ class TestIcebergWrites
     }
 
     @Test
-    void writesUuidColumnsAndTablesWithColumnsOntulCannotRead()
+    void writesUuidAndBinaryColumnsAndTablesWithColumnsOntulCannotRead()
     {
         Schema schema = new Schema(
                 Types.NestedField.required(1, "id", Types.LongType.get()),
                 Types.NestedField.optional(2, "u", Types.UUIDType.get()),
-                Types.NestedField.optional(3, "payload", Types.BinaryType.get()));
+                Types.NestedField.optional(3, "payload", Types.BinaryType.get()),
+                Types.NestedField.optional(4, "code", Types.FixedType.ofLength(2)),
+                Types.NestedField.optional(5, "tags", Types.ListType.ofOptional(6, Types.StringType.get())));
         catalog.createTable(TableIdentifier.of("db", "uuids"), schema);
         TableHandle handle = connector.metadata().getTable("db", "uuids").orElseThrow();
         UUID uuid = UUID.randomUUID();
         try (VectorSchemaRoot batch = VectorSchemaRoot.create(handle.columns(), allocator)) {
             ((BigIntVector) batch.getVector("id")).setSafe(0, 1);
             ((VarCharVector) batch.getVector("u")).setSafe(0, uuid.toString().getBytes(UTF_8));
+            ((VarBinaryVector) batch.getVector("payload")).setSafe(0, new byte[] {0, (byte) 0xff});
+            ((VarBinaryVector) batch.getVector("code")).setSafe(0, new byte[] {7, 8});
             batch.setRowCount(1);
             BatchSink sink = connector.createSink(handle);
             sink.append(batch);
@@ -422,8 +428,35 @@ class TestIcebergWrites
             failing.abort();
         }
         Table table = catalog.loadTable(TableIdentifier.of("db", "uuids"));
-        assertThat(IcebergTesting.icebergRows(table, List.of("id", "u", "payload"))).containsExactly(Arrays.asList(1L, uuid.toString(), null));
+        assertThat(IcebergTesting.icebergRows(table, List.of("id", "u", "payload", "code", "tags")))
+                .containsExactly(Arrays.asList(1L, uuid.toString(), ByteBuffer.wrap(new byte[] {0, (byte) 0xff}), ByteBuffer.wrap(new byte[] {7, 8}), null));
         assertThat(table.snapshots()).hasSize(1);
+
+        // a fixed[n] column takes values of n bytes only
+        try (VectorSchemaRoot batch = VectorSchemaRoot.create(handle.columns(), allocator)) {
+            ((BigIntVector) batch.getVector("id")).setSafe(0, 3);
+            ((VarBinaryVector) batch.getVector("code")).setSafe(0, new byte[] {1, 2, 3});
+            batch.setRowCount(1);
+            BatchSink failing = connector.createSink(handle);
+            assertThatThrownBy(() -> {
+                failing.append(batch);
+                failing.commit();
+            })
+                    .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                    .hasMessageContaining("Value of 3 bytes for column 'code' of table 'lake.db.uuids', which is fixed[2]");
+            failing.abort();
+        }
+        assertThat(catalog.loadTable(TableIdentifier.of("db", "uuids")).snapshots()).hasSize(1);
+
+        // CREATE TABLE by Ontul: VARBINARY is binary, UUID is uuid
+        org.apache.arrow.vector.types.pojo.Schema columns = new org.apache.arrow.vector.types.pojo.Schema(List.of(
+                field("b", ArrowType.Binary.INSTANCE, true),
+                new Field("u", new org.apache.arrow.vector.types.pojo.FieldType(true, ArrowType.Utf8.INSTANCE, null,
+                        Map.of(TableHandle.TYPE_METADATA, TableHandle.UUID_TYPE)), null)));
+        connector.metadata().createTable("db", "bytes", columns, Map.of());
+        assertThat(catalog.loadTable(TableIdentifier.of("db", "bytes")).schema().asStruct()).isEqualTo(new Schema(
+                Types.NestedField.optional(1, "b", Types.BinaryType.get()),
+                Types.NestedField.optional(2, "u", Types.UUIDType.get())).asStruct());
     }
 
     @Test

@@ -111,7 +111,7 @@ class TestJdbcTypeMapping
         List<Field> fields = table.columns().getFields();
         assertThat(fields.stream().map(Field::getName)).containsExactly(
                 "id", "c_smallint", "c_integer", "c_bigint", "c_numeric", "c_numeric_plain", "c_real", "c_double", "c_text", "c_varchar", "c_char",
-                "c_bool", "c_date", "c_timestamp", "c_timestamp3", "c_timestamptz", "c_time", "c_uuid", "c_mood");
+                "c_bool", "c_date", "c_timestamp", "c_timestamp3", "c_timestamptz", "c_time", "c_uuid", "c_bytea", "c_mood");
         assertThat(fields.stream().map(Field::getType)).containsExactly(
                 new ArrowType.Int(32, true),
                 new ArrowType.Int(16, true),
@@ -131,12 +131,14 @@ class TestJdbcTypeMapping
                 new ArrowType.Timestamp(TimeUnit.MICROSECOND, null),
                 new ArrowType.Time(TimeUnit.MILLISECOND, 32),
                 ArrowType.Utf8.INSTANCE,
+                ArrowType.Binary.INSTANCE,
                 ArrowType.Utf8.INSTANCE);
         assertThat(fields.get(0).isNullable()).isFalse();
         assertThat(fields.get(1).isNullable()).isTrue();
         assertThat(fields.get(8).getMetadata()).isEmpty();
         assertThat(fields.get(9).getMetadata()).containsEntry("ontul.type", "VARCHAR(20)");
         assertThat(fields.get(10).getMetadata()).containsEntry("ontul.type", "CHAR(5)");
+        assertThat(fields.get(17).getMetadata()).as("uuid is Ontul's UUID").containsEntry("ontul.type", "UUID");
         assertThat(table.statistics().uniqueKeys()).containsExactly(List.of("id"));
     }
 
@@ -156,6 +158,7 @@ class TestJdbcTypeMapping
                 LocalDateTime.parse("2024-01-02T01:04:05.123456"),
                 LocalDateTime.parse("1970-01-01T13:14:15.678"),
                 "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+                new byte[] {1, 2},
                 "happy");
         Object[] nulls = new Object[columns.size()];
         nulls[0] = 2L;
@@ -209,10 +212,10 @@ class TestJdbcTypeMapping
         try (Engine engine = JdbcTesting.createEngine(postgres)) {
             Session session = engine.createSession("test");
             List<List<Object>> rows = JdbcTesting.execute(session,
-                    "SELECT id, c_numeric + 1, c_varchar, c_timestamptz, c_uuid, c_bool FROM " + CATALOG + "." + SCHEMA + ".all_types ORDER BY id");
+                    "SELECT id, c_numeric + 1, c_varchar, c_timestamptz, c_uuid, c_bool, to_hex(c_bytea) FROM " + CATALOG + "." + SCHEMA + ".all_types ORDER BY id");
             assertThat(rows).containsExactly(
-                    List.of(1L, new BigDecimal("123456790.123"), "varchar", LocalDateTime.parse("2024-01-02T01:04:05.123456"), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", true),
-                    Arrays.asList(2L, null, null, null, null, null));
+                    List.of(1L, new BigDecimal("123456790.123"), "varchar", LocalDateTime.parse("2024-01-02T01:04:05.123456"), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", true, "0102"),
+                    Arrays.asList(2L, null, null, null, null, null, null));
             assertThat(JdbcTesting.execute(session, "SELECT count(*) FROM " + CATALOG + "." + SCHEMA + ".all_types WHERE c_uuid = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'"))
                     .containsExactly(List.of(1L));
         }
@@ -233,7 +236,8 @@ class TestJdbcTypeMapping
         try (Engine engine = JdbcTesting.createEngine(Map.copyOf(postgres.catalogProperties()))) {
             Session session = engine.createSession("test");
             List<List<Object>> rows = JdbcTesting.execute(session, "DESCRIBE " + CATALOG + "." + SCHEMA + ".all_types");
-            assertThat(rows.stream().map(row -> row.get(0))).doesNotContain("c_json", "c_int_array", "c_bytea").contains("c_uuid", "c_timestamptz");
+            assertThat(rows.stream().map(row -> row.get(0))).doesNotContain("c_json", "c_int_array").contains("c_uuid", "c_timestamptz", "c_bytea");
+            assertThat(rows).contains(List.of("c_uuid", "UUID", "YES"), List.of("c_bytea", "VARBINARY", "YES"));
         }
     }
 }

@@ -79,6 +79,26 @@ class TestJdbcWrites
     }
 
     @Test
+    void writesVarbinaryAsByteaAndUuidAsUuid()
+    {
+        JdbcTesting.execute(session, "CREATE TABLE " + CATALOG + "." + SCHEMA + ".blobs (id INTEGER, b VARBINARY, u UUID)");
+        assertThat(postgres.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'write_test' AND table_name = 'blobs' ORDER BY ordinal_position"))
+                .containsExactly(List.of("id", "integer"), List.of("b", "bytea"), List.of("u", "uuid"));
+        JdbcTesting.execute(session, "INSERT INTO " + CATALOG + "." + SCHEMA + ".blobs VALUES (1, X'00ff10', UUID 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, NULL, NULL), "
+                + "(3, X'', CAST('{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12}' AS UUID))");
+        // PostgreSQL's own reading of what Ontul wrote
+        assertThat(postgres.query("SELECT id, encode(b, 'hex'), u::text FROM write_test.blobs ORDER BY id"))
+                .containsExactly(
+                        List.of(1L, "00ff10", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"),
+                        Arrays.asList(2L, null, null),
+                        List.of(3L, "", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12"));
+        // and Ontul's, with grouping and comparison in the engine
+        assertThat(JdbcTesting.execute(session, "SELECT id, to_hex(b), u FROM " + CATALOG + "." + SCHEMA + ".blobs WHERE u > UUID 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' OR b = X'00ff10' ORDER BY id"))
+                .containsExactly(List.of(1L, "00FF10", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), List.of(3L, "", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12"));
+        JdbcTesting.execute(session, "DROP TABLE " + CATALOG + "." + SCHEMA + ".blobs");
+    }
+
+    @Test
     void createTableMapsEngineTypesToPostgresTypes()
     {
         JdbcTesting.execute(session, "CREATE TABLE " + CATALOG + "." + SCHEMA + ".typed (id BIGINT NOT NULL, name VARCHAR(10), code CHAR(3), note VARCHAR, "
