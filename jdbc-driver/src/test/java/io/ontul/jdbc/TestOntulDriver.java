@@ -256,6 +256,23 @@ class TestOntulDriver
     }
 
     @Test
+    void readsVarbinaryAsBytesAndUuidAsText()
+            throws SQLException
+    {
+        try (Connection connection = DriverManager.getConnection(server.url(""), "admin", TestingServer.PASSWORD);
+                Statement statement = connection.createStatement();
+                java.sql.ResultSet result = statement.executeQuery("SELECT X'00ff7f', UUID 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', CAST(NULL AS VARBINARY)")) {
+            assertThat(result.getMetaData().getColumnType(1)).isEqualTo(java.sql.Types.VARBINARY);
+            assertThat(result.getMetaData().getColumnType(2)).as("a UUID reaches Arrow clients as its text").isEqualTo(java.sql.Types.VARCHAR);
+            assertThat(result.next()).isTrue();
+            assertThat(result.getBytes(1)).containsExactly(0, 0xff, 0x7f);
+            assertThat(result.getString(2)).isEqualTo("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+            assertThat(result.getBytes(3)).isNull();
+            assertThat(result.wasNull()).isTrue();
+        }
+    }
+
+    @Test
     void objectsLeadBackToTheOntulConnection()
             throws SQLException
     {
