@@ -9,7 +9,7 @@ import io.ontul.spi.OntulException;
  * How generated code holds a value of a SQL type: DECIMAL as an unscaled long, DATE as epoch
  * days, TIME as milliseconds of the day, TIMESTAMP as epoch milliseconds or microseconds,
  * day-time intervals as milliseconds and year-month intervals as months, BINARY and VARBINARY as
- * byte arrays, UUID as its canonical text.
+ * byte arrays, UUID as its canonical text, ARRAY as a List ({@link ArrayValues}).
  */
 enum JavaKind
 {
@@ -18,7 +18,8 @@ enum JavaKind
     LONG("long", "0L"),
     DOUBLE("double", "0.0"),
     STRING("String", "null"),
-    BYTES("byte[]", "null");
+    BYTES("byte[]", "null"),
+    LIST("java.util.List", "null");
 
     final String javaType;
     final String zero;
@@ -38,6 +39,7 @@ enum JavaKind
             case REAL, FLOAT, DOUBLE -> DOUBLE;
             case CHAR, VARCHAR, UUID -> STRING;
             case BINARY, VARBINARY -> BYTES;
+            case ARRAY -> LIST;
             default -> {
                 if (type.getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_YEAR_MONTH
                         || type.getSqlTypeName().getFamily() == org.apache.calcite.sql.type.SqlTypeFamily.INTERVAL_DAY_TIME) {

@@ -38,6 +38,7 @@ final class RowCodeGenerator
 
     private static final String F = "io.ontul.engine.expression.Functions.";
     private static final String BINARY = "io.ontul.engine.expression.BinaryFunctions.";
+    private static final String ARRAYS = "io.ontul.engine.expression.ArrayValues.";
     /**
      * Expression nodes one generated method holds inline; larger expressions continue in
      * methods of their own, so no method comes near the JVM's 64 KB of bytecode.
@@ -495,6 +496,8 @@ final class RowCodeGenerator
             case FLOOR:
             case CEIL:
                 return floorCeil(call, kind == SqlKind.FLOOR, code);
+            case ARRAY_VALUE_CONSTRUCTOR:
+                return arrayOf(call, code);
             default:
                 return function(call, code);
         }
@@ -505,7 +508,7 @@ final class RowCodeGenerator
     {
         return switch (kind) {
             case AND, OR, CASE, COALESCE, SEARCH, IS_NULL, IS_NOT_NULL, IS_TRUE, IS_NOT_TRUE, IS_FALSE, IS_NOT_FALSE, IS_DISTINCT_FROM, IS_NOT_DISTINCT_FROM,
-                    CAST, SAFE_CAST, OTHER_FUNCTION, OTHER -> false;
+                    CAST, SAFE_CAST, OTHER_FUNCTION, OTHER, ARRAY_VALUE_CONSTRUCTOR -> false;
             default -> true;
         };
     }
@@ -660,7 +663,8 @@ final class RowCodeGenerator
         if (source.getSqlTypeName() == target.getSqlTypeName()
                 && (source.getSqlTypeName() != SqlTypeName.DECIMAL || source.getScale() == target.getScale())
                 && (source.getSqlTypeName() != SqlTypeName.TIMESTAMP || (source.getPrecision() > 3) == (target.getPrecision() > 3))
-                && source.getSqlTypeName() != SqlTypeName.CHAR) {
+                && source.getSqlTypeName() != SqlTypeName.CHAR
+                && (source.getSqlTypeName() != SqlTypeName.ARRAY || sameElements(source, target))) {
             return value.value();
         }
         if (source.getSqlTypeName() == SqlTypeName.NULL) {
@@ -719,6 +723,9 @@ final class RowCodeGenerator
         }
         if (ka == JavaKind.BOOLEAN && kb == JavaKind.BOOLEAN) {
             return "Boolean.compare(" + left.value() + ", " + right.value() + ")";
+        }
+        if (ka == JavaKind.LIST && kb == JavaKind.LIST) {
+            return ARRAYS + "compare(" + left.value() + ", " + right.value() + ")";
         }
         if (ka == JavaKind.BYTES && kb == JavaKind.BYTES) {
             return BINARY + "compare(" + left.value() + ", " + right.value() + ")";
@@ -960,6 +967,11 @@ final class RowCodeGenerator
             return JavaKind.of(to).zero;
         }
         switch (target) {
+            case ARRAY:
+                if (source != SqlTypeName.ARRAY) {
+                    throw cannotCast(from, to);
+                }
+                return castArray(v, from, to);
             case BOOLEAN:
                 return switch (sourceKind) {
                     case BOOLEAN -> v;
@@ -1315,6 +1327,23 @@ final class RowCodeGenerator
             Value extracted = declare(code, type, isNull, "io.ontul.engine.expression.JsonPaths." + method + "(" + args.get(0).value() + ", " + args.get(1).value() + ")");
             return declare(code, type, extracted.isNull() + " || " + extracted.value() + " == null", extracted.value());
         }
+        switch (name) {
+            case "ITEM" -> {
+                if (args.get(0).type().getSqlTypeName() != SqlTypeName.ARRAY) {
+                    throw new OntulException(ErrorCode.NOT_SUPPORTED, "Subscripts of " + ArrowTypes.sqlName(args.get(0).type()) + " are not supported");
+                }
+                return unboxed(code, type, isNull, ARRAYS + "subscript(" + args.get(0).value() + ", " + integral(args.get(1)) + ")");
+            }
+            case "ELEMENT_AT" -> {
+                return unboxed(code, type, isNull, ARRAYS + "elementAt(" + args.get(0).value() + ", " + integral(args.get(1)) + ")");
+            }
+            case "CONTAINS" -> {
+                RelDataType element = args.get(0).type().getComponentType();
+                return unboxed(code, type, isNull, ARRAYS + "contains(" + args.get(0).value() + ", (Object) " + convert(args.get(1), element) + ")");
+            }
+            default -> {
+            }
+        }
         if (name.equals("REGEXP_EXTRACT")) {
             // NULL also when nothing matches
             Value extracted = declare(code, type, isNull, F + "regexpExtract(" + args.get(0).value() + ", " + args.get(1).value() + ", "
@@ -1363,6 +1392,8 @@ final class RowCodeGenerator
             case "MD5", "SHA1", "SHA256", "SHA512" -> BINARY + name.toLowerCase(Locale.ROOT) + "(" + args.get(0).value() + ")";
             case "CRC32" -> BINARY + "crc32(" + args.get(0).value() + ")";
             case "UUID" -> BINARY + "randomUuid()";
+            case "CARDINALITY" -> castLong("((long) " + args.get(0).value() + ".size())", type);
+            case "ARRAY_JOIN" -> ARRAYS + "join(" + args.get(0).value() + ", " + args.get(1).value() + ", " + (args.size() > 2 ? args.get(2).value() : "null") + ")";
             case "LEFT" -> F + "left(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
             case "RIGHT" -> F + "right(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
             case "LPAD", "RPAD" -> F + "pad(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + (args.size() > 2 ? args.get(2).value() : "\" \"")
@@ -1439,6 +1470,66 @@ final class RowCodeGenerator
             default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "Function " + name + " is not supported");
         };
         return declare(code, type, isNull, value);
+    }
+
+    /** {@code ARRAY[a, b, ...]}: each element converted to the element type, NULL elements kept. */
+    private Value arrayOf(RexCall call, StringBuilder code)
+    {
+        RelDataType element = call.getType().getComponentType();
+        List<String> boxed = new ArrayList<>();
+        for (RexNode operand : call.operands) {
+            Value value = generate(operand, code);
+            boxed.add(value.isNull().equals("true") ? "null" : "(" + value.isNull() + " ? null : (Object) " + convert(value, element) + ")");
+        }
+        return declare(code, call.getType(), "false", ARRAYS + "of(new Object[] {" + String.join(", ", boxed) + "})");
+    }
+
+    /** A value of {@code type} from an expression giving it boxed, or null (then the value is NULL). */
+    private Value unboxed(StringBuilder code, RelDataType type, String isNull, String boxedExpression)
+    {
+        String name = newVariable();
+        code.append("final Object o").append(name).append(" = ").append(isNull).append(" ? null : ").append(boxedExpression).append(";\n");
+        String boxed = "o" + name;
+        return declare(code, type, boxed + " == null", unbox(boxed, type));
+    }
+
+    /** Java expression of {@code type}'s representation from a non-null boxed one ({@link ArrayValues}). */
+    private static String unbox(String boxed, RelDataType type)
+    {
+        return switch (JavaKind.of(type)) {
+            case BOOLEAN -> "((Boolean) " + boxed + ").booleanValue()";
+            case INT -> "((Number) " + boxed + ").intValue()";
+            case LONG -> "((Number) " + boxed + ").longValue()";
+            case DOUBLE -> "((Number) " + boxed + ").doubleValue()";
+            case STRING -> "((String) " + boxed + ")";
+            case BYTES -> "((byte[]) " + boxed + ")";
+            case LIST -> "((java.util.List) " + boxed + ")";
+        };
+    }
+
+    /** Whether two array types hold elements of the same type (nullability aside). */
+    private static boolean sameElements(RelDataType a, RelDataType b)
+    {
+        return ArrowTypes.sqlName(a.getComponentType()).equals(ArrowTypes.sqlName(b.getComponentType()));
+    }
+
+    /** {@code CAST(array AS T ARRAY)}: each non-NULL element cast, in a method of the kernel. */
+    private String castArray(String v, RelDataType from, RelDataType to)
+    {
+        RelDataType fromElement = from.getComponentType();
+        RelDataType toElement = to.getComponentType();
+        if (fromElement.getSqlTypeName() == SqlTypeName.NULL || sameElements(from, to)) {
+            return v;
+        }
+        String method = "castArray" + parts.constantCounter++;
+        parts.fields.append("private java.util.List ").append(method).append("(java.util.List source) {\n")
+                .append("Object[] result = new Object[source.size()];\n")
+                .append("for (int k = 0; k < result.length; k++) {\n")
+                .append("Object e = source.get(k);\n")
+                .append("result[k] = e == null ? null : (Object) ").append(cast(unbox("e", fromElement), fromElement, toElement)).append(";\n")
+                .append("}\n")
+                .append("return java.util.Arrays.asList(result);\n}\n");
+        return method + "(" + v + ")";
     }
 
     /** GREATEST or LEAST of arguments cast to the result type (NULL when one is, as in Trino). */

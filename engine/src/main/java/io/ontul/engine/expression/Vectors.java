@@ -40,6 +40,15 @@ public final class Vectors
         };
     }
 
+    /** Marks cell {@code index} NULL, growing the vector first when the index is past its capacity. */
+    public static void setNullSafe(org.apache.arrow.vector.FieldVector vector, int index)
+    {
+        while (vector.getValueCapacity() <= index) {
+            vector.reAlloc();
+        }
+        vector.setNull(index);
+    }
+
     /** Whether cells of this type are variable-width bytes (text, UUID text, binary), ordered byte by byte. */
     public static boolean heldAsBytes(RelDataType type)
     {
@@ -62,6 +71,7 @@ public final class Vectors
             case DECIMAL -> "DecimalVector";
             case CHAR, VARCHAR, UUID -> "VarCharVector";
             case BINARY, VARBINARY -> "VarBinaryVector";
+            case ARRAY -> "complex.ListVector";
             case DATE -> "DateDayVector";
             case TIME -> "TimeMilliVector";
             case TIMESTAMP -> type.getPrecision() > 3 ? "TimeStampMicroVector" : "TimeStampMilliVector";
@@ -78,6 +88,7 @@ public final class Vectors
             case BOOLEAN -> "(" + vector + ".get(" + index + ") != 0)";
             case DECIMAL -> "io.ontul.engine.expression.Vectors.readDecimal(" + vector + ", " + index + ")";
             case CHAR, VARCHAR, UUID -> "io.ontul.engine.expression.Functions.readUtf8(" + vector + ".get(" + index + "))";
+            case ARRAY -> "io.ontul.engine.expression.ArrayValues.read(" + vector + ", " + index + ")";
             case REAL -> "((double) " + vector + ".get(" + index + "))";
             case TINYINT, SMALLINT -> "((int) " + vector + ".get(" + index + "))";
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> "((long) " + vector + ".get(" + index + "))";
@@ -96,6 +107,7 @@ public final class Vectors
             case DECIMAL -> "io.ontul.engine.expression.Vectors.writeDecimal(" + vector + ", " + index + ", " + value + ");";
             case CHAR, VARCHAR, UUID -> vector + ".setSafe(" + index + ", " + value + ".getBytes(java.nio.charset.StandardCharsets.UTF_8));";
             case BINARY, VARBINARY -> vector + ".setSafe(" + index + ", " + value + ");";
+            case ARRAY -> "io.ontul.engine.expression.ArrayValues.write(" + vector + ", " + index + ", " + value + ");";
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> vector + ".set(" + index + ", (int) " + value + ");";
             default -> vector + ".set(" + index + ", " + value + ");";
         };

@@ -13,7 +13,9 @@ import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.complex.ListVector;
 
+import io.ontul.engine.expression.ArrayValues;
 import io.ontul.engine.expression.Vectors;
 
 /**
@@ -45,6 +47,9 @@ public final class Columns
         if (vector instanceof Float8Vector || vector instanceof Float4Vector) {
             double d = ((Number) vector.getObject(index)).doubleValue();
             return mix(Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+        }
+        if (vector instanceof ListVector list) {
+            return mix(ArrayValues.hash(ArrayValues.read(list, index)));
         }
         return mix(getLong(vector, index));
     }
@@ -240,6 +245,9 @@ public final class Columns
         if (a instanceof Float8Vector || a instanceof Float4Vector) {
             return getDouble(a, ia) == getDouble(b, ib) || (Double.isNaN(getDouble(a, ia)) && Double.isNaN(getDouble(b, ib)));
         }
+        if (a instanceof ListVector la) {
+            return ArrayValues.equal(ArrayValues.read(la, ia), ArrayValues.read((ListVector) b, ib));
+        }
         return getLong(a, ia) == getLong(b, ib);
     }
 
@@ -253,6 +261,9 @@ public final class Columns
         }
         if (a instanceof Float8Vector || a instanceof Float4Vector) {
             return Double.compare(getDouble(a, ia), getDouble(b, ib));
+        }
+        if (a instanceof ListVector la) {
+            return ArrayValues.compare(ArrayValues.read(la, ia), ArrayValues.read((ListVector) b, ib));
         }
         if (a instanceof DecimalVector da && b instanceof DecimalVector db && da.getScale() != db.getScale()) {
             return da.getObject(ia).compareTo(db.getObject(ib));

@@ -19,6 +19,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Uncollect;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
@@ -174,7 +175,14 @@ public final class PhysicalPlanner
             }
             return WindowTableFunctionNode.plan(function, plan(function.getInput(0)));
         }
-        if (rel instanceof Correlate) {
+        if (rel instanceof Uncollect uncollect) {
+            return UnnestPlanning.plan(uncollect, this);
+        }
+        if (rel instanceof Correlate correlate) {
+            PlanNode unnest = UnnestPlanning.planCorrelate(correlate, this, typeFactory);
+            if (unnest != null) {
+                return unnest;
+            }
             throw new OntulException(ErrorCode.NOT_SUPPORTED, "This correlated subquery is not supported: it could not be rewritten as a join");
         }
         throw new OntulException(ErrorCode.NOT_SUPPORTED, "Query construct not supported: " + rel.getRelTypeName());

@@ -10,6 +10,7 @@ import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.util.SqlOperatorTables;
@@ -178,6 +179,18 @@ public final class OntulOperatorTable
     /** {@code reverse(x)}: of text or VARBINARY, keeping the type (Calcite's makes text of bytes). */
     static final SqlFunction REVERSE = scalar("REVERSE", ReturnTypes.ARG0_NULLABLE_VARYING, OperandTypes.STRING);
 
+    // Trino's array functions (ArrayValues); CARDINALITY, ARRAY[...] and array[i] are SQL's
+    /** {@code element_at(array, i)}: NULL outside the array, negative from the end. */
+    static final SqlFunction ELEMENT_AT = new SqlFunction("ELEMENT_AT", SqlKind.OTHER_FUNCTION, ReturnTypes.TO_COLLECTION_ELEMENT_FORCE_NULLABLE,
+            null, OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.INTEGER), SqlFunctionCategory.SYSTEM);
+    /** {@code contains(array, x)}. */
+    static final SqlFunction CONTAINS = new SqlFunction("CONTAINS", SqlKind.OTHER_FUNCTION, ReturnTypes.BOOLEAN_FORCE_NULLABLE, null,
+            OperandTypes.ARRAY_ELEMENT, SqlFunctionCategory.SYSTEM);
+    /** {@code array_join(array, delimiter[, null_replacement])}. */
+    static final SqlFunction ARRAY_JOIN = new SqlFunction("ARRAY_JOIN", SqlKind.OTHER_FUNCTION, VARCHAR, null,
+            OperandTypes.or(OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER),
+                    OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)), SqlFunctionCategory.SYSTEM);
+
     /** {@code uuid()}: a random UUID, another for every row. */
     static final SqlFunction UUID = new SqlFunction("UUID", SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(SqlTypeName.UUID), null,
             OperandTypes.NILADIC, SqlFunctionCategory.SYSTEM)
@@ -196,7 +209,8 @@ public final class OntulOperatorTable
                     SqlLibraryOperators.SINH, SqlLibraryOperators.COSH, SqlLibraryOperators.TANH, SqlLibraryOperators.LOG2, SqlLibraryOperators.RANDOM,
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
                     REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, CONCAT, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST, APPROX_DISTINCT, APPROX_PERCENTILE,
-                    TO_HEX, FROM_HEX, TO_BASE64, FROM_BASE64, TO_UTF8, FROM_UTF8, MD5, SHA1, SHA256, SHA512, CRC32, UUID));
+                    TO_HEX, FROM_HEX, TO_BASE64, FROM_BASE64, TO_UTF8, FROM_UTF8, MD5, SHA1, SHA256, SHA512, CRC32, UUID,
+                    ELEMENT_AT, CONTAINS, ARRAY_JOIN, SqlLibraryOperators.ARRAY_AGG));
 
     private OntulOperatorTable() {}
 

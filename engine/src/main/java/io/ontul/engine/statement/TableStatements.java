@@ -88,7 +88,7 @@ final class TableStatements
         PlannedQuery planned = context.plan(create.query);
         List<Field> fields = new ArrayList<>();
         for (Field field : planned.schema().getFields()) {
-            fields.add(new Field(field.getName(), new FieldType(true, field.getType(), null, field.getMetadata()), null));
+            fields.add(new Field(field.getName(), new FieldType(true, field.getType(), null, field.getMetadata()), field.getChildren()));
         }
         // the connector creates the table when the rows commit (Iceberg: in the same commit), so
         // a failure or a crash while writing leaves no table behind

@@ -83,8 +83,14 @@ public final class ArrowTypes
             case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR, INTERVAL_HOUR_MINUTE,
                     INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND, INTERVAL_SECOND -> new ArrowType.Int(64, true);
             case NULL -> new ArrowType.Int(32, true);
+            case ARRAY -> null;
             default -> throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Type %s is not supported", type.getFullTypeString());
         };
+        if (arrowType == null) {
+            // ARRAY(T): a List whose one child holds the elements
+            Field element = toField("element", type.getComponentType());
+            return new Field(name, new FieldType(type.isNullable(), ArrowType.List.INSTANCE, null, null), List.of(element));
+        }
         return new Field(name, new FieldType(type.isNullable(), arrowType, null, metadata), null);
     }
 
@@ -121,6 +127,7 @@ public final class ArrowTypes
                 yield factory.createSqlType(SqlTypeName.VARCHAR);
             }
             case Binary -> factory.createSqlType(SqlTypeName.VARBINARY);
+            case List -> factory.createArrayType(toRelType(factory, field.getChildren().get(0)), -1);
             case Date -> factory.createSqlType(SqlTypeName.DATE);
             case Time -> factory.createSqlType(SqlTypeName.TIME, 3);
             case Timestamp -> factory.createSqlType(SqlTypeName.TIMESTAMP, ((ArrowType.Timestamp) type).getUnit() == TimeUnit.MILLISECOND ? 3 : 6);
@@ -138,6 +145,7 @@ public final class ArrowTypes
             case TIMESTAMP -> "TIMESTAMP(" + type.getPrecision() + ")";
             case FLOAT -> "DOUBLE";
             case BINARY -> "VARBINARY";
+            case ARRAY -> "ARRAY(" + sqlName(type.getComponentType()) + ")";
             default -> type.getSqlTypeName().getName();
         };
     }

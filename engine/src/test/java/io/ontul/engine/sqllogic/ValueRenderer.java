@@ -53,6 +53,7 @@ final class ValueRenderer
             case Time -> renderTime(vector, index);
             case Timestamp -> renderTimestamp((TimeStampVector) vector, index, ((ArrowType.Timestamp) type).getUnit());
             case Binary, LargeBinary, FixedSizeBinary, BinaryView -> renderText(HexFormat.of().formatHex((byte[]) vector.getObject(index)));
+            case List -> renderArray((org.apache.arrow.vector.complex.ListVector) vector, index);
             default -> String.valueOf(vector.getObject(index));
         };
     }
@@ -68,6 +69,16 @@ final class ValueRenderer
             return "0";
         }
         return rounded.toPlainString();
+    }
+
+    /** An array as Trino prints it, {@code [1, 2, NULL]}, each element rendered as a value of its type. */
+    private static String renderArray(org.apache.arrow.vector.complex.ListVector vector, int index)
+    {
+        java.util.List<String> elements = new java.util.ArrayList<>();
+        for (int i = vector.getElementStartIndex(index); i < vector.getElementEndIndex(index); i++) {
+            elements.add(render(vector.getDataVector(), i));
+        }
+        return "[" + String.join(", ", elements) + "]";
     }
 
     private static String renderText(String value)

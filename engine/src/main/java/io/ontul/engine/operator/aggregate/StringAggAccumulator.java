@@ -1,9 +1,7 @@
 package io.ontul.engine.operator.aggregate;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 import org.apache.arrow.vector.FieldVector;
@@ -26,8 +24,7 @@ final class StringAggAccumulator
 {
     private final int argument;
     private final int separatorArgument;
-    private final List<RelFieldCollation> order;
-    private List<Entry>[] entries = newEntries(0);
+    private final OrderedValues values;
     private String[] separators = new String[0];
 
     /** @param separatorArgument the separator's column, or -1 for a comma */
@@ -35,15 +32,7 @@ final class StringAggAccumulator
     {
         this.argument = argument;
         this.separatorArgument = separatorArgument;
-        this.order = List.copyOf(order);
-    }
-
-    private record Entry(String value, Object[] keys) {}
-
-    @SuppressWarnings("unchecked")
-    private static List<Entry>[] newEntries(int length)
-    {
-        return (List<Entry>[]) new List<?>[length];
+        this.values = new OrderedValues(order);
     }
 
     @Override
@@ -55,89 +44,59 @@ final class StringAggAccumulator
     @Override
     public void ensureCapacity(int groupCount)
     {
-        if (entries.length < groupCount) {
-            int length = Math.max(groupCount, entries.length * 2);
-            entries = Arrays.copyOf(entries, length);
-            separators = Arrays.copyOf(separators, length);
+        values.ensureCapacity(groupCount);
+        if (separators.length < groupCount) {
+            separators = Arrays.copyOf(separators, Math.max(groupCount, separators.length * 2));
         }
     }
 
     @Override
     public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
     {
-        VarCharVector values = (VarCharVector) columns[argument];
+        VarCharVector strings = (VarCharVector) columns[argument];
         FieldVector separator = separatorArgument < 0 ? null : columns[separatorArgument];
         for (int row = 0; row < rowCount; row++) {
-            if (!ColumnValues.counts(values, row, selected)) {
+            if (!ColumnValues.counts(strings, row, selected)) {
                 continue;
             }
             int group = groupIds[row];
             if (separators[group] == null && separator != null && !separator.isNull(row)) {
                 separators[group] = new String(((VarCharVector) separator).get(row), StandardCharsets.UTF_8);
             }
-            Object[] keys = new Object[order.size()];
-            for (int k = 0; k < keys.length; k++) {
-                Object key = columns[order.get(k).getFieldIndex()].getObject(row);
-                keys[k] = key instanceof org.apache.arrow.vector.util.Text text ? text.toString() : key;
-            }
-            append(group, new Entry(new String(values.get(row), StandardCharsets.UTF_8), keys));
+            values.add(group, new String(strings.get(row), StandardCharsets.UTF_8), columns, row);
         }
-    }
-
-    private void append(int group, Entry entry)
-    {
-        if (entries[group] == null) {
-            entries[group] = new ArrayList<>();
-        }
-        entries[group].add(entry);
     }
 
     @Override
     public void write(FieldVector out, int from, int count, GroupInfo groups)
     {
         for (int i = 0; i < count; i++) {
-            int group = from + i;
-            List<Entry> list = entries[group];
-            if (list == null) {
+            String joined = joined(from + i);
+            if (joined == null) {
                 out.setNull(i);
-                continue;
             }
-            if (!order.isEmpty()) {
-                list.sort(this::compare);
+            else {
+                ((VarCharVector) out).setSafe(i, joined.getBytes(StandardCharsets.UTF_8));
             }
-            String separator = separators[group] == null ? "," : separators[group];
-            StringBuilder joined = new StringBuilder();
-            for (Entry entry : list) {
-                if (!joined.isEmpty()) {
-                    joined.append(separator);
-                }
-                joined.append(entry.value());
-            }
-            ((VarCharVector) out).setSafe(i, joined.toString().getBytes(StandardCharsets.UTF_8));
         }
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private int compare(Entry left, Entry right)
+    /** The group's strings joined in order, or null when it has none. */
+    private String joined(int group)
     {
-        for (int k = 0; k < order.size(); k++) {
-            RelFieldCollation collation = order.get(k);
-            Object a = left.keys()[k];
-            Object b = right.keys()[k];
-            int comparison;
-            if (a == null || b == null) {
-                boolean nullsFirst = collation.nullDirection == RelFieldCollation.NullDirection.FIRST;
-                comparison = a == b ? 0 : (a == null) == nullsFirst ? -1 : 1;
-            }
-            else {
-                Comparator<Object> natural = (x, y) -> ((Comparable) x).compareTo(y);
-                comparison = collation.getDirection().isDescending() ? natural.compare(b, a) : natural.compare(a, b);
-            }
-            if (comparison != 0) {
-                return comparison;
-            }
+        List<Object> strings = values.values(group);
+        if (strings == null) {
+            return null;
         }
-        return 0;
+        String separator = separators[group] == null ? "," : separators[group];
+        StringBuilder joined = new StringBuilder();
+        for (Object string : strings) {
+            if (!joined.isEmpty()) {
+                joined.append(separator);
+            }
+            joined.append(string);
+        }
+        return joined.toString();
     }
 
     @Override
@@ -150,20 +109,20 @@ final class StringAggAccumulator
     @Override
     public void writeState(FieldVector[] out, int first, int[] groups, int count)
     {
-        if (!order.isEmpty()) {
+        if (values.ordered()) {
             throw new OntulException(ErrorCode.NOT_SUPPORTED, "string_agg/listagg with ORDER BY cannot spill yet: raise query_max_memory or aggregate fewer groups");
         }
         VarCharVector joined = (VarCharVector) out[first];
         VarCharVector separator = (VarCharVector) out[first + 1];
         for (int i = 0; i < count; i++) {
             int group = groups[i];
-            if (entries[group] == null) {
+            String text = joined(group);
+            if (text == null) {
                 joined.setNull(i);
                 separator.setNull(i);
                 continue;
             }
-            String glue = separators[group] == null ? "," : separators[group];
-            joined.setSafe(i, String.join(glue, entries[group].stream().map(Entry::value).toList()).getBytes(StandardCharsets.UTF_8));
+            joined.setSafe(i, text.getBytes(StandardCharsets.UTF_8));
             if (separators[group] == null) {
                 separator.setNull(i);
             }
@@ -186,14 +145,14 @@ final class StringAggAccumulator
             if (separators[group] == null && !separator.isNull(row)) {
                 separators[group] = new String(separator.get(row), StandardCharsets.UTF_8);
             }
-            append(group, new Entry(new String(joined.get(row), StandardCharsets.UTF_8), new Object[0]));
+            values.add(group, new String(joined.get(row), StandardCharsets.UTF_8), new Object[0]);
         }
     }
 
     @Override
     public void reset()
     {
-        entries = newEntries(0);
+        values.reset();
         separators = new String[0];
     }
 }
