@@ -256,7 +256,7 @@ class TestOntulDriver
     }
 
     @Test
-    void readsVarbinaryAsBytesAndUuidAsText()
+    void readsVarbinaryAsBytesUuidAsTextAndArraysAsArrays()
             throws SQLException
     {
         try (Connection connection = DriverManager.getConnection(server.url(""), "admin", TestingServer.PASSWORD);
@@ -269,6 +269,14 @@ class TestOntulDriver
             assertThat(result.getString(2)).isEqualTo("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
             assertThat(result.getBytes(3)).isNull();
             assertThat(result.wasNull()).isTrue();
+        }
+        try (Connection connection = DriverManager.getConnection(server.url(""), "admin", TestingServer.PASSWORD);
+                Statement statement = connection.createStatement();
+                java.sql.ResultSet result = statement.executeQuery("SELECT ARRAY[3, NULL, 1], ARRAY['a', 'b']")) {
+            assertThat(result.getMetaData().getColumnType(1)).isEqualTo(java.sql.Types.ARRAY);
+            assertThat(result.next()).isTrue();
+            assertThat((Object[]) result.getArray(1).getArray()).containsExactly(3, null, 1);
+            assertThat((Object[]) result.getArray(2).getArray()).extracting(String::valueOf).containsExactly("a", "b");
         }
     }
 
