@@ -21,8 +21,10 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import io.ontul.engine.expression.ArrayValues;
 import io.ontul.engine.expression.Functions;
 import io.ontul.engine.operator.Columns;
+import io.ontul.engine.type.ArrowTypes;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -609,7 +611,10 @@ public final class Accumulators
         }
     }
 
-    /** MIN, MAX, and (with {@code single}) the one value of a scalar subquery. */
+    /**
+     * MIN, MAX, and (with {@code single}) the one value of a scalar subquery. ARRAY values are
+     * held as {@link ArrayValues} objects and ordered as arrays compare.
+     */
     private static final class MinMaxAccumulator
             implements Accumulator
     {
@@ -618,6 +623,8 @@ public final class Accumulators
         private final boolean single;
         private final boolean text;
         private final boolean floating;
+        private final RelDataType arrayType;
+        private Object[] arrays = new Object[0];
         private long[] longs = new long[0];
         private double[] doubles = new double[0];
         private byte[][] texts = new byte[0][];
@@ -631,6 +638,7 @@ public final class Accumulators
             this.single = single;
             this.text = io.ontul.engine.expression.Vectors.heldAsBytes(argType);
             this.floating = isFloating(argType);
+            this.arrayType = argType.getSqlTypeName() == SqlTypeName.ARRAY ? argType : null;
         }
 
         @Override
@@ -648,7 +656,10 @@ public final class Accumulators
                 if (single) {
                     rowsSeen = Arrays.copyOf(rowsSeen, length);
                 }
-                if (text) {
+                if (arrayType != null) {
+                    arrays = Arrays.copyOf(arrays, length);
+                }
+                else if (text) {
                     texts = Arrays.copyOf(texts, length);
                 }
                 else if (floating) {
@@ -675,7 +686,19 @@ public final class Accumulators
                     }
                 }
             }
-            if (text) {
+            if (arrayType != null) {
+                for (int row = 0; row < rowCount; row++) {
+                    if (ColumnValues.counts(vector, row, selected)) {
+                        int group = groupIds[row];
+                        Object value = ArrayValues.element(vector, row);
+                        if (!seen[group] || better(ArrayValues.compare(value, arrays[group]))) {
+                            arrays[group] = value;
+                            seen[group] = true;
+                        }
+                    }
+                }
+            }
+            else if (text) {
                 BaseVariableWidthVector strings = (BaseVariableWidthVector) vector;
                 for (int row = 0; row < rowCount; row++) {
                     if (ColumnValues.counts(vector, row, selected)) {
@@ -732,6 +755,9 @@ public final class Accumulators
                 if (!seen[group]) {
                     out.setNull(i);
                 }
+                else if (arrayType != null) {
+                    ArrayValues.setElement(out, i, arrays[group]);
+                }
                 else if (text) {
                     ((BaseVariableWidthVector) out).setSafe(i, texts[group]);
                 }
@@ -752,7 +778,8 @@ public final class Accumulators
         @Override
         public List<Field> stateFields()
         {
-            Field value = text ? StateVectors.textField("value") : floating ? StateVectors.doubleField("value") : StateVectors.longField("value");
+            Field value = arrayType != null ? StateVectors.nullable(ArrowTypes.toField("value", arrayType))
+                    : text ? StateVectors.textField("value") : floating ? StateVectors.doubleField("value") : StateVectors.longField("value");
             return single ? List.of(value, StateVectors.longField("rows")) : List.of(value);
         }
 
@@ -764,6 +791,9 @@ public final class Accumulators
                 int group = groups[i];
                 if (!seen[group]) {
                     values.setNull(i);
+                }
+                else if (arrayType != null) {
+                    ArrayValues.setElement(values, i, arrays[group]);
                 }
                 else if (text) {
                     ((BaseVariableWidthVector) values).setSafe(i, texts[group]);
@@ -794,14 +824,20 @@ public final class Accumulators
                     rowsSeen[group] |= (byte) rows[row];
                 }
             }
-            long[] longValues = text || floating ? null : StateVectors.longs(vector, rowCount);
+            long[] longValues = text || floating || arrayType != null ? null : StateVectors.longs(vector, rowCount);
             double[] doubleValues = floating ? StateVectors.doubles(vector, rowCount) : null;
             for (int row = 0; row < rowCount; row++) {
                 if (vector.isNull(row)) {
                     continue;
                 }
                 int group = groupIds[row];
-                if (text) {
+                if (arrayType != null) {
+                    Object value = ArrayValues.element(vector, row);
+                    if (!seen[group] || better(ArrayValues.compare(value, arrays[group]))) {
+                        arrays[group] = value;
+                    }
+                }
+                else if (text) {
                     byte[] value = ((BaseVariableWidthVector) vector).get(row);
                     if (!seen[group] || better(compareBytes(value, texts[group]))) {
                         texts[group] = value;
@@ -825,6 +861,7 @@ public final class Accumulators
             longs = new long[0];
             doubles = new double[0];
             texts = new byte[0][];
+            arrays = new Object[0];
             seen = new boolean[0];
             rowsSeen = new byte[0];
         }

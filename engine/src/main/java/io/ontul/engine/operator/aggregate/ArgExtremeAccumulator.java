@@ -11,6 +11,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.calcite.rel.type.RelDataType;
 
 import io.ontul.engine.operator.Columns;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
 
 /**
  * {@code min_by(x, key)} and {@code max_by(x, key)} (Trino's names; Calcite's ARG_MIN and
@@ -32,6 +34,9 @@ final class ArgExtremeAccumulator
         this.valueArgument = valueArgument;
         this.keyArgument = keyArgument;
         this.max = max;
+        if (valueType.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.ARRAY || keyType.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.ARRAY) {
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, (max ? "max_by" : "min_by") + " of ARRAY values or keys is not supported yet");
+        }
         this.keys = new Slots(keyType);
         this.values = new Slots(valueType);
     }

@@ -33,6 +33,12 @@ final class StateVectors
         return Field.nullable(name, ArrowType.Utf8.INSTANCE);
     }
 
+    /** {@code field} made nullable (its children as they are): a state column of a value's own type, an ARRAY say. */
+    static Field nullable(Field field)
+    {
+        return new Field(field.getName(), new org.apache.arrow.vector.types.pojo.FieldType(true, field.getType(), null, field.getMetadata()), field.getChildren());
+    }
+
     /** VARBINARY: a sketch's serialized form. */
     static Field binaryField(String name)
     {
