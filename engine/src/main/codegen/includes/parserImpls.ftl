@@ -1057,3 +1057,22 @@ SqlNode SqlShowPolicies() :
         return new SqlShowPolicies(s.end(this), table);
     }
 }
+
+/**
+ * x AT TIME ZONE zone (PostgreSQL's): a TIMESTAMP to the instant it is in the zone, a TIMESTAMP
+ * WITH TIME ZONE to the local time there.
+ */
+void AtTimeZone(List<Object> list, ExprContext exprContext, Span s) :
+{
+    final SqlNode zone;
+}
+{
+    <AT> <TIME> <ZONE> {
+        checkNonQueryExpression(exprContext);
+        s.clear().add(this);
+    }
+    zone = Expression3(ExprContext.ACCEPT_SUB_QUERY) {
+        list.add(new SqlParserUtil.ToTreeListItem(io.ontul.engine.sql.OntulOperatorTable.AT_TIME_ZONE, s.pos()));
+        list.add(zone);
+    }
+}

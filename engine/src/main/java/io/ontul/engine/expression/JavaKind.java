@@ -35,7 +35,7 @@ enum JavaKind
         return switch (type.getSqlTypeName()) {
             case BOOLEAN -> BOOLEAN;
             case TINYINT, SMALLINT, INTEGER, DATE, TIME, NULL -> INT;
-            case BIGINT, DECIMAL, TIMESTAMP -> LONG;
+            case BIGINT, DECIMAL, TIMESTAMP, TIMESTAMP_TZ -> LONG;
             case REAL, FLOAT, DOUBLE -> DOUBLE;
             case CHAR, VARCHAR, UUID -> STRING;
             case BINARY, VARBINARY -> BYTES;

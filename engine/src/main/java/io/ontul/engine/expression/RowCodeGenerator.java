@@ -39,6 +39,7 @@ final class RowCodeGenerator
     private static final String F = "io.ontul.engine.expression.Functions.";
     private static final String BINARY = "io.ontul.engine.expression.BinaryFunctions.";
     private static final String ARRAYS = "io.ontul.engine.expression.ArrayValues.";
+    private static final String ZONED = "io.ontul.engine.expression.ZonedTimestamps.";
     /**
      * Expression nodes one generated method holds inline; larger expressions continue in
      * methods of their own, so no method comes near the JVM's 64 KB of bytecode.
@@ -348,6 +349,7 @@ final class RowCodeGenerator
                 }
                 yield literal.getValueAs(Long.class) + "L";
             }
+            case TIMESTAMP_TZ -> ZonedTimestamps.parse(literal.getValue().toString(), isMicros(type)) + "L";
             case NULL -> "0";
             default -> {
                 if (isInterval(type)) {
@@ -662,7 +664,7 @@ final class RowCodeGenerator
         RelDataType source = value.type();
         if (source.getSqlTypeName() == target.getSqlTypeName()
                 && (source.getSqlTypeName() != SqlTypeName.DECIMAL || source.getScale() == target.getScale())
-                && (source.getSqlTypeName() != SqlTypeName.TIMESTAMP || (source.getPrecision() > 3) == (target.getPrecision() > 3))
+                && (!isTimestamp(source) || (source.getPrecision() > 3) == (target.getPrecision() > 3))
                 && source.getSqlTypeName() != SqlTypeName.CHAR
                 && (source.getSqlTypeName() != SqlTypeName.ARRAY || sameElements(source, target))) {
             return value.value();
@@ -744,8 +746,9 @@ final class RowCodeGenerator
             }
             return "Long.compare((long) " + left.value() + ", (long) " + right.value() + ")";
         }
-        if (a.getSqlTypeName() == SqlTypeName.TIMESTAMP || b.getSqlTypeName() == SqlTypeName.TIMESTAMP) {
-            RelDataType target = a.getSqlTypeName() == SqlTypeName.TIMESTAMP ? a : b;
+        if (isTimestamp(a) || isTimestamp(b)) {
+            // the finer of the two units, so that no digit is lost
+            RelDataType target = isTimestamp(a) && (!isTimestamp(b) || isMicros(a)) ? a : b;
             return "Long.compare(" + convert(left, target) + ", " + convert(right, target) + ")";
         }
         if (ka == JavaKind.STRING || kb == JavaKind.STRING) {
@@ -908,9 +911,15 @@ final class RowCodeGenerator
     private static boolean isDatetime(RelDataType type)
     {
         return switch (type.getSqlTypeName()) {
-            case DATE, TIME, TIMESTAMP -> true;
+            case DATE, TIME, TIMESTAMP, TIMESTAMP_TZ -> true;
             default -> false;
         };
+    }
+
+    /** TIMESTAMP or TIMESTAMP WITH TIME ZONE: both a long of epoch milliseconds or microseconds (UTC for the latter). */
+    private static boolean isTimestamp(RelDataType type)
+    {
+        return type.getSqlTypeName() == SqlTypeName.TIMESTAMP || type.getSqlTypeName() == SqlTypeName.TIMESTAMP_TZ;
     }
 
     private Value datetimeArithmetic(RexCall call, SqlKind kind, Value left, Value right, StringBuilder code)
@@ -943,7 +952,7 @@ final class RowCodeGenerator
             case DATE -> isYearMonth(other.type())
                     ? F + "addMonthsToDate(" + datetime.value() + ", " + amount + ")"
                     : F + "addMillisToDate(" + datetime.value() + ", " + amount + ")";
-            case TIMESTAMP -> isYearMonth(other.type())
+            case TIMESTAMP, TIMESTAMP_TZ -> isYearMonth(other.type())
                     ? F + "addMonthsToTimestamp(" + datetime.value() + ", " + amount + ", " + isMicros(datetimeType) + ")"
                     : "(" + datetime.value() + " + " + amount + (isMicros(datetimeType) ? " * 1000L" : "") + ")";
             default -> "((int) Math.floorMod((long) " + datetime.value() + " + " + amount + ", 86400000L))";
@@ -1028,6 +1037,7 @@ final class RowCodeGenerator
                     case DATE -> F + "dateToString(" + v + ")";
                     case TIME -> F + "timeToString(" + v + ")";
                     case TIMESTAMP -> F + "timestampToString(" + v + ", " + isMicros(from) + ")";
+                    case TIMESTAMP_TZ -> ZONED + "format(" + v + ", " + isMicros(from) + ")";
                     case BOOLEAN -> "(" + v + " ? \"true\" : \"false\")";
                     case UUID -> v;
                     case BINARY, VARBINARY -> BINARY + "castToText(" + v + ")";
@@ -1065,21 +1075,29 @@ final class RowCodeGenerator
                 return switch (source) {
                     case DATE -> v;
                     case CHAR, VARCHAR -> F + "parseDate(" + v + ")";
-                    case TIMESTAMP -> F + "timestampToDate(" + v + ", " + isMicros(from) + ")";
+                    case TIMESTAMP, TIMESTAMP_TZ -> F + "timestampToDate(" + v + ", " + isMicros(from) + ")";
                     default -> throw cannotCast(from, to);
                 };
             case TIME:
                 return switch (source) {
                     case TIME -> v;
                     case CHAR, VARCHAR -> F + "parseTime(" + v + ")";
-                    case TIMESTAMP -> "((int) (Math.floorMod(" + v + ", " + (isMicros(from) ? "86400000000L" : "86400000L") + ")" + (isMicros(from) ? " / 1000L" : "") + "))";
+                    case TIMESTAMP, TIMESTAMP_TZ -> "((int) (Math.floorMod(" + v + ", " + (isMicros(from) ? "86400000000L" : "86400000L") + ")" + (isMicros(from) ? " / 1000L" : "") + "))";
                     default -> throw cannotCast(from, to);
                 };
             case TIMESTAMP:
                 return switch (source) {
-                    case TIMESTAMP -> isMicros(from) == isMicros(to) ? v : isMicros(to) ? "(" + v + " * 1000L)" : "Math.floorDiv(" + v + ", 1000L)";
+                    // with a time zone: the time in UTC, the session's time zone
+                    case TIMESTAMP, TIMESTAMP_TZ -> rescaleTimestamp(v, from, to);
                     case DATE -> F + "dateToTimestamp(" + v + ", " + isMicros(to) + ")";
                     case CHAR, VARCHAR -> F + "parseTimestamp(" + v + ", " + isMicros(to) + ")";
+                    default -> throw cannotCast(from, to);
+                };
+            case TIMESTAMP_TZ:
+                return switch (source) {
+                    case TIMESTAMP, TIMESTAMP_TZ -> rescaleTimestamp(v, from, to);
+                    case DATE -> F + "dateToTimestamp(" + v + ", " + isMicros(to) + ")";
+                    case CHAR, VARCHAR -> ZONED + "parse(" + v + ", " + isMicros(to) + ")";
                     default -> throw cannotCast(from, to);
                 };
             default:
@@ -1146,7 +1164,7 @@ final class RowCodeGenerator
         String unitName = unit.name();
         String value = switch (from.getSqlTypeName()) {
             case DATE -> F + "extractFromDate(\"" + unitName + "\", " + operand.value() + ")";
-            case TIMESTAMP -> F + "extractFromTimestamp(\"" + unitName + "\", " + operand.value() + ", " + isMicros(from) + ")";
+            case TIMESTAMP, TIMESTAMP_TZ -> F + "extractFromTimestamp(\"" + unitName + "\", " + operand.value() + ", " + isMicros(from) + ")";
             case TIME -> F + "extractFromTime(\"" + unitName + "\", " + operand.value() + ")";
             default -> {
                 if (isInterval(from)) {
@@ -1261,6 +1279,7 @@ final class RowCodeGenerator
                 case DECIMAL -> F + "toBigDecimal(" + value.value() + ", " + value.type().getScale() + ")";
                 case DATE -> "java.time.LocalDate.ofEpochDay(" + value.value() + ")";
                 case TIMESTAMP -> F + "toLocalDateTime(" + value.value() + ", " + isMicros(value.type()) + ")";
+                case TIMESTAMP_TZ -> ZONED + "toZonedDateTime(" + value.value() + ", " + isMicros(value.type()) + ")";
                 case TINYINT, SMALLINT, INTEGER, BIGINT, BOOLEAN, DOUBLE, FLOAT, REAL, CHAR, VARCHAR -> "(Object) " + value.value();
                 case NULL -> "null";
                 default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "FORMAT of a " + value.type().getSqlTypeName() + " argument is not supported");
@@ -1392,6 +1411,9 @@ final class RowCodeGenerator
             case "MD5", "SHA1", "SHA256", "SHA512" -> BINARY + name.toLowerCase(Locale.ROOT) + "(" + args.get(0).value() + ")";
             case "CRC32" -> BINARY + "crc32(" + args.get(0).value() + ")";
             case "UUID" -> BINARY + "randomUuid()";
+            case "AT TIME ZONE" -> ZONED + (args.get(0).type().getSqlTypeName() == SqlTypeName.TIMESTAMP_TZ ? "toLocal(" : "fromLocal(")
+                    + rescaleTimestamp(args.get(0).value(), args.get(0).type(), type) + ", " + isMicros(type) + ", " + args.get(1).value() + ")";
+            case "WITH_TIMEZONE" -> ZONED + "fromLocal(" + rescaleTimestamp(args.get(0).value(), args.get(0).type(), type) + ", " + isMicros(type) + ", " + args.get(1).value() + ")";
             case "CARDINALITY" -> castLong("((long) " + args.get(0).value() + ".size())", type);
             case "ARRAY_JOIN" -> ARRAYS + "join(" + args.get(0).value() + ", " + args.get(1).value() + ", " + (args.size() > 2 ? args.get(2).value() : "null") + ")";
             case "LEFT" -> F + "left(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
@@ -1443,7 +1465,7 @@ final class RowCodeGenerator
                     : F + "timestampAdd(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + args.get(2).value() + ", " + isMicros(type) + ")";
             case "DATE_FORMAT" -> switch (args.get(0).type().getSqlTypeName()) {
                 case DATE -> "io.ontul.engine.expression.MySqlDateFormats.formatDate(" + args.get(0).value() + ", " + args.get(1).value() + ")";
-                case TIMESTAMP -> "io.ontul.engine.expression.MySqlDateFormats.format(" + args.get(0).value() + ", " + isMicros(args.get(0).type()) + ", " + args.get(1).value() + ")";
+                case TIMESTAMP, TIMESTAMP_TZ -> "io.ontul.engine.expression.MySqlDateFormats.format(" + args.get(0).value() + ", " + isMicros(args.get(0).type()) + ", " + args.get(1).value() + ")";
                 default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "DATE_FORMAT of a " + args.get(0).type().getSqlTypeName() + " is not supported");
             };
             case "DATE_PARSE" -> "io.ontul.engine.expression.MySqlDateFormats.parse(" + args.get(0).value() + ", " + args.get(1).value() + ", " + isMicros(type) + ")";
@@ -1505,6 +1527,12 @@ final class RowCodeGenerator
             case BYTES -> "((byte[]) " + boxed + ")";
             case LIST -> "((java.util.List) " + boxed + ")";
         };
+    }
+
+    /** A timestamp's long in the unit of {@code to} (milliseconds or microseconds). */
+    private static String rescaleTimestamp(String v, RelDataType from, RelDataType to)
+    {
+        return isMicros(from) == isMicros(to) ? v : isMicros(to) ? "(" + v + " * 1000L)" : "Math.floorDiv(" + v + ", 1000L)";
     }
 
     /** Whether two array types hold elements of the same type (nullability aside). */

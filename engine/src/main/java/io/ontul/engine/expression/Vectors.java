@@ -75,6 +75,7 @@ public final class Vectors
             case DATE -> "DateDayVector";
             case TIME -> "TimeMilliVector";
             case TIMESTAMP -> type.getPrecision() > 3 ? "TimeStampMicroVector" : "TimeStampMilliVector";
+            case TIMESTAMP_TZ -> type.getPrecision() > 3 ? "TimeStampMicroTZVector" : "TimeStampMilliTZVector";
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> "IntVector";
             default -> "BigIntVector";
         };

@@ -1,5 +1,7 @@
 package io.ontul.engine.sql;
 
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
@@ -191,6 +193,27 @@ public final class OntulOperatorTable
             OperandTypes.or(OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER),
                     OperandTypes.family(SqlTypeFamily.ARRAY, SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER)), SqlFunctionCategory.SYSTEM);
 
+    /**
+     * {@code x AT TIME ZONE zone} (PostgreSQL's): a TIMESTAMP to the TIMESTAMP WITH TIME ZONE it
+     * is in the zone, a TIMESTAMP WITH TIME ZONE to the TIMESTAMP of its local time there
+     * ({@code expression.ZonedTimestamps}); binds tighter than arithmetic.
+     */
+    public static final SqlBinaryOperator AT_TIME_ZONE = new SqlBinaryOperator("AT TIME ZONE", SqlKind.OTHER, 70, true,
+            binding -> {
+                RelDataType timestamp = binding.getOperandType(0);
+                SqlTypeName target = timestamp.getSqlTypeName() == SqlTypeName.TIMESTAMP_TZ ? SqlTypeName.TIMESTAMP : SqlTypeName.TIMESTAMP_TZ;
+                RelDataType type = binding.getTypeFactory().createSqlType(target, timestamp.getPrecision());
+                return binding.getTypeFactory().createTypeWithNullability(type, timestamp.isNullable() || binding.getOperandType(1).isNullable());
+            },
+            null, OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.CHARACTER));
+
+    /** Trino's {@code with_timezone(timestamp, zone)}: the instant the local time is in the zone. */
+    static final SqlFunction WITH_TIMEZONE = new SqlFunction("WITH_TIMEZONE", SqlKind.OTHER_FUNCTION,
+            binding -> binding.getTypeFactory().createTypeWithNullability(
+                    binding.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP_TZ, binding.getOperandType(0).getPrecision()),
+                    binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable()),
+            null, OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.CHARACTER), SqlFunctionCategory.TIMEDATE);
+
     /** {@code uuid()}: a random UUID, another for every row. */
     static final SqlFunction UUID = new SqlFunction("UUID", SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(SqlTypeName.UUID), null,
             OperandTypes.NILADIC, SqlFunctionCategory.SYSTEM)
@@ -210,7 +233,7 @@ public final class OntulOperatorTable
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
                     REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, CONCAT, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST, APPROX_DISTINCT, APPROX_PERCENTILE,
                     TO_HEX, FROM_HEX, TO_BASE64, FROM_BASE64, TO_UTF8, FROM_UTF8, MD5, SHA1, SHA256, SHA512, CRC32, UUID,
-                    ELEMENT_AT, CONTAINS, ARRAY_JOIN, SqlLibraryOperators.ARRAY_AGG));
+                    ELEMENT_AT, CONTAINS, ARRAY_JOIN, SqlLibraryOperators.ARRAY_AGG, AT_TIME_ZONE, WITH_TIMEZONE));
 
     private OntulOperatorTable() {}
 

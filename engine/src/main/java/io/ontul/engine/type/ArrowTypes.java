@@ -79,6 +79,8 @@ public final class ArrowTypes
             case DATE -> new ArrowType.Date(DateUnit.DAY);
             case TIME -> new ArrowType.Time(TimeUnit.MILLISECOND, 32);
             case TIMESTAMP -> new ArrowType.Timestamp(type.getPrecision() > 3 ? TimeUnit.MICROSECOND : TimeUnit.MILLISECOND, null);
+            // an instant, as PostgreSQL's and DuckDB's timestamptz: the UTC time of it
+            case TIMESTAMP_TZ -> new ArrowType.Timestamp(type.getPrecision() > 3 ? TimeUnit.MICROSECOND : TimeUnit.MILLISECOND, "UTC");
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> new ArrowType.Int(32, true);
             case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR, INTERVAL_HOUR_MINUTE,
                     INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND, INTERVAL_SECOND -> new ArrowType.Int(64, true);
@@ -130,7 +132,8 @@ public final class ArrowTypes
             case List -> factory.createArrayType(toRelType(factory, field.getChildren().get(0)), -1);
             case Date -> factory.createSqlType(SqlTypeName.DATE);
             case Time -> factory.createSqlType(SqlTypeName.TIME, 3);
-            case Timestamp -> factory.createSqlType(SqlTypeName.TIMESTAMP, ((ArrowType.Timestamp) type).getUnit() == TimeUnit.MILLISECOND ? 3 : 6);
+            case Timestamp -> factory.createSqlType(((ArrowType.Timestamp) type).getTimezone() == null ? SqlTypeName.TIMESTAMP : SqlTypeName.TIMESTAMP_TZ,
+                    ((ArrowType.Timestamp) type).getUnit() == TimeUnit.MILLISECOND ? 3 : 6);
             default -> throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' has unsupported type %s", field.getName(), type);
         };
     }
@@ -143,6 +146,7 @@ public final class ArrowTypes
             case CHAR -> "CHAR(" + type.getPrecision() + ")";
             case VARCHAR -> type.getPrecision() > 0 && type.getPrecision() < (1 << 20) ? "VARCHAR(" + type.getPrecision() + ")" : "VARCHAR";
             case TIMESTAMP -> "TIMESTAMP(" + type.getPrecision() + ")";
+            case TIMESTAMP_TZ -> "TIMESTAMP(" + type.getPrecision() + ") WITH TIME ZONE";
             case FLOAT -> "DOUBLE";
             case BINARY -> "VARBINARY";
             case ARRAY -> "ARRAY(" + sqlName(type.getComponentType()) + ")";

@@ -23,7 +23,7 @@ public final class OntulTypeSystem
     {
         return switch (typeName) {
             case DECIMAL -> 38;
-            case TIMESTAMP, TIME, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> 6;
+            case TIMESTAMP, TIME, TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> 6;
             case VARCHAR, CHAR -> 1 << 20;
             default -> super.getMaxPrecision(typeName);
         };
@@ -38,8 +38,8 @@ public final class OntulTypeSystem
     @Override
     public int getDefaultPrecision(SqlTypeName typeName)
     {
-        if (typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIME) {
-            return typeName == SqlTypeName.TIMESTAMP ? 3 : 0;
+        if (typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIMESTAMP_TZ || typeName == SqlTypeName.TIME) {
+            return typeName == SqlTypeName.TIME ? 0 : 3;
         }
         return super.getDefaultPrecision(typeName);
     }

@@ -51,7 +51,9 @@ final class ValueRenderer
             case Utf8, LargeUtf8, Utf8View -> renderText(vector.getObject(index).toString());
             case Date -> renderDate(vector, index);
             case Time -> renderTime(vector, index);
-            case Timestamp -> renderTimestamp((TimeStampVector) vector, index, ((ArrowType.Timestamp) type).getUnit());
+            // with a time zone: the instant in UTC, marked so
+            case Timestamp -> renderTimestamp((TimeStampVector) vector, index, ((ArrowType.Timestamp) type).getUnit())
+                    + (((ArrowType.Timestamp) type).getTimezone() == null ? "" : " UTC");
             case Binary, LargeBinary, FixedSizeBinary, BinaryView -> renderText(HexFormat.of().formatHex((byte[]) vector.getObject(index)));
             case List -> renderArray((org.apache.arrow.vector.complex.ListVector) vector, index);
             default -> String.valueOf(vector.getObject(index));
