@@ -16,7 +16,8 @@ import io.ontul.spi.OntulException;
 /**
  * The JSON functions over JSON text (a VARCHAR): Trino's {@code json_extract_scalar(json, path)}
  * and {@code json_extract(json, path)}, and SQL's {@code json_value} and {@code json_query} with
- * their default behaviours (NULL on an empty result and on an error). Paths are JSONPath
+ * their ON EMPTY / ON ERROR behaviours (decided by the caller from {@link #valueOutcome} and
+ * {@link #queryOutcome}). Paths are JSONPath
  * ({@code $.store.book[0].title}, {@code $['a b']}), evaluated by Jayway JsonPath over Jackson's
  * tree; a path that does not parse is a user error naming it, JSON that does not parse gives
  * NULL, as a path that finds nothing does.
@@ -28,7 +29,24 @@ public final class JsonPaths
             .mappingProvider(new JacksonMappingProvider())
             .options(Option.SUPPRESS_EXCEPTIONS)
             .build();
+    private static final Configuration STRICT = Configuration.builder()
+            .jsonProvider(new JacksonJsonNodeJsonProvider())
+            .mappingProvider(new JacksonMappingProvider())
+            .build();
     private static final Map<String, JsonPath> PATHS = new ConcurrentHashMap<>();
+
+    /** What {@link #valueOutcome} and {@link #queryOutcome} give when the path finds nothing (lax mode). */
+    public static final Object EMPTY = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "EMPTY";
+        }
+    };
+
+    /** What {@link #valueOutcome} and {@link #queryOutcome} give for an error of the data, with its message. */
+    public record Failure(String message) {}
 
     private JsonPaths() {}
 
@@ -51,6 +69,83 @@ public final class JsonPaths
     {
         JsonNode node = read(json, path);
         return node == null || !node.isContainerNode() ? null : node.toString();
+    }
+
+    /**
+     * SQL's json_value with its ON EMPTY / ON ERROR clauses: the scalar's text, null for JSON
+     * null, {@link #EMPTY} when a lax path finds nothing, or a {@link Failure}: the text is not
+     * JSON, the value is an object or array, or a strict path finds nothing.
+     */
+    public static Object valueOutcome(String json, String path)
+    {
+        Object found = find(json, path);
+        if (!(found instanceof JsonNode node)) {
+            return found;
+        }
+        if (node.isNull()) {
+            return null;
+        }
+        if (!node.isValueNode()) {
+            return new Failure("JSON_VALUE: the value at " + path + " is " + (node.isArray() ? "an array" : "an object") + ", not a scalar");
+        }
+        return node.asText();
+    }
+
+    /**
+     * SQL's json_query with its wrapper and ON EMPTY / ON ERROR clauses: the JSON text of the
+     * object or array at the path ({@code wrapper}: WITHOUT_ARRAY, WITH_UNCONDITIONAL_ARRAY,
+     * WITH_CONDITIONAL_ARRAY), {@link #EMPTY}, or a {@link Failure} (a scalar without a wrapper).
+     */
+    public static Object queryOutcome(String json, String path, String wrapper)
+    {
+        Object found = find(json, path);
+        if (!(found instanceof JsonNode node)) {
+            return found;
+        }
+        boolean container = node.isContainerNode();
+        if (wrapper.equals("WITH_UNCONDITIONAL_ARRAY") || (wrapper.equals("WITH_CONDITIONAL_ARRAY") && !container)) {
+            return "[" + node + "]";
+        }
+        if (!container) {
+            return new Failure("JSON_QUERY: the value at " + path + " is a scalar, not an object or array (WITH ARRAY WRAPPER wraps it)");
+        }
+        return node.toString();
+    }
+
+    /** The error ERROR ON EMPTY raises. */
+    public static OntulException emptyError(String function, String path)
+    {
+        return new OntulException(ErrorCode.INVALID_ARGUMENT, function + ": no value at " + path + " (ERROR ON EMPTY)");
+    }
+
+    /** The error ERROR ON ERROR raises. */
+    public static OntulException error(Failure failure)
+    {
+        return new OntulException(ErrorCode.INVALID_ARGUMENT, failure.message() + " (ERROR ON ERROR)");
+    }
+
+    /** The node at the path, {@link #EMPTY} or a {@link Failure}. */
+    private static Object find(String json, String path)
+    {
+        boolean strict = path.trim().startsWith("strict ");
+        JsonPath compiled = compile(path);
+        Object result;
+        try {
+            result = compiled.read(json, STRICT);
+        }
+        catch (com.jayway.jsonpath.PathNotFoundException e) {
+            return strict ? new Failure("no value at " + path + " (strict)") : EMPTY;
+        }
+        catch (com.jayway.jsonpath.InvalidJsonException e) {
+            return new Failure("the text is not JSON");
+        }
+        catch (RuntimeException e) {
+            return new Failure("the path " + path + " cannot be applied: " + e.getMessage());
+        }
+        if (result instanceof JsonNode node && !node.isMissingNode()) {
+            return node;
+        }
+        return strict ? new Failure("no value at " + path + " (strict)") : EMPTY;
     }
 
     private static JsonNode read(String json, String path)

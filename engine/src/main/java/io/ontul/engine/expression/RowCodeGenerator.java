@@ -1237,32 +1237,103 @@ final class RowCodeGenerator
     }
 
     /**
-     * SQL's {@code json_value(json, path [RETURNING type])} and {@code json_query(json, path)}
-     * with their default behaviours: NULL on an empty result and on an error, no array wrapper.
-     * Other ON EMPTY / ON ERROR / WRAPPER clauses are refused rather than ignored.
+     * SQL's {@code JSON_VALUE(json, path [RETURNING type] [behavior ON EMPTY] [behavior ON ERROR])}
+     * and {@code JSON_QUERY(json, path [wrapper] [behavior ON EMPTY] [behavior ON ERROR])}
+     * ({@link JsonPaths#valueOutcome}, {@link JsonPaths#queryOutcome}): on an empty result (a lax
+     * path that finds nothing) and on an error (text that is not JSON, a value of the wrong kind,
+     * a strict path that finds nothing, a RETURNING cast that fails) the clause decides: NULL (the
+     * default), ERROR, DEFAULT expr (JSON_VALUE) or EMPTY ARRAY / EMPTY OBJECT (JSON_QUERY).
      */
     private Value jsonValueOrQuery(RexCall call, boolean value, StringBuilder code)
     {
         String function = value ? "JSON_VALUE" : "JSON_QUERY";
-        boolean defaults = value ? call.operands.size() == 2 : call.operands.size() == 5
-                && String.valueOf(((RexLiteral) call.operands.get(2)).getValue()).equals("WITHOUT_ARRAY")
-                && call.operands.subList(3, 5).stream().allMatch(flag -> String.valueOf(((RexLiteral) flag).getValue()).endsWith("[NULL]"));
-        if (!defaults) {
-            throw new OntulException(ErrorCode.NOT_SUPPORTED, function + " with WRAPPER, ON EMPTY or ON ERROR clauses is not supported yet (the defaults are: NULL ON EMPTY, NULL ON ERROR"
-                    + (value ? ")" : ", WITHOUT ARRAY WRAPPER)"));
-        }
-        Value json = generate(call.operands.get(0), code);
-        Value path = generate(call.operands.get(1), code);
         RelDataType type = call.getType();
-        String isNull = json.isNull() + " || " + path.isNull();
-        String text = "io.ontul.engine.expression.JsonPaths." + (value ? "extractScalar(" : "query(") + json.value() + ", " + path.value() + ")";
-        Value extracted = declare(code, json.type(), isNull, text);
-        String found = extracted.isNull() + " || " + extracted.value() + " == null";
-        if (JavaKind.of(type) == JavaKind.STRING) {
-            return declare(code, type, found, extracted.value());
+        List<RexNode> operands = call.operands;
+        String wrapper = "WITHOUT_ARRAY";
+        int at = 2;
+        if (!value && operands.size() > 2) {
+            wrapper = symbol(operands.get(2));
+            at = 3;
         }
-        // RETURNING a type other than text: the scalar's text cast to it
-        return declare(code, type, found, cast(extracted.value(), json.type(), type));
+        // behaviours in the order written: ON EMPTY first, then ON ERROR; defaults NULL
+        String[] behaviors = {"NULL", "NULL"};
+        RexNode[] defaults = new RexNode[2];
+        if (!value && operands.size() == 5) {
+            behaviors[0] = symbol(operands.get(3));
+            behaviors[1] = symbol(operands.get(4));
+        }
+        else {
+            while (at < operands.size()) {
+                String behavior = symbol(operands.get(at++));
+                RexNode defaultValue = null;
+                if (behavior.equals("DEFAULT")) {
+                    defaultValue = operands.get(at++);
+                }
+                int which = symbol(operands.get(at++)).equals("EMPTY") ? 0 : 1;
+                behaviors[which] = behavior;
+                defaults[which] = defaultValue;
+            }
+        }
+        Value json = generate(operands.get(0), code);
+        Value path = generate(operands.get(1), code);
+        Value[] defaultValues = new Value[2];
+        for (int i = 0; i < 2; i++) {
+            if (defaults[i] != null) {
+                Value generated = generate(defaults[i], code);
+                defaultValues[i] = new Value(generated.isNull(), generated.isNull().equals("true") ? JavaKind.of(type).zero : convert(generated, type), type);
+            }
+        }
+        JavaKind kind = JavaKind.of(type);
+        String name = newVariable();
+        String outcome = "o" + name;
+        String isNull = "n" + name;
+        String result = "v" + name;
+        String paths = "io.ontul.engine.expression.JsonPaths.";
+        code.append("boolean ").append(isNull).append(" = true;\n");
+        code.append(kind.javaType).append(" ").append(result).append(" = ").append(kind.zero).append(";\n");
+        code.append("if (!(").append(json.isNull()).append(" || ").append(path.isNull()).append(")) {\n");
+        code.append("Object ").append(outcome).append(" = ").append(paths).append(value ? "valueOutcome(" + json.value() + ", " + path.value() + ")"
+                : "queryOutcome(" + json.value() + ", " + path.value() + ", \"" + wrapper + "\")").append(";\n");
+        if (kind != JavaKind.STRING) {
+            // RETURNING a type other than text: a cast that fails is an error of the data
+            code.append("if (").append(outcome).append(" instanceof String) {\n");
+            code.append("try {\n").append(result).append(" = ").append(cast("((String) " + outcome + ")", json.type(), type)).append(";\n")
+                    .append(isNull).append(" = false;\n}\n");
+            code.append("catch (RuntimeException e) {\n").append(outcome).append(" = new ").append(paths).append("Failure(\"").append(function)
+                    .append(": \" + e.getMessage());\n}\n}\n");
+        }
+        else {
+            code.append("if (").append(outcome).append(" instanceof String) {\n").append(result).append(" = (String) ").append(outcome).append(";\n")
+                    .append(isNull).append(" = false;\n}\n");
+        }
+        String[] conditions = {outcome + " == " + paths + "EMPTY", outcome + " instanceof " + paths + "Failure"};
+        for (int i = 0; i < 2; i++) {
+            code.append("if (").append(conditions[i]).append(") {\n");
+            switch (behaviors[i]) {
+                case "NULL" -> {
+                }
+                case "ERROR" -> code.append("throw ").append(i == 0
+                        ? paths + "emptyError(\"" + function + "\", " + path.value() + ")"
+                        : paths + "error((" + paths + "Failure) " + outcome + ")").append(";\n");
+                case "DEFAULT" -> code.append(isNull).append(" = ").append(defaultValues[i].isNull()).append(";\n")
+                        .append(result).append(" = ").append(defaultValues[i].value()).append(";\n");
+                case "EMPTY_ARRAY", "EMPTY_OBJECT" -> code.append(isNull).append(" = false;\n").append(result).append(" = \"")
+                        .append(behaviors[i].equals("EMPTY_ARRAY") ? "[]" : "{}").append("\";\n");
+                default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, function + " with " + behaviors[i] + " ON " + (i == 0 ? "EMPTY" : "ERROR") + " is not supported");
+            }
+            code.append("}\n");
+        }
+        code.append("}\n");
+        return new Value(isNull, result, type);
+    }
+
+    /** The name of a symbol operand (a flag such as NULL, ERROR, DEFAULT, EMPTY, WITHOUT_ARRAY). */
+    private static String symbol(RexNode operand)
+    {
+        if (operand instanceof RexLiteral literal && literal.getValue() instanceof Enum<?> flag) {
+            return flag.name();
+        }
+        throw new OntulException(ErrorCode.NOT_SUPPORTED, "Unexpected JSON function clause " + operand);
     }
 
     /** {@code format(format, args...)}: NULL arguments are passed as null (printed "null", as Trino does); a NULL format is NULL. */
