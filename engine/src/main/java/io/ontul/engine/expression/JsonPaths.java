@@ -64,13 +64,6 @@ public final class JsonPaths
         return node == null ? null : node.toString();
     }
 
-    /** SQL's json_query: an object or array at {@code path} as JSON text; NULL for a scalar or nothing. */
-    public static String query(String json, String path)
-    {
-        JsonNode node = read(json, path);
-        return node == null || !node.isContainerNode() ? null : node.toString();
-    }
-
     /**
      * SQL's json_value with its ON EMPTY / ON ERROR clauses: the scalar's text, null for JSON
      * null, {@link #EMPTY} when a lax path finds nothing, or a {@link Failure}: the text is not
