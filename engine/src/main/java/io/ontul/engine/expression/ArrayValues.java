@@ -248,6 +248,28 @@ public final class ArrayValues
         return all;
     }
 
+    /** Approximate heap bytes of a value held as {@link #element} returns it. */
+    public static long estimatedBytes(Object value)
+    {
+        if (value == null) {
+            return 0;
+        }
+        if (value instanceof String text) {
+            return 40 + 2L * text.length();
+        }
+        if (value instanceof byte[] bytes) {
+            return 16 + bytes.length;
+        }
+        if (value instanceof List<?> list) {
+            long bytes = 40;
+            for (Object element : list) {
+                bytes += 8 + estimatedBytes(element);
+            }
+            return bytes;
+        }
+        return 16;
+    }
+
     /** Equality of two elements of the same type, NULL equal to NULL (grouping, DISTINCT). */
     public static boolean equal(Object a, Object b)
     {

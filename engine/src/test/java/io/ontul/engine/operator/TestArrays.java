@@ -115,6 +115,19 @@ class TestArrays
         assertThat(ontul(ontul).toString()).isEqualTo(duckDb(duck).toString());
     }
 
+    @Test
+    void oneArrayLargerThanTheBudgetFailsTheQueryNotTheServer()
+    {
+        // 150,000 comments of about 50 characters: some 13 MB of heap in one group, which cannot spill
+        String sql = "SELECT cardinality(array_agg(o_comment)) FROM tpch.sf0_1.orders";
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> {
+            try (QueryResult result = spill.session("8MB").execute(sql)) {
+                ResultRows.drain(result);
+            }
+        })).hasMessageStartingWith("Query exceeded per-query memory limit of 8MB");
+        assertThat(ontul(sql)).containsExactly(List.of(150_000));
+    }
+
     private List<List<Object>> ontul(String sql)
     {
         try (QueryResult result = engine.createSession("test").execute(sql)) {

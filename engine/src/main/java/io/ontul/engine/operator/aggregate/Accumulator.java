@@ -21,6 +21,15 @@ public interface Accumulator
     /** Approximate heap bytes per group, for memory reservation. */
     int bytesPerGroup();
 
+    /**
+     * Approximate heap bytes the state of {@code groupCount} groups holds: {@link #bytesPerGroup}
+     * each, unless the state grows with the values (array_agg, string_agg).
+     */
+    default long heldBytes(int groupCount)
+    {
+        return (long) bytesPerGroup() * groupCount;
+    }
+
     void ensureCapacity(int groupCount);
 
     /**

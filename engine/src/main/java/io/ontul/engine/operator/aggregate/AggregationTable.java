@@ -236,7 +236,7 @@ public final class AggregationTable
         int groupCount = hash.groupCount();
         long needed = 0;
         for (Accumulator accumulator : accumulators) {
-            needed += (long) accumulator.bytesPerGroup() * groupCount;
+            needed += accumulator.heldBytes(groupCount);
         }
         if (needed > reservedForAccumulators) {
             long more = Math.max(needed - reservedForAccumulators, needed / 2);

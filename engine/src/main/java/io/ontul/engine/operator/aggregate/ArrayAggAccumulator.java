@@ -40,6 +40,12 @@ final class ArrayAggAccumulator
     }
 
     @Override
+    public long heldBytes(int groupCount)
+    {
+        return (long) bytesPerGroup() * groupCount + values.bytes();
+    }
+
+    @Override
     public void ensureCapacity(int groupCount)
     {
         values.ensureCapacity(groupCount);

@@ -7,14 +7,19 @@ import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.calcite.rel.RelFieldCollation;
 
+import io.ontul.engine.expression.ArrayValues;
+
 /**
  * The values an ordered aggregate ({@code string_agg(x ORDER BY ...)}, {@code array_agg(x ORDER
- * BY ...)}) keeps per group, each with the keys of its ORDER BY, sorted when the group is written.
+ * BY ...)}) keeps per group, each with the keys of its ORDER BY (held as {@link ArrayValues}
+ * holds values, so keys of every type compare, text by its bytes), sorted when the group is
+ * written.
  */
 final class OrderedValues
 {
     private final List<RelFieldCollation> order;
     private List<Entry>[] entries = newEntries(0);
+    private long bytes;
 
     record Entry(Object value, Object[] keys) {}
 
@@ -40,8 +45,7 @@ final class OrderedValues
     {
         Object[] keys = new Object[order.size()];
         for (int k = 0; k < keys.length; k++) {
-            Object key = columns[order.get(k).getFieldIndex()].getObject(row);
-            keys[k] = key instanceof org.apache.arrow.vector.util.Text text ? text.toString() : key;
+            keys[k] = ArrayValues.element(columns[order.get(k).getFieldIndex()], row);
         }
         add(group, value, keys);
     }
@@ -52,6 +56,10 @@ final class OrderedValues
             entries[group] = new ArrayList<>();
         }
         entries[group].add(new Entry(value, keys));
+        bytes += 48 + ArrayValues.estimatedBytes(value);
+        for (Object key : keys) {
+            bytes += ArrayValues.estimatedBytes(key);
+        }
     }
 
     /** Whether the group has seen a value. */
@@ -77,12 +85,18 @@ final class OrderedValues
         return values;
     }
 
+    /** Approximate heap bytes of the values and keys held. */
+    long bytes()
+    {
+        return bytes;
+    }
+
     void reset()
     {
         entries = newEntries(0);
+        bytes = 0;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private int compare(Entry left, Entry right)
     {
         for (int k = 0; k < order.size(); k++) {
@@ -95,7 +109,7 @@ final class OrderedValues
                 comparison = a == b ? 0 : (a == null) == nullsFirst ? -1 : 1;
             }
             else {
-                comparison = collation.getDirection().isDescending() ? ((Comparable) b).compareTo(a) : ((Comparable) a).compareTo(b);
+                comparison = collation.getDirection().isDescending() ? ArrayValues.compare(b, a) : ArrayValues.compare(a, b);
             }
             if (comparison != 0) {
                 return comparison;

@@ -42,6 +42,12 @@ final class StringAggAccumulator
     }
 
     @Override
+    public long heldBytes(int groupCount)
+    {
+        return (long) bytesPerGroup() * groupCount + values.bytes();
+    }
+
+    @Override
     public void ensureCapacity(int groupCount)
     {
         values.ensureCapacity(groupCount);
