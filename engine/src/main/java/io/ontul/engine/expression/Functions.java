@@ -410,6 +410,26 @@ public final class Functions
         return true;
     }
 
+    /** Whether the text at {@code index}, without its trailing spaces, is {@code expected}'s UTF-8 bytes. */
+    public static boolean equalsUtf8WithoutTrailingSpaces(org.apache.arrow.vector.VarCharVector vector, int index, byte[] expected)
+    {
+        long start = vector.getStartOffset(index);
+        long end = vector.getEndOffset(index);
+        org.apache.arrow.memory.ArrowBuf data = vector.getDataBuffer();
+        while (end > start && data.getByte(end - 1) == ' ') {
+            end--;
+        }
+        if (end - start != expected.length) {
+            return false;
+        }
+        for (int i = 0; i < expected.length; i++) {
+            if (data.getByte(start + i) != expected[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static String readUtf8(byte[] bytes)
     {
         return new String(bytes, StandardCharsets.UTF_8);

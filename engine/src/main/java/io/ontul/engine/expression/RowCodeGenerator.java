@@ -683,25 +683,58 @@ final class RowCodeGenerator
         return node.getType().getSqlTypeName() == SqlTypeName.CHAR && !(node instanceof RexLiteral);
     }
 
-    /** {@code text_column = 'literal'} compared on the UTF-8 bytes in the vector, without decoding. */
+    /**
+     * {@code text_column = 'literal'} compared on the UTF-8 bytes in the vector, without decoding:
+     * a VARCHAR column exactly, a CHAR column (or a CHAR column cast to a VARCHAR at least as long,
+     * which drops its trailing spaces) without its trailing spaces, as PAD SPACE compares.
+     */
     private Value textEqualsLiteral(RexCall call, boolean negated, StringBuilder code)
     {
         RexNode a = call.operands.get(0);
         RexNode b = call.operands.get(1);
-        if (a instanceof RexLiteral && b instanceof RexInputRef) {
+        if (a instanceof RexLiteral) {
             RexNode swap = a;
             a = b;
             b = swap;
         }
-        if (!(a instanceof RexInputRef ref) || !(b instanceof RexLiteral literal) || literal.isNull()
-                || a.getType().getSqlTypeName() != SqlTypeName.VARCHAR
+        if (!(b instanceof RexLiteral literal) || literal.isNull()
                 || (b.getType().getSqlTypeName() != SqlTypeName.VARCHAR && b.getType().getSqlTypeName() != SqlTypeName.CHAR)) {
             return null;
         }
-        String bytes = initializedField("byte[]", "kb", stringSource(literal.getValueAs(String.class)) + ".getBytes(java.nio.charset.StandardCharsets.UTF_8)");
+        RexInputRef ref = textColumn(a);
+        if (ref == null) {
+            return null;
+        }
+        boolean padded = ref.getType().getSqlTypeName() == SqlTypeName.CHAR;
+        String text = literal.getValueAs(String.class);
+        if (padded && a == ref) {
+            // a CHAR column compares with PAD SPACE: trailing spaces of neither side count
+            text = Functions.stripTrailingSpaces(text);
+        }
+        String bytes = initializedField("byte[]", "kb", stringSource(text) + ".getBytes(java.nio.charset.StandardCharsets.UTF_8)");
         String isNull = nullFlag(ref.getIndex());
-        String test = F + "equalsUtf8(in" + ref.getIndex() + ", i, " + bytes + ")";
+        String test = F + (padded ? "equalsUtf8WithoutTrailingSpaces(" : "equalsUtf8(") + "in" + ref.getIndex() + ", i, " + bytes + ")";
         return declare(code, call.getType(), isNull, negated ? "!" + test : test);
+    }
+
+    /**
+     * The text column {@code node} reads, directly or through a CAST to a VARCHAR no shorter than
+     * it (which changes no value but a CHAR's trailing spaces); null for anything else.
+     */
+    private static RexInputRef textColumn(RexNode node)
+    {
+        if (node instanceof RexInputRef ref) {
+            SqlTypeName type = ref.getType().getSqlTypeName();
+            return type == SqlTypeName.VARCHAR || type == SqlTypeName.CHAR ? ref : null;
+        }
+        if (node instanceof RexCall cast && cast.getKind() == SqlKind.CAST && cast.getType().getSqlTypeName() == SqlTypeName.VARCHAR
+                && cast.operands.get(0) instanceof RexInputRef ref) {
+            SqlTypeName type = ref.getType().getSqlTypeName();
+            int length = cast.getType().getPrecision();
+            boolean fits = length <= 0 || length >= (1 << 20) || (ref.getType().getPrecision() > 0 && length >= ref.getType().getPrecision());
+            return (type == SqlTypeName.VARCHAR || type == SqlTypeName.CHAR) && fits ? ref : null;
+        }
+        return null;
     }
 
     /** Java expression whose sign is the comparison of two non-null values. */

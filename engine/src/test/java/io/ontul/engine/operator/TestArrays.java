@@ -125,7 +125,7 @@ class TestArrays
                 ResultRows.drain(result);
             }
         })).hasMessageStartingWith("Query exceeded per-query memory limit of 8MB");
-        assertThat(ontul(sql)).containsExactly(List.of(150_000));
+        assertThat(ontul(sql)).containsExactly(List.of(150_000L));
     }
 
     private List<List<Object>> ontul(String sql)
