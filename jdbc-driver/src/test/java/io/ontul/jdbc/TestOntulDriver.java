@@ -329,7 +329,8 @@ class TestOntulDriver
             assertThat(column(metadata.getExportedKeys("tpch", "tiny", "lineitem"), "FKTABLE_NAME")).isEmpty();
             // from the server's system.jdbc.types, ordered by DATA_TYPE as JDBC asks
             assertThat(column(metadata.getTypeInfo(), "TYPE_NAME"))
-                    .containsExactly("TINYINT", "BIGINT", "VARBINARY", "CHAR", "DECIMAL", "INTEGER", "SMALLINT", "REAL", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE", "TIME", "TIMESTAMP", "UUID");
+                    .containsExactly("TINYINT", "BIGINT", "VARBINARY", "CHAR", "DECIMAL", "INTEGER", "SMALLINT", "REAL", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE", "TIME", "TIMESTAMP", "UUID", "ARRAY",
+                            "TIMESTAMP WITH TIME ZONE");
             try (ResultSet typeInfo = metadata.getTypeInfo()) {
                 assertThat(typeInfo.next()).isTrue();
                 assertThat(typeInfo.getInt("DATA_TYPE")).isEqualTo(java.sql.Types.TINYINT);

@@ -232,6 +232,16 @@ public final class ArrayValues
         return String.valueOf(element);
     }
 
+    public static List<?> greatest(List<?> a, List<?> b)
+    {
+        return compare(a, b) >= 0 ? a : b;
+    }
+
+    public static List<?> least(List<?> a, List<?> b)
+    {
+        return compare(a, b) <= 0 ? a : b;
+    }
+
     /** Builds an array of the given elements (generated code boxes them). */
     public static List<Object> of(Object... elements)
     {
@@ -339,6 +349,10 @@ public final class ArrayValues
         }
         if (a instanceof String x && b instanceof String y) {
             return Functions.compareStrings(x, y);
+        }
+        if (a instanceof Double x && b instanceof Double y) {
+            // -0.0 equals 0.0, as equal() and hash() have it
+            return Double.compare(x + 0.0, y + 0.0);
         }
         return ((Comparable) a).compareTo(b);
     }

@@ -34,6 +34,16 @@ public final class BinaryFunctions
         return Arrays.compareUnsigned(a, b);
     }
 
+    public static byte[] greatest(byte[] a, byte[] b)
+    {
+        return compare(a, b) >= 0 ? a : b;
+    }
+
+    public static byte[] least(byte[] a, byte[] b)
+    {
+        return compare(a, b) <= 0 ? a : b;
+    }
+
     public static byte[] concat(byte[]... parts)
     {
         int length = 0;
@@ -56,7 +66,7 @@ public final class BinaryFunctions
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Negative substring length not allowed");
         }
         long from = Math.max(start, 1);
-        long to = Math.min(start + length, value.length + 1L);
+        long to = Math.min(Functions.saturatedAdd(start, length), value.length + 1L);
         return to <= from ? new byte[0] : Arrays.copyOfRange(value, (int) from - 1, (int) to - 1);
     }
 
@@ -69,7 +79,7 @@ public final class BinaryFunctions
     public static byte[] substr(byte[] value, long start, long length)
     {
         long from = Functions.substrStart(value.length, start, length);
-        return from < 0 ? new byte[0] : Arrays.copyOfRange(value, (int) from - 1, (int) Math.min(value.length + 1L, from + length) - 1);
+        return from < 0 ? new byte[0] : Arrays.copyOfRange(value, (int) from - 1, (int) Math.min(value.length + 1L, Functions.saturatedAdd(from, length)) - 1);
     }
 
     public static byte[] reverse(byte[] value)

@@ -446,7 +446,7 @@ public final class Functions
         if (length < 0) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Negative substring length not allowed");
         }
-        long end = start + length;
+        long end = saturatedAdd(start, length);
         long from = Math.max(start, 1);
         int codePoints = s.codePointCount(0, s.length());
         long to = Math.min(end, codePoints + 1L);
@@ -470,8 +470,15 @@ public final class Functions
             return "";
         }
         int begin = s.offsetByCodePoints(0, (int) (from - 1));
-        int finish = s.offsetByCodePoints(begin, (int) (Math.min(codePoints + 1L, from + length) - from));
+        int finish = s.offsetByCodePoints(begin, (int) (Math.min(codePoints + 1L, saturatedAdd(from, length)) - from));
         return s.substring(begin, finish);
+    }
+
+    /** {@code a + b} for non-negative b, Long.MAX_VALUE where it would overflow (lengths as large as users write them). */
+    static long saturatedAdd(long a, long b)
+    {
+        long sum = a + b;
+        return b > 0 && sum < a ? Long.MAX_VALUE : sum;
     }
 
     /** The 1-based first position {@code substr} takes of a value of {@code size} units, or -1 when it takes none. */

@@ -1,5 +1,6 @@
 package io.ontul.engine.expression;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -72,9 +73,13 @@ public final class JsonPaths
     public static Object valueOutcome(String json, String path)
     {
         Object found = find(json, path);
-        if (!(found instanceof JsonNode node)) {
+        if (!(found instanceof List<?> matches)) {
             return found;
         }
+        if (matches.size() > 1) {
+            return new Failure("JSON_VALUE: the path " + path + " finds " + matches.size() + " values, not one");
+        }
+        JsonNode node = (JsonNode) matches.get(0);
         if (node.isNull()) {
             return null;
         }
@@ -87,22 +92,30 @@ public final class JsonPaths
     /**
      * SQL's json_query with its wrapper and ON EMPTY / ON ERROR clauses: the JSON text of the
      * object or array at the path ({@code wrapper}: WITHOUT_ARRAY, WITH_UNCONDITIONAL_ARRAY,
-     * WITH_CONDITIONAL_ARRAY), {@link #EMPTY}, or a {@link Failure} (a scalar without a wrapper).
+     * WITH_CONDITIONAL_ARRAY; a wrapper collects every value a path with wildcards finds),
+     * {@link #EMPTY}, or a {@link Failure} (a scalar, or several values, without a wrapper).
      */
     public static Object queryOutcome(String json, String path, String wrapper)
     {
         Object found = find(json, path);
-        if (!(found instanceof JsonNode node)) {
+        if (!(found instanceof List<?> matches)) {
             return found;
         }
-        boolean container = node.isContainerNode();
-        if (wrapper.equals("WITH_UNCONDITIONAL_ARRAY") || (wrapper.equals("WITH_CONDITIONAL_ARRAY") && !container)) {
-            return "[" + node + "]";
+        boolean single = matches.size() == 1 && ((JsonNode) matches.get(0)).isContainerNode();
+        if (wrapper.equals("WITH_UNCONDITIONAL_ARRAY") || (wrapper.equals("WITH_CONDITIONAL_ARRAY") && !single)) {
+            StringBuilder wrapped = new StringBuilder("[");
+            for (int i = 0; i < matches.size(); i++) {
+                wrapped.append(i == 0 ? "" : ",").append(matches.get(i));
+            }
+            return wrapped.append(']').toString();
         }
-        if (!container) {
+        if (matches.size() > 1) {
+            return new Failure("JSON_QUERY: the path " + path + " finds " + matches.size() + " values (WITH ARRAY WRAPPER collects them)");
+        }
+        if (!single) {
             return new Failure("JSON_QUERY: the value at " + path + " is a scalar, not an object or array (WITH ARRAY WRAPPER wraps it)");
         }
-        return node.toString();
+        return matches.get(0).toString();
     }
 
     /** The error ERROR ON EMPTY raises. */
@@ -117,7 +130,10 @@ public final class JsonPaths
         return new OntulException(ErrorCode.INVALID_ARGUMENT, failure.message() + " (ERROR ON ERROR)");
     }
 
-    /** The node at the path, {@link #EMPTY} or a {@link Failure}. */
+    /**
+     * The values the path finds (one for a path without wildcards or filters, any number for
+     * one with them), {@link #EMPTY} when it finds none in lax mode, or a {@link Failure}.
+     */
     private static Object find(String json, String path)
     {
         boolean strict = path.trim().startsWith("strict ");
@@ -135,10 +151,16 @@ public final class JsonPaths
         catch (RuntimeException e) {
             return new Failure("the path " + path + " cannot be applied: " + e.getMessage());
         }
-        if (result instanceof JsonNode node && !node.isMissingNode()) {
-            return node;
+        if (!(result instanceof JsonNode node) || node.isMissingNode()) {
+            return strict ? new Failure("no value at " + path + " (strict)") : EMPTY;
         }
-        return strict ? new Failure("no value at " + path + " (strict)") : EMPTY;
+        if (compiled.isDefinite()) {
+            return List.of(node);
+        }
+        // wildcards and filters: an array of what they found
+        List<JsonNode> matches = new java.util.ArrayList<>();
+        node.forEach(matches::add);
+        return matches.isEmpty() ? EMPTY : matches;
     }
 
     private static JsonNode read(String json, String path)

@@ -1309,10 +1309,12 @@ final class RowCodeGenerator
         }
         Value json = generate(operands.get(0), code);
         Value path = generate(operands.get(1), code);
+        // a DEFAULT is computed only where its clause applies (DEFAULT 1 / d fails no row that has a value)
         Value[] defaultValues = new Value[2];
+        StringBuilder[] defaultCode = {new StringBuilder(), new StringBuilder()};
         for (int i = 0; i < 2; i++) {
             if (defaults[i] != null) {
-                Value generated = generate(defaults[i], code);
+                Value generated = generate(defaults[i], defaultCode[i]);
                 defaultValues[i] = new Value(generated.isNull(), generated.isNull().equals("true") ? JavaKind.of(type).zero : convert(generated, type), type);
             }
         }
@@ -1348,7 +1350,7 @@ final class RowCodeGenerator
                 case "ERROR" -> code.append("throw ").append(i == 0
                         ? paths + "emptyError(\"" + function + "\", " + path.value() + ")"
                         : paths + "error((" + paths + "Failure) " + outcome + ")").append(";\n");
-                case "DEFAULT" -> code.append(isNull).append(" = ").append(defaultValues[i].isNull()).append(";\n")
+                case "DEFAULT" -> code.append(defaultCode[i]).append(isNull).append(" = ").append(defaultValues[i].isNull()).append(";\n")
                         .append(result).append(" = ").append(defaultValues[i].value()).append(";\n");
                 case "EMPTY_ARRAY", "EMPTY_OBJECT" -> code.append(isNull).append(" = false;\n").append(result).append(" = \"")
                         .append(behaviors[i].equals("EMPTY_ARRAY") ? "[]" : "{}").append("\";\n");
@@ -1461,8 +1463,14 @@ final class RowCodeGenerator
                 return unboxed(code, type, isNull, ARRAYS + "elementAt(" + args.get(0).value() + ", " + integral(args.get(1)) + ")");
             }
             case "CONTAINS" -> {
+                // elements and value compared in the type both fit (contains(ARRAY[1, 2], 1.5) is false, not a rounded match)
                 RelDataType element = args.get(0).type().getComponentType();
-                return unboxed(code, type, isNull, ARRAYS + "contains(" + args.get(0).value() + ", (Object) " + convert(args.get(1), element) + ")");
+                RelDataType common = rexBuilder.getTypeFactory().leastRestrictive(List.of(element, args.get(1).type()));
+                if (common == null) {
+                    common = element;
+                }
+                String array = castArray(args.get(0).value(), args.get(0).type(), rexBuilder.getTypeFactory().createArrayType(common, -1));
+                return unboxed(code, type, isNull, ARRAYS + "contains(" + array + ", (Object) " + convert(args.get(1), common) + ")");
             }
             default -> {
             }
@@ -1519,7 +1527,9 @@ final class RowCodeGenerator
                     + rescaleTimestamp(args.get(0).value(), args.get(0).type(), type) + ", " + isMicros(type) + ", " + args.get(1).value() + ")";
             case "WITH_TIMEZONE" -> ZONED + "fromLocal(" + rescaleTimestamp(args.get(0).value(), args.get(0).type(), type) + ", " + isMicros(type) + ", " + args.get(1).value() + ")";
             case "CARDINALITY" -> castLong("((long) " + args.get(0).value() + ".size())", type);
-            case "ARRAY_JOIN" -> ARRAYS + "join(" + args.get(0).value() + ", " + args.get(1).value() + ", " + (args.size() > 2 ? args.get(2).value() : "null") + ")";
+            // each element as its text (CAST AS VARCHAR), as Trino prints it
+            case "ARRAY_JOIN" -> ARRAYS + "join(" + castArray(args.get(0).value(), args.get(0).type(),
+                    rexBuilder.getTypeFactory().createArrayType(rexBuilder.getTypeFactory().createSqlType(SqlTypeName.VARCHAR), -1)) + ", " + args.get(1).value() + ", " + (args.size() > 2 ? args.get(2).value() : "null") + ")";
             case "LEFT" -> F + "left(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
             case "RIGHT" -> F + "right(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
             case "LPAD", "RPAD" -> F + "pad(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + (args.size() > 2 ? args.get(2).value() : "\" \"")
@@ -1672,7 +1682,8 @@ final class RowCodeGenerator
             String next = cast(arg.value(), arg.type(), type);
             result = switch (JavaKind.of(type)) {
                 case STRING -> F + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
-                case BYTES -> "(" + BINARY + "compare(" + result + ", " + next + ")" + (greatest ? " >= 0" : " <= 0") + " ? " + result + " : " + next + ")";
+                case BYTES -> BINARY + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
+                case LIST -> ARRAYS + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
                 case BOOLEAN -> "(" + result + (greatest ? " || " : " && ") + next + ")";
                 default -> "Math." + (greatest ? "max(" : "min(") + result + ", " + next + ")";
             };

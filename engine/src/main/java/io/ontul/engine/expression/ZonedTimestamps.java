@@ -27,7 +27,7 @@ import io.ontul.spi.OntulException;
 public final class ZonedTimestamps
 {
     private static final Pattern TEXT = Pattern.compile(
-            "\\s*(\\d{4}-\\d{1,2}-\\d{1,2})(?:[ T](\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?))?\\s*(Z|[+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z0-9_/+-]*)?\\s*");
+            "\\s*(\\d{4}-\\d{1,2}-\\d{1,2})(?:[ T](\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?))?\\s*(Z|[+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z0-9_/+:-]*)?\\s*");
     private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
 
     private ZonedTimestamps() {}

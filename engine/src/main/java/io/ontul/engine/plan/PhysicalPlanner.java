@@ -488,7 +488,7 @@ public final class PhysicalPlanner
         if (x == SqlTypeName.DECIMAL) {
             return a.getScale() == b.getScale();
         }
-        if (x == SqlTypeName.TIMESTAMP) {
+        if (x == SqlTypeName.TIMESTAMP || x == SqlTypeName.TIMESTAMP_TZ) {
             return (a.getPrecision() > 3) == (b.getPrecision() > 3);
         }
         return x != SqlTypeName.CHAR || a.getPrecision() == b.getPrecision();

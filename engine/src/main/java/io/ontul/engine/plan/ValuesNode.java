@@ -122,6 +122,10 @@ public final class ValuesNode
         else if (vector instanceof TimeStampMicroVector v) {
             v.setSafe(row, Functions.parseTimestamp(literal.getValueAs(org.apache.calcite.util.TimestampString.class).toString(), true));
         }
+        else if (vector instanceof org.apache.arrow.vector.TimeStampMilliTZVector || vector instanceof org.apache.arrow.vector.TimeStampMicroTZVector) {
+            ((org.apache.arrow.vector.TimeStampVector) vector).setSafe(row,
+                    io.ontul.engine.expression.ZonedTimestamps.parse(literal.getValue().toString(), vector instanceof org.apache.arrow.vector.TimeStampMicroTZVector));
+        }
         else {
             throw new IllegalStateException("unsupported VALUES column " + vector.getMinorType());
         }

@@ -73,7 +73,9 @@ public final class TypeInfo
             new Type("DATE", Types.DATE, 10, "DATE '", "'", null, false, false, null, null, 1),
             new Type("TIME", Types.TIME, 12, "TIME '", "'", null, false, false, 0, 3, 2),
             new Type("TIMESTAMP", Types.TIMESTAMP, 26, "TIMESTAMP '", "'", List.of("precision"), false, false, 0, 6, 3),
-            new Type("UUID", Types.OTHER, 36, "UUID '", "'", null, false, false, null, null, null));
+            new Type("UUID", Types.OTHER, 36, "UUID '", "'", null, false, false, null, null, null),
+            new Type("ARRAY", Types.ARRAY, 0, "ARRAY[", "]", null, false, false, null, null, null),
+            new Type("TIMESTAMP WITH TIME ZONE", Types.TIMESTAMP_WITH_TIMEZONE, 30, "TIMESTAMP WITH TIME ZONE '", "'", List.of("precision"), false, false, 0, 6, 3));
 
     private static Type number(String name, int dataType, int digits)
     {

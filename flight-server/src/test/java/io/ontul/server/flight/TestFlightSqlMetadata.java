@@ -41,7 +41,8 @@ class TestFlightSqlMetadata
 {
     private static final String PASSWORD = "test-password-metadata";
     private static final List<String> TYPE_NAMES = List.of(
-            "TINYINT", "BIGINT", "CHAR", "DECIMAL", "INTEGER", "SMALLINT", "REAL", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE", "TIME", "TIMESTAMP");
+            "TINYINT", "BIGINT", "VARBINARY", "CHAR", "DECIMAL", "INTEGER", "SMALLINT", "REAL", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE", "TIME", "TIMESTAMP",
+            "UUID", "ARRAY", "TIMESTAMP WITH TIME ZONE");
 
     @TempDir
     static Path dataDirectory;

@@ -57,7 +57,15 @@ public final class Accumulators
             case MIN, MAX -> new MinMaxAccumulator(args.get(0), kind == SqlKind.MAX, inputTypes.get(args.get(0)), false);
             case SINGLE_VALUE, ANY_VALUE -> new MinMaxAccumulator(args.get(0), false, inputTypes.get(args.get(0)), kind == SqlKind.SINGLE_VALUE);
             case ARG_MIN, ARG_MAX -> new ArgExtremeAccumulator(args.get(0), args.get(1), kind == SqlKind.ARG_MAX, inputTypes.get(args.get(0)), inputTypes.get(args.get(1)));
-            case STRING_AGG, LISTAGG -> new StringAggAccumulator(args.get(0), args.size() > 1 ? args.get(1) : -1, call.collation.getFieldCollations());
+            case STRING_AGG, LISTAGG -> {
+                for (int argument : args) {
+                    if (!SqlTypeName.CHAR_TYPES.contains(inputTypes.get(argument).getSqlTypeName())) {
+                        throw new OntulException(ErrorCode.NOT_SUPPORTED, "string_agg/listagg of " + io.ontul.engine.type.ArrowTypes.sqlName(inputTypes.get(argument))
+                                + " is not supported: it joins text (cast the values to VARCHAR)");
+                    }
+                }
+                yield new StringAggAccumulator(args.get(0), args.size() > 1 ? args.get(1) : -1, call.collation.getFieldCollations());
+            }
             case ARRAY_AGG -> new ArrayAggAccumulator(args.get(0), call.getType(), call.collation.getFieldCollations());
             case GROUPING, GROUPING_ID -> new GroupingAccumulator(groupKeyPositions, groupSetMembership);
             case LITERAL_AGG -> new LiteralAccumulator((RexLiteral) call.rexList.get(0));

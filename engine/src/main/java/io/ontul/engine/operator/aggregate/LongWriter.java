@@ -31,10 +31,8 @@ public final class LongWriter
         else if (out instanceof DateDayVector v) {
             v.setSafe(index, (int) value);
         }
-        else if (out instanceof TimeStampMilliVector v) {
-            v.setSafe(index, value);
-        }
-        else if (out instanceof TimeStampMicroVector v) {
+        else if (out instanceof org.apache.arrow.vector.TimeStampVector v) {
+            // with or without a time zone, milliseconds or microseconds: the long as it is
             v.setSafe(index, value);
         }
         else if (out instanceof SmallIntVector v) {

@@ -214,7 +214,7 @@ final class WindowFrames
                 if (sample instanceof DateDayVector) {
                     return millis / MILLIS_PER_DAY;
                 }
-                if (sample instanceof TimeStampMicroVector) {
+                if (sample instanceof TimeStampMicroVector || sample instanceof org.apache.arrow.vector.TimeStampMicroTZVector) {
                     return millis * 1000;
                 }
                 return millis;
