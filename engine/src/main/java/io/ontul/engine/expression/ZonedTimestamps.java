@@ -28,6 +28,7 @@ public final class ZonedTimestamps
 {
     private static final Pattern TEXT = Pattern.compile(
             "\\s*(\\d{4}-\\d{1,2}-\\d{1,2})(?:[ T](\\d{1,2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?))?\\s*(Z|[+-]\\d{1,2}(?::?\\d{2})?|[A-Za-z][A-Za-z0-9_/+:-]*)?\\s*");
+    private static final Pattern OFFSET = Pattern.compile("([+-])(\\d{1,2})(?::?(\\d{2}))?");
     private static final Map<String, ZoneId> ZONES = new ConcurrentHashMap<>();
 
     private ZonedTimestamps() {}
@@ -98,7 +99,7 @@ public final class ZonedTimestamps
     /** {@code +2}, {@code +02} and {@code +0200} as {@code +02:00}. */
     private static String normalizeOffset(String zone)
     {
-        Matcher offset = Pattern.compile("([+-])(\\d{1,2})(?::?(\\d{2}))?").matcher(zone);
+        Matcher offset = OFFSET.matcher(zone);
         if (!offset.matches()) {
             return zone;
         }

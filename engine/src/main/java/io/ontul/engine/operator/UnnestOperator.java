@@ -128,7 +128,7 @@ public final class UnnestOperator
                 FieldVector target = outputs[replicated.length + lists.length];
                 for (int i = 0; i < total; i++) {
                     int position = positions[i] + 1;
-                    if (maxElements(lists, rows[i]) == 0) {
+                    if (outer && positions[i] == 0 && (i + 1 == total || rows[i + 1] != rows[i]) && maxElements(lists, rows[i]) == 0) {
                         // the one row of an outer unnest over no elements
                         Vectors.setNullSafe(target, i);
                     }

@@ -6,6 +6,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.calcite.sql.SqlKind;
 
+import io.ontul.engine.expression.Vectors;
 import io.ontul.engine.operator.Columns;
 import io.ontul.engine.operator.window.StreamedWindowEvaluation.Pending;
 import io.ontul.engine.operator.window.WindowGroup.Argument;
@@ -257,7 +258,7 @@ abstract class StreamedWindowFunction
         private void writeFallback(Pending batch, int row)
         {
             if (fallback == null) {
-                WindowValues.setNull(out(batch), row);
+                Vectors.setNullSafe(out(batch), row);
             }
             else if (fallback.isConstant()) {
                 WindowValues.writeLiteral(out(batch), row, fallback.constant());
@@ -453,7 +454,7 @@ abstract class StreamedWindowFunction
                 WindowValues.copy(best, 0, out, index);
             }
             else {
-                WindowValues.setNull(out, index);
+                Vectors.setNullSafe(out, index);
             }
         }
 

@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.apache.arrow.vector.FieldVector;
 
+import io.ontul.engine.expression.Vectors;
 import io.ontul.engine.operator.window.WindowGroup.Argument;
 import io.ontul.engine.operator.window.WindowGroup.Function;
 import io.ontul.spi.ErrorCode;
@@ -134,7 +135,7 @@ final class WindowFunctions
                 copy(column, (int) target, out, p);
             }
             else if (fallback == null) {
-                WindowValues.setNull(out, p);
+                Vectors.setNullSafe(out, p);
             }
             else if (fallback.isConstant()) {
                 WindowValues.writeLiteral(out, p, fallback.constant());
@@ -158,7 +159,7 @@ final class WindowFunctions
                 copy(column, (int) target, out, p);
             }
             else {
-                WindowValues.setNull(out, p);
+                Vectors.setNullSafe(out, p);
             }
         }
     }
@@ -269,7 +270,7 @@ final class WindowFunctions
                 copy(column, deque[head], out, p);
             }
             else {
-                WindowValues.setNull(out, p);
+                Vectors.setNullSafe(out, p);
             }
         }
     }

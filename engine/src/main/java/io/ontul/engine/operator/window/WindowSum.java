@@ -6,6 +6,7 @@ import java.math.RoundingMode;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.calcite.sql.SqlKind;
 
+import io.ontul.engine.expression.Vectors;
 import io.ontul.engine.operator.Columns;
 
 /**
@@ -76,7 +77,7 @@ final class WindowSum
         switch (kind) {
             case AVG -> {
                 if (count == 0) {
-                    WindowValues.setNull(out, index);
+                    Vectors.setNullSafe(out, index);
                 }
                 else if (floating) {
                     WindowValues.writeDouble(out, index, doubleSum / count);
@@ -91,7 +92,7 @@ final class WindowSum
             }
             case SUM, SUM0 -> {
                 if (count == 0 && kind == SqlKind.SUM) {
-                    WindowValues.setNull(out, index);
+                    Vectors.setNullSafe(out, index);
                 }
                 else if (floating) {
                     WindowValues.writeDouble(out, index, count == 0 ? 0.0 : doubleSum);

@@ -12,6 +12,7 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import io.ontul.engine.expression.Vectors;
 import io.ontul.engine.operator.Columns;
 import io.ontul.engine.operator.aggregate.LongWriter;
 
@@ -95,19 +96,11 @@ final class WindowValues
         }
     }
 
-    static void setNull(FieldVector out, int index)
-    {
-        while (index >= out.getValueCapacity()) {
-            out.reAlloc();
-        }
-        out.setNull(index);
-    }
-
     /** Copies a cell, converting when the vectors' types differ. */
     static void copy(FieldVector source, int row, FieldVector out, int index)
     {
         if (source.isNull(row)) {
-            setNull(out, index);
+            Vectors.setNullSafe(out, index);
         }
         else if (source.getClass() == out.getClass() && scale(source) == scale(out)) {
             out.copyFromSafe(row, index, source);
@@ -126,12 +119,12 @@ final class WindowValues
     static void writeLiteral(FieldVector out, int index, RexLiteral literal)
     {
         if (literal == null || literal.isNull()) {
-            setNull(out, index);
+            Vectors.setNullSafe(out, index);
             return;
         }
         SqlTypeName type = literal.getType().getSqlTypeName();
         if (out instanceof BaseVariableWidthVector bytes) {
-            bytes.setSafe(index, io.ontul.engine.expression.Vectors.literalBytes(literal));
+            bytes.setSafe(index, Vectors.literalBytes(literal));
         }
         else if (out instanceof BitVector bits) {
             bits.setSafe(index, literal.getValueAs(Boolean.class) ? 1 : 0);
