@@ -214,7 +214,7 @@ public final class LogicalPlanner
                 CoreRules.UNION_TO_DISTINCT);
 
         rel = hep(rel, true, CoreRules.JOIN_TO_MULTI_JOIN);
-        rel = hep(rel, false, CoreRules.MULTI_JOIN_OPTIMIZE);
+        rel = hep(rel, false, GreedyJoinOrder.RULE, CoreRules.MULTI_JOIN_OPTIMIZE);
 
         rel = hep(rel, false,
                 CoreRules.FILTER_INTO_JOIN,
