@@ -107,6 +107,9 @@ public final class TpchBenchmark
     public void run()
             throws Exception
     {
+        if (options.check() && !workload.resultsComparable()) {
+            throw new IllegalArgumentException("--check compares results, and the two engines' " + workload.title() + " results differ by nature");
+        }
         Map<String, String> queries = selectQueries();
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
         List<String> facts = new ArrayList<>();
@@ -156,7 +159,7 @@ public final class TpchBenchmark
                         query.check().map(check -> "  check " + (check.equals("ok") ? "ok" : check)).orElse(""));
             }
 
-            BenchmarkReport report = new BenchmarkReport(title + " " + options.scaleName() + ", " + started, facts, measurements, options.check());
+            BenchmarkReport report = new BenchmarkReport(title + " " + options.scaleName() + ", " + started, facts, measurements, options.check(), workload.resultsComparable());
             System.out.println();
             System.out.print(report.text());
             if (options.out().isPresent()) {

@@ -32,6 +32,15 @@ public interface Workload
     /** Statements that load Ontul (CREATE TABLE ... AS SELECT from the built-in catalog), run in order in the benchmark's session. */
     List<String> ontulLoad(BenchmarkOptions options);
 
+    /**
+     * Whether the two engines' results are the same rows (so differing row counts are worth a
+     * note and {@code --check} compares them); not so for EXPLAIN texts.
+     */
+    default boolean resultsComparable()
+    {
+        return true;
+    }
+
     /** How {@link #ontulLoad} loads Ontul, for the report. */
     String ontulLoadDescription(BenchmarkOptions options);
 }

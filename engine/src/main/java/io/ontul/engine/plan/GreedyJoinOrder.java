@@ -37,8 +37,11 @@ import org.apache.calcite.util.ImmutableBitSet;
 public final class GreedyJoinOrder
         extends RelOptRule
 {
-    /** Multi-joins of more tables than this are ordered greedily. */
-    public static final int MIN_TABLES = 20;
+    /**
+     * Multi-joins of more tables than this are ordered greedily. Calcite's search over 12 tables
+     * takes tens of milliseconds, over 18 (TPC-DS q64) about 0.4 s and over 20 up to 0.8 s.
+     */
+    public static final int MIN_TABLES = 12;
 
     public static final GreedyJoinOrder RULE = new GreedyJoinOrder();
 

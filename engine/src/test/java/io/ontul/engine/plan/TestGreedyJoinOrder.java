@@ -1,5 +1,8 @@
 package io.ontul.engine.plan;
 
+import static io.ontul.engine.testing.ManyTableJoins.chain;
+import static io.ontul.engine.testing.ManyTableJoins.from;
+import static io.ontul.engine.testing.ManyTableJoins.shuffled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -22,6 +25,7 @@ import io.ontul.engine.api.Engine;
 import io.ontul.engine.api.QueryResult;
 import io.ontul.engine.api.Session;
 import io.ontul.engine.testing.DuckDbTpch;
+import io.ontul.engine.testing.ManyTableJoins;
 import io.ontul.engine.testing.ResultComparison;
 import io.ontul.engine.testing.ResultRows;
 
@@ -35,8 +39,7 @@ import io.ontul.engine.testing.ResultRows;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestGreedyJoinOrder
 {
-    private static final int TABLES = 64;
-    private static final int ROWS = 40;
+    private static final int TABLES = ManyTableJoins.TABLES;
 
     private DuckDBConnection duckDb;
     private Engine engine;
@@ -50,19 +53,10 @@ class TestGreedyJoinOrder
         engine = Engine.createEmbedded();
         session = engine.createSession("test");
         session.execute("USE memory.default").close();
-        Random random = new Random(64);
         try (Statement duck = duckDb.createStatement()) {
-            for (int table = 1; table <= TABLES; table++) {
-                String create = "CREATE TABLE t%d (a%d INTEGER PRIMARY KEY, b%d INTEGER, c%d INTEGER, x%d VARCHAR)".formatted(table, table, table, table, table);
-                StringBuilder insert = new StringBuilder("INSERT INTO t" + table + " VALUES ");
-                for (int row = 1; row <= ROWS; row++) {
-                    // b is a foreign key into any table's a (1..ROWS), c a small number, x names the row
-                    insert.append(row > 1 ? ", " : "").append("(%d, %d, %d, 't%d r%d')".formatted(row, 1 + random.nextInt(ROWS), random.nextInt(5), table, row));
-                }
-                session.execute(create).close();
-                session.execute(insert.toString()).close();
-                duck.execute(create);
-                duck.execute(insert.toString());
+            for (String statement : ManyTableJoins.tableStatements("", 64)) {
+                session.execute(statement).close();
+                duck.execute(statement);
             }
         }
     }
@@ -83,7 +77,7 @@ class TestGreedyJoinOrder
     void aChainOf64TablesEqualsDuckDbWithAHashJoinPerCondition()
             throws SQLException
     {
-        String sql = chain(TABLES, new Random(1), "");
+        String sql = chain("", TABLES, new Random(1), "");
         assertThat(assertMatchesDuckDb(sql)).isNotEmpty();
         assertThat(joins(sql, "HashJoin")).isEqualTo(TABLES - 1);
         assertThat(joins(sql, "NestedLoopJoin")).isZero();
@@ -111,7 +105,7 @@ class TestGreedyJoinOrder
         conditions.add("1 = 1");
         Collections.shuffle(conditions, random);
         String sql = "SELECT count(*), sum(a%d), min(x%d), max(x%d) FROM %s WHERE %s".formatted(
-                tables.get(0), tables.get(39), tables.get(20), from(tables, random), String.join(" AND ", conditions));
+                tables.get(0), tables.get(39), tables.get(20), from("", tables, random), String.join(" AND ", conditions));
         assertThat(assertMatchesDuckDb(sql).get(0).get(0)).isNotEqualTo(0L);
     }
 
@@ -131,7 +125,7 @@ class TestGreedyJoinOrder
         conditions.add("a%d = 7".formatted(tables.get(0)));
         conditions.add("a%d IN (3, 4)".formatted(tables.get(12)));
         String sql = "SELECT x%d, x%d, x%d FROM %s WHERE %s ORDER BY 1, 2, 3".formatted(
-                tables.get(0), tables.get(11), tables.get(23), from(tables, random), String.join(" AND ", conditions));
+                tables.get(0), tables.get(11), tables.get(23), from("", tables, random), String.join(" AND ", conditions));
         assertMatchesDuckDb(sql);
         assertThat(joins(sql, "HashJoin")).isEqualTo(22);
         assertThat(joins(sql, "NestedLoopJoin")).isEqualTo(1);
@@ -160,44 +154,8 @@ class TestGreedyJoinOrder
     void theJoinAtTheThresholdStillPlansExhaustively()
             throws SQLException
     {
-        assertMatchesDuckDb(chain(GreedyJoinOrder.MIN_TABLES, new Random(5), " AND c%d < 4".formatted(3)));
-        assertMatchesDuckDb(chain(GreedyJoinOrder.MIN_TABLES + 1, new Random(6), ""));
-    }
-
-    /** A chain t(i) -> t(i+1) over the first {@code tables} tables in random order, conditions and FROM list shuffled. */
-    private static String chain(int tables, Random random, String extra)
-    {
-        List<Integer> order = shuffled(tables, random);
-        List<String> conditions = new ArrayList<>();
-        for (int i = 1; i < tables; i++) {
-            int left = order.get(i - 1);
-            int right = order.get(i);
-            conditions.add(random.nextBoolean() ? "a%d = b%d".formatted(left, right) : "b%d = a%d".formatted(right, left));
-        }
-        conditions.add("c%d IN (1, 2)".formatted(order.get(tables - 1)));
-        Collections.shuffle(conditions, random);
-        List<String> columns = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            columns.add("x" + order.get(random.nextInt(tables)));
-        }
-        return "SELECT %s FROM %s WHERE %s%s".formatted(String.join(", ", columns), from(order, random), String.join(" AND ", conditions), extra);
-    }
-
-    private static List<Integer> shuffled(int tables, Random random)
-    {
-        List<Integer> order = new ArrayList<>();
-        for (int i = 1; i <= tables; i++) {
-            order.add(i);
-        }
-        Collections.shuffle(order, random);
-        return order;
-    }
-
-    private static String from(List<Integer> tables, Random random)
-    {
-        List<Integer> from = new ArrayList<>(tables);
-        Collections.shuffle(from, random);
-        return String.join(", ", from.stream().map(table -> "t" + table).toList());
+        assertMatchesDuckDb(chain("", GreedyJoinOrder.MIN_TABLES, new Random(5), " AND c%d < 4".formatted(3)));
+        assertMatchesDuckDb(chain("", GreedyJoinOrder.MIN_TABLES + 1, new Random(6), ""));
     }
 
     /** How many joins of the kind ({@code HashJoin}, {@code NestedLoopJoin}) the plan of the query has. */
