@@ -66,9 +66,9 @@ final class ConnectionHandler
         switch (method.getName()) {
             case "createStatement":
                 checkOpen();
-                return remember(new OntulStatement(connection, delegate()));
+                return remember(new OntulStatement(connection, delegate(), !url.arrowResults()));
             case "prepareStatement":
-                return remember(PreparedStatementHandler.wrap((PreparedStatement) forward(method, arguments), connection, null));
+                return remember(PreparedStatementHandler.wrap((PreparedStatement) forward(method, arguments), connection, null, !url.arrowResults()));
             case "close":
                 cancelStatements();
                 return forward(method, arguments);
@@ -155,7 +155,7 @@ final class ConnectionHandler
             return;
         }
         String target = catalog == null ? identifier(newSchema) : identifier(catalog) + "." + identifier(newSchema);
-        try (Statement statement = new OntulStatement(delegate(), delegate())) {
+        try (Statement statement = new OntulStatement(delegate(), delegate(), false)) {
             statement.execute("USE " + target);
         }
         schema = canonical(newSchema);

@@ -28,6 +28,7 @@ final class OntulStatement
 {
     private final Connection connection;
     private final Connection arrowConnection;
+    private final boolean directResults;
     private final List<String> batch = new ArrayList<>();
 
     // read by cancel() from another thread
@@ -43,10 +44,12 @@ final class OntulStatement
     private boolean poolable;
     private boolean closeOnCompletion;
 
-    OntulStatement(Connection connection, Connection arrowConnection)
+    /** @param directResults whether query results are read by {@link DirectResults} where they can be */
+    OntulStatement(Connection connection, Connection arrowConnection, boolean directResults)
     {
         this.connection = requireNonNull(connection, "connection is null");
         this.arrowConnection = requireNonNull(arrowConnection, "arrowConnection is null");
+        this.directResults = directResults;
     }
 
     private synchronized PreparedStatement prepare(String sql)
@@ -61,7 +64,7 @@ final class OntulStatement
         catch (SQLException | RuntimeException e) {
             throw SqlErrors.translate(e);
         }
-        PreparedStatement statement = PreparedStatementHandler.wrap(arrowStatement, connection, this);
+        PreparedStatement statement = PreparedStatementHandler.wrap(arrowStatement, connection, this, directResults);
         if (maxRows > 0) {
             statement.setLargeMaxRows(maxRows);
         }

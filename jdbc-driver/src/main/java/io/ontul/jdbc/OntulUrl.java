@@ -18,7 +18,9 @@ import java.util.Properties;
  * <p>
  * Properties given to {@code connect} win over URL parameters of the same name. {@code tls}
  * (default false) becomes Arrow's {@code useEncryption}; {@code catalog} and {@code schema} may
- * also be given as parameters; every other parameter (for example
+ * also be given as parameters; {@code arrowResults=true} reads query results through Arrow's
+ * driver's own result sets instead of the driver's direct reader ({@link ArrowResultSet}: much
+ * slower, kept for comparison); every other parameter (for example
  * {@code disableCertificateVerification}, {@code trustStore}, {@code trustStorePassword}) is
  * passed to Arrow's driver unchanged.
  */
@@ -32,6 +34,7 @@ final class OntulUrl
     static final String TLS = "tls";
     static final String CATALOG = "catalog";
     static final String SCHEMA = "schema";
+    static final String ARROW_RESULTS = "arrowResults";
 
     private static final String ARROW_PREFIX = "jdbc:arrow-flight-sql://";
     private static final String ARROW_USE_ENCRYPTION = "useEncryption";
@@ -43,10 +46,12 @@ final class OntulUrl
     private final Optional<String> catalog;
     private final Optional<String> schema;
     private final boolean tls;
+    private final boolean arrowResults;
     private final Map<String, String> parameters;
 
-    private OntulUrl(String host, int port, Optional<String> catalog, Optional<String> schema, boolean tls, Map<String, String> parameters)
+    private OntulUrl(String host, int port, Optional<String> catalog, Optional<String> schema, boolean tls, boolean arrowResults, Map<String, String> parameters)
     {
+        this.arrowResults = arrowResults;
         this.host = requireNonNull(host, "host is null");
         this.port = port;
         this.catalog = requireNonNull(catalog, "catalog is null");
@@ -137,6 +142,7 @@ final class OntulUrl
         }
 
         boolean tls = tls(url, parameters);
+        boolean arrowResults = flag(url, parameters, ARROW_RESULTS);
         parameters.remove(ARROW_USE_ENCRYPTION);
         for (String key : ARROW_LOCATION_KEYS) {
             parameters.remove(key);
@@ -144,7 +150,7 @@ final class OntulUrl
         if (parameters.getOrDefault(USER, "").isBlank() && !parameters.containsKey(ARROW_TOKEN)) {
             throw new SQLException("No user given for " + redact(url) + ": add user=NAME and password=SECRET as connection properties or URL parameters", "28000");
         }
-        return new OntulUrl(host, port, catalog, schema, tls, parameters);
+        return new OntulUrl(host, port, catalog, schema, tls, arrowResults, parameters);
     }
 
     /** The URL's query parameters, then the properties given to connect (empty ones do not count). */
@@ -181,6 +187,21 @@ final class OntulUrl
             case "true" -> true;
             case "false" -> false;
             default -> throw invalid(url, "tls must be true or false, not '" + text + "'");
+        };
+    }
+
+    /** Removes a true/false parameter and reads it (false when absent). */
+    private static boolean flag(String url, Map<String, String> parameters, String name)
+            throws SQLException
+    {
+        String text = parameters.remove(name);
+        if (text == null) {
+            return false;
+        }
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(url, name + " must be true or false, not '" + text + "'");
         };
     }
 
@@ -245,6 +266,12 @@ final class OntulUrl
     boolean tls()
     {
         return tls;
+    }
+
+    /** Whether query results are read through Arrow's driver's result sets ({@value #ARROW_RESULTS}=true). */
+    boolean arrowResults()
+    {
+        return arrowResults;
     }
 
     Optional<String> user()

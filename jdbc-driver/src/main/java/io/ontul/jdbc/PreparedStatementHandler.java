@@ -20,6 +20,11 @@ import java.util.Set;
  * naming it (Arrow's driver fails with a NullPointerException); an index out of range fails with
  * 07009. Values stay bound across executions until {@code clearParameters}, as JDBC says.
  * <p>
+ * Query results are read by {@link DirectResults} (an {@link ArrowResultSet} over the result's
+ * Arrow batches) when the statement has no parameters and its columns are ones that reader
+ * covers, unless the connection says {@code arrowResults=true}; otherwise by Arrow's driver.
+ * Executing again, {@code getMoreResults}, {@code cancel} and {@code close} close the result.
+ * <p>
  * Arrow's prepared statements take their result columns from the server's prepare answer,
  * so unlike its plain statements they report the right columns for empty results; Ontul's
  * {@link OntulStatement} therefore runs every statement through one of these.
@@ -33,24 +38,53 @@ final class PreparedStatementHandler
 
     private final Connection connection;
     private final Statement owner;
+    private final boolean directResults;
+    // the result DirectResults read for the last execution, if it did, and whether it did
+    private ResultSet directResult;
+    private boolean directExecution;
     private final BitSet bound = new BitSet();
     private ParameterMetaData parameters;
     // the count of the last execute() of an update, which Arrow's driver reports as a result set
     private long updateCount = -1;
 
-    private PreparedStatementHandler(PreparedStatement delegate, Connection connection, Statement owner)
+    private PreparedStatementHandler(PreparedStatement delegate, Connection connection, Statement owner, boolean directResults)
     {
         super(delegate);
         this.connection = requireNonNull(connection, "connection is null");
         this.owner = owner;
+        this.directResults = directResults;
     }
 
     /**
      * @param owner the statement result sets report; null for the prepared statement itself
+     * @param directResults whether query results are read by {@link DirectResults} where they can be
      */
-    static PreparedStatement wrap(PreparedStatement statement, Connection connection, Statement owner)
+    static PreparedStatement wrap(PreparedStatement statement, Connection connection, Statement owner, boolean directResults)
     {
-        return proxy(PreparedStatement.class, new PreparedStatementHandler(statement, connection, owner));
+        return proxy(PreparedStatement.class, new PreparedStatementHandler(statement, connection, owner, directResults));
+    }
+
+    /** Executes the query, reading its result directly when it can; null when Arrow's driver must run it. */
+    private ResultSet executeDirectly(Statement statement)
+            throws SQLException
+    {
+        if (!directResults) {
+            return null;
+        }
+        ResultSet result = DirectResults.executeQuery(delegate(), statement);
+        directResult = result;
+        directExecution = result != null;
+        return result;
+    }
+
+    private void closeDirectResult()
+            throws SQLException
+    {
+        ResultSet result = directResult;
+        directResult = null;
+        if (result != null) {
+            result.close();
+        }
     }
 
     @Override
@@ -61,6 +95,12 @@ final class PreparedStatementHandler
         String name = method.getName();
         if (!name.startsWith("get") && !name.startsWith("set") && !name.startsWith("is")) {
             updateCount = -1;
+        }
+        if (name.startsWith("execute") || name.equals("close") || name.equals("cancel") || name.equals("getMoreResults")) {
+            closeDirectResult();
+        }
+        if (name.startsWith("execute") || name.equals("addBatch")) {
+            directExecution = false;
         }
         if (name.startsWith("set") && arguments != null && arguments.length >= 2 && arguments[0] instanceof Integer index
                 && method.getParameterTypes()[0] == int.class) {
@@ -85,20 +125,43 @@ final class PreparedStatementHandler
                     updateCount = delegate().executeLargeUpdate();
                     return false;
                 }
+                if (arguments.length == 0 && executeDirectly(statement) != null) {
+                    return true;
+                }
                 return forward(method, arguments);
             case "getUpdateCount":
+                if (directExecution) {
+                    return -1;
+                }
                 return updateCount >= 0 ? (int) Math.min(updateCount, Integer.MAX_VALUE) : forward(method, arguments);
             case "getLargeUpdateCount":
+                if (directExecution) {
+                    return -1L;
+                }
                 return updateCount >= 0 ? updateCount : forward(method, arguments);
             case "getMoreResults":
+                if (directExecution) {
+                    return false;
+                }
                 if (updateCount >= 0) {
                     updateCount = -1;
                     return false;
                 }
                 return forward(method, arguments);
             case "getResultSet":
+                if (directResult != null) {
+                    return directResult;
+                }
                 return updateCount >= 0 ? null : ResultSetHandler.wrap((ResultSet) forward(method, arguments), statement);
-            case "executeQuery", "getGeneratedKeys":
+            case "executeQuery":
+                if (arguments.length == 0) {
+                    ResultSet direct = executeDirectly(statement);
+                    if (direct != null) {
+                        return direct;
+                    }
+                }
+                return ResultSetHandler.wrap((ResultSet) forward(method, arguments), statement);
+            case "getGeneratedKeys":
                 return ResultSetHandler.wrap((ResultSet) forward(method, arguments), statement);
             case "setDate", "setTime", "setTimestamp", "setObject":
                 if (arguments.length >= 2 && arguments[0] instanceof Integer index
