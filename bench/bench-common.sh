@@ -11,7 +11,7 @@ bench_needs_build() {
     [ "${SKIP_BUILD:-0}" = 1 ] && return 1
     [ "${REBUILD:-0}" = 1 ] && return 0
     [ -f "$BENCH_JAR" ] && [ -d "$BENCH_LIB" ] || return 0
-    [ -n "$(find pom.xml spi exchange engine catalogs flight-server bench \( -name target -prune \) -o \( -type f \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' -o -path '*/codegen/*' \) -newer "$BENCH_JAR" -print \) | head -1)" ]
+    [ -n "$(find pom.xml spi exchange engine catalogs flight-server jdbc-driver bench \( -name target -prune \) -o \( -type f \( -name '*.java' -o -name 'pom.xml' -o -path '*/resources/*' -o -path '*/codegen/*' \) -newer "$BENCH_JAR" -print \) | head -1)" ]
 }
 
 bench_build_if_needed() {

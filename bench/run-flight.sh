@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Ontul's Flight SQL server, started in-process, measured from a client in the same JVM:
-#   bench/run-flight.sh stream [--scale 1] [--runs 5] [--warmup 2] [--out bench/RESULTS.md|none]
-#       SELECT * FROM lineitem through FlightSqlClient vs a plain Arrow Flight server
+#   bench/run-flight.sh stream [--scale 1] [--runs 5] [--warmup 2] [--jdbc true] [--out bench/RESULTS.md|none]
+#       SELECT * FROM lineitem through FlightSqlClient vs a plain Arrow Flight server; with --jdbc true,
+#       the memory table read through the JDBC drivers with typed getters vs FlightSqlClient
 #       (io.ontul.bench.FlightStreamBenchmark)
 #   bench/run-flight.sh jdbc [--scale 1] [--runs 3] [--warmup 1] [--queries q01,q05] [--check] [--out ...]
-#       the 22 TPC-H queries through Arrow's Flight SQL JDBC driver vs DuckDB's JDBC driver
+#       the 22 TPC-H queries through the project's JDBC driver (jdbc:ontul://; JAVA_OPTS=-Dontul.bench.jdbc=arrow
+#       for Arrow's Flight SQL JDBC driver) vs DuckDB's JDBC driver
 #       (io.ontul.bench.JdbcTpchBenchmark, same options as bench/run-tpch.sh)
 # Builds the bench module (and what it needs) when its jar is missing or older than a source
 # file; REBUILD=1 forces a build, SKIP_BUILD=1 runs what is built, MVN_ARGS adds Maven arguments
@@ -19,7 +21,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 usage() {
-    sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 }
 
 case "${1:-}" in

@@ -15,7 +15,8 @@ import io.ontul.server.OntulServer;
 
 /**
  * Ontul behind its Flight SQL server (running in this JVM, reached over 127.0.0.1) through
- * Arrow's Flight SQL JDBC driver, and DuckDB through its own in-process JDBC driver. Both
+ * the project's JDBC driver ({@code jdbc:ontul://}; with {@code -Dontul.bench.jdbc=arrow},
+ * Arrow's Flight SQL JDBC driver), and DuckDB through its own in-process JDBC driver. Both
  * results are read with {@code getObject} on every value ({@link JdbcBenchmarkEngine}). Ontul's
  * tables are loaded with CREATE TABLE ... AS SELECT over the same JDBC connection.
  */
@@ -39,7 +40,10 @@ public final class FlightJdbcTpchContenders
     {
         List<String> facts = new ArrayList<>();
         facts.add("Peer: " + new DuckDbBenchmarkEngine(duckDbConnection).describe() + ", through its in-process JDBC driver");
-        String url = "jdbc:arrow-flight-sql://127.0.0.1:" + server.port() + "/?useEncryption=false&user=" + OntulServer.ADMIN_USER + "&password=";
+        boolean arrowDriver = "arrow".equals(System.getProperty("ontul.bench.jdbc"));
+        String url = arrowDriver
+                ? "jdbc:arrow-flight-sql://127.0.0.1:" + server.port() + "/?useEncryption=false&user=" + OntulServer.ADMIN_USER + "&password="
+                : "jdbc:ontul://127.0.0.1:" + server.port() + "?user=" + OntulServer.ADMIN_USER + "&password=";
         long start = System.nanoTime();
         Connection connection = DriverManager.getConnection(url + password);
         long connectNanos = System.nanoTime() - start;
@@ -48,8 +52,8 @@ public final class FlightJdbcTpchContenders
             // DuckDB runs without a memory cap in this JVM; give Ontul's queries room too
             ontul.update("SET SESSION query_max_memory = '8GB'");
             facts.add(String.format(Locale.ROOT,
-                    "Ontul: OntulServer in this JVM, reached through Arrow's Flight SQL JDBC driver %s (`%s...`, first connection %.1f s); session query_max_memory 8GB",
-                    connection.getMetaData().getDriverVersion(), url, connectNanos / 1e9));
+                    "Ontul: OntulServer in this JVM, reached through %s %s (`%s...`, first connection %.1f s); session query_max_memory 8GB",
+                    connection.getMetaData().getDriverName(), connection.getMetaData().getDriverVersion(), url, connectNanos / 1e9));
         }
         catch (SQLException | RuntimeException e) {
             connection.close();

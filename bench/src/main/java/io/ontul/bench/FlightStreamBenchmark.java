@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -99,7 +101,7 @@ public final class FlightStreamBenchmark
         String password = UUID.randomUUID().toString();
         try (OntulServer server = OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of(password),
                 new PrintStream(OutputStream.nullOutputStream()))) {
-            Session session = server.engine().createSession("bench");
+            Session session = server.engine().createSession(OntulServer.ADMIN_USER);
             session.execute("SET SESSION query_max_memory = '8GB'").close();
 
             progress("Loading %s from %s", copied, generated);
@@ -108,6 +110,10 @@ public final class FlightStreamBenchmark
             facts.add(String.format(Locale.ROOT, "Setup (not timed): `CREATE TABLE %s AS SELECT * FROM %s` through the engine, %d rows in %s",
                     copied, generated, copiedRows, seconds(System.nanoTime() - start)));
 
+            if (options.jdbc()) {
+                measureJdbc(server, password, copied, facts, started);
+                return;
+            }
             progress("Recording the batches of %s for the plain Flight server", generated);
             BufferAllocator engineRoot = server.engine().rootAllocator();
             start = System.nanoTime();
@@ -183,6 +189,69 @@ public final class FlightStreamBenchmark
         }
     }
 
+    /**
+     * The JDBC drivers reading the memory table with typed getters (JdbcReadCase): the project's
+     * driver, the same with Arrow's result sets (arrowResults=true) and Arrow's own Flight SQL
+     * JDBC driver, against FlightSqlClient reading the same stream into vectors.
+     */
+    private void measureJdbc(OntulServer server, String password, String copied, List<String> facts, String started)
+            throws Exception
+    {
+        String sql = "SELECT * FROM " + copied;
+        String ontulUrl = "jdbc:ontul://127.0.0.1:" + server.port() + "?user=" + OntulServer.ADMIN_USER + "&password=" + password;
+        String arrowUrl = "jdbc:arrow-flight-sql://127.0.0.1:" + server.port() + "/?useEncryption=false&user=" + OntulServer.ADMIN_USER + "&password=" + password;
+        try (BufferAllocator clientMemory = new RootAllocator();
+                FlightClient ontulClient = FlightClient.builder(clientMemory, Location.forGrpcInsecure("127.0.0.1", server.port())).build();
+                Connection direct = DriverManager.getConnection(ontulUrl);
+                Connection arrowResults = DriverManager.getConnection(ontulUrl + "&arrowResults=true");
+                Connection stock = DriverManager.getConnection(arrowUrl)) {
+            CredentialCallOption bearer = ontulClient.authenticateBasicToken(OntulServer.ADMIN_USER, password).orElseThrow();
+            StreamMeasurement client = new StreamMeasurement(new FlightSqlStreamCase(
+                    "FlightSqlClient, batches into vectors (no values read)", new FlightSqlClient(ontulClient), bearer, sql));
+            StreamMeasurement ontul = new StreamMeasurement(new JdbcReadCase(
+                    "Ontul JDBC driver " + direct.getMetaData().getDriverVersion() + " (jdbc:ontul://), typed getters", direct, sql));
+            StreamMeasurement ontulArrow = new StreamMeasurement(new JdbcReadCase(
+                    "Ontul JDBC driver, arrowResults=true (Arrow's result sets), typed getters", arrowResults, sql));
+            StreamMeasurement arrow = new StreamMeasurement(new JdbcReadCase(
+                    "Arrow Flight SQL JDBC driver " + stock.getMetaData().getDriverVersion() + " (stock), typed getters", stock, sql));
+            List<StreamMeasurement> cases = List.of(client, ontul, ontulArrow, arrow);
+            Map<String, String> waitStatistics = new LinkedHashMap<>();
+            for (int round = 0; round < options.warmups(); round++) {
+                progress("Warm-up %d of %d", round + 1, options.warmups());
+                runRound(cases, false, null, waitStatistics);
+            }
+            for (int round = 0; round < options.runs(); round++) {
+                progress("Run %d of %d", round + 1, options.runs());
+                runRound(cases, true, null, waitStatistics);
+            }
+            facts.add("Server and clients in this JVM on 127.0.0.1 (the client's decoding competes with the server for the same cores); each JDBC case "
+                    + "reads every column of every row with the getter of its type (getLong, getInt, getBigDecimal, getString, getDate) into a checksum");
+            facts.add("Times run from the call that starts the query to the end of the result; first batch: to the first row (JDBC) or batch. "
+                    + "Throughput vs raw = FlightSqlClient's median time / the case's (the first line is the reference here)");
+            List<String> conclusions = new ArrayList<>();
+            conclusions.add("Goals (issue 30): the project's driver at least 5x Arrow's stock driver, and at least 0.8x FlightSqlClient reading the same stream into vectors.");
+            if (ontul.timed() && arrow.timed() && client.timed()) {
+                double overStock = (double) arrow.medianNanos() / ontul.medianNanos();
+                double ofClient = (double) client.medianNanos() / ontul.medianNanos();
+                conclusions.add(String.format(Locale.ROOT, "Ontul's driver: %.2fx Arrow's stock driver (%s), %.2fx FlightSqlClient (%s); %.2f M rows/s.",
+                        overStock, overStock >= 5 ? "goal met" : "goal missed", ofClient, ofClient >= 0.8 ? "goal met" : "goal missed",
+                        ontul.rows() / (ontul.medianNanos() / 1e9) / 1e6));
+            }
+            for (StreamMeasurement measurement : cases) {
+                measurement.failure().ifPresent(failure -> conclusions.add(measurement.name() + ": FAILED: " + failure));
+            }
+            StreamReport report = new StreamReport("JDBC read, SELECT * FROM " + copied + " " + options.schema() + ", " + started,
+                    facts, cases, client, conclusions);
+            System.out.println();
+            System.out.print(report.text());
+            if (options.out().isPresent()) {
+                report.appendTo(options.out().get());
+                System.out.println();
+                System.out.println("Appended to " + options.out().get());
+            }
+        }
+    }
+
     private static void runRound(List<StreamMeasurement> cases, boolean timed, ReplayFlightProducer replay, Map<String, String> waitStatistics)
     {
         for (StreamMeasurement measurement : cases) {
@@ -194,7 +263,7 @@ public final class FlightStreamBenchmark
                 if (timed) {
                     measurement.record(run);
                 }
-                String statistics = replay.takeWaitStatistics();
+                String statistics = replay == null ? "0 waits" : replay.takeWaitStatistics();
                 if (!statistics.startsWith("0 waits")) {
                     waitStatistics.put(measurement.name(), statistics);
                 }

@@ -9,19 +9,24 @@ import java.util.Optional;
 public final class FlightStreamOptions
 {
     public static final String USAGE = String.join(System.lineSeparator(),
-            "usage: FlightStreamBenchmark [--scale 1|tiny|N] [--runs 5] [--warmup 2] [--out bench/RESULTS.md|none]",
+            "usage: FlightStreamBenchmark [--scale 1|tiny|N] [--runs 5] [--warmup 2] [--jdbc true|false] [--out bench/RESULTS.md|none]",
             "  --scale    TPC-H scale factor of the lineitem table streamed; tiny is 0.01 (default 1)",
             "  --runs     timed runs of each case; the median counts (default 5)",
             "  --warmup   untimed runs of each case before timing (default 2)",
+            "  --jdbc     true: read the memory table through JDBC instead (the project's driver, the same with",
+            "             arrowResults=true, Arrow's Flight SQL JDBC driver; every column with its typed getter),",
+            "             against FlightSqlClient reading the same stream into vectors (default false)",
             "  --out      markdown file the results are appended to, or none (default bench/RESULTS.md)");
 
     private final String schema;
     private final int runs;
     private final int warmups;
     private final Optional<Path> out;
+    private final boolean jdbc;
 
-    private FlightStreamOptions(String schema, int runs, int warmups, Optional<Path> out)
+    private FlightStreamOptions(String schema, int runs, int warmups, Optional<Path> out, boolean jdbc)
     {
+        this.jdbc = jdbc;
         this.schema = requireNonNull(schema, "schema is null");
         this.runs = runs;
         this.warmups = warmups;
@@ -35,6 +40,7 @@ public final class FlightStreamOptions
         int runs = 5;
         int warmups = 2;
         Optional<Path> out = Optional.of(Path.of("bench", "RESULTS.md"));
+        boolean jdbc = false;
         for (int index = 0; index < args.length; index++) {
             String option = args[index];
             if (index + 1 >= args.length) {
@@ -51,6 +57,12 @@ public final class FlightStreamOptions
                 case "--warmup":
                     warmups = atLeast(value, option, 0);
                     break;
+                case "--jdbc":
+                    if (!value.equals("true") && !value.equals("false")) {
+                        throw new IllegalArgumentException("--jdbc must be true or false, not: " + value);
+                    }
+                    jdbc = value.equals("true");
+                    break;
                 case "--out":
                     out = value.equals("none") ? Optional.empty() : Optional.of(Path.of(value));
                     break;
@@ -58,7 +70,7 @@ public final class FlightStreamOptions
                     throw new IllegalArgumentException("Unknown option: " + option);
             }
         }
-        return new FlightStreamOptions(schema, runs, warmups, out);
+        return new FlightStreamOptions(schema, runs, warmups, out, jdbc);
     }
 
     /** The schema of Ontul's tpch catalog: tiny, sf1, sf10, ... */
@@ -80,6 +92,12 @@ public final class FlightStreamOptions
     public Optional<Path> out()
     {
         return out;
+    }
+
+    /** Whether the JDBC drivers are measured (instead of the Flight streams). */
+    public boolean jdbc()
+    {
+        return jdbc;
     }
 
     private static String schemaName(String text)

@@ -57,6 +57,8 @@ final class ArrowResultSet
         return thread;
     });
 
+    private static final int DATE_CACHE_SIZE = 4096;
+
     private final PrefetchedBatches batches;
     private final ResultSetMetaData metadata;
     private final Statement statement;
@@ -75,6 +77,10 @@ final class ArrowResultSet
     private boolean closed;
     private int fetchSize;
     private Map<String, Integer> columnsByLabel;
+    // java.sql.Date milliseconds by epoch day, for this result's reads: Date.valueOf works out the
+    // default zone's offset for every value, which costs more than the rest of a row's getters
+    private final long[] cachedDays = new long[DATE_CACHE_SIZE];
+    private final long[] cachedDateMillis = new long[DATE_CACHE_SIZE];
 
     /**
      * @param metadata the result's columns, as the prepared statement reports them
@@ -93,6 +99,7 @@ final class ArrowResultSet
         for (int column = 0; column < sqlTypes.length; column++) {
             sqlTypes[column] = metadata.getColumnType(column + 1);
         }
+        java.util.Arrays.fill(cachedDays, Long.MIN_VALUE);
         this.timeoutSeconds = timeoutSeconds;
         this.timeout = timeoutSeconds > 0
                 ? TIMEOUTS.schedule(() -> {
@@ -285,8 +292,22 @@ final class ArrowResultSet
             throws SQLException
     {
         ColumnReader reader = numeric(column);
-        // narrowed as Java narrows: a DOUBLE saturates to int (then wraps to short and byte)
-        return !wasNull && reader.kind == Kind.FLOATING ? (int) reader.getDouble(row) : (int) getLong(column);
+        if (wasNull) {
+            return 0;
+        }
+        return switch (reader.kind) {
+            // narrowed as Java narrows: a DOUBLE saturates to int (then wraps to short and byte)
+            case FLOATING -> (int) reader.getDouble(row);
+            case TEXT -> {
+                try {
+                    yield (int) reader.getLong(row);
+                }
+                catch (NumberFormatException e) {
+                    throw conversion(column, reader, "a number", e);
+                }
+            }
+            default -> (int) reader.getLong(row);
+        };
     }
 
     @Override
@@ -412,11 +433,21 @@ final class ArrowResultSet
     {
         ColumnReader reader = column(column);
         if (reader.kind == Kind.DATE && !wasNull) {
-            // the common case without a zone conversion object per value
-            return Date.valueOf(LocalDate.ofEpochDay(reader.getLong(row)));
+            return new Date(dateMillis(reader.getLong(row)));
         }
         LocalDateTime value = dateTime(column, reader, "a date");
         return value == null ? null : TemporalValues.date(value, null);
+    }
+
+    /** The milliseconds of Date.valueOf(the day), from the cache when this result read the day before. */
+    private long dateMillis(long epochDay)
+    {
+        int slot = (int) (epochDay & (DATE_CACHE_SIZE - 1));
+        if (cachedDays[slot] != epochDay) {
+            cachedDateMillis[slot] = Date.valueOf(LocalDate.ofEpochDay(epochDay)).getTime();
+            cachedDays[slot] = epochDay;
+        }
+        return cachedDateMillis[slot];
     }
 
     @Override
@@ -462,7 +493,10 @@ final class ArrowResultSet
             throws SQLException
     {
         ColumnReader reader = column(column);
-        return wasNull ? null : reader.getObject(row);
+        if (wasNull) {
+            return null;
+        }
+        return reader.kind == Kind.DATE ? new Date(dateMillis(reader.getLong(row))) : reader.getObject(row);
     }
 
     @Override

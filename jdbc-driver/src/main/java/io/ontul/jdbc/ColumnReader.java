@@ -182,6 +182,7 @@ abstract class ColumnReader
     {
         protected ArrowBuf validity;
         protected ArrowBuf data;
+        private boolean mayHaveNulls;
 
         FixedWidthReader(Kind kind)
         {
@@ -193,12 +194,13 @@ abstract class ColumnReader
         {
             validity = vector.getValidityBuffer();
             data = vector.getDataBuffer();
+            mayHaveNulls = vector.getNullCount() > 0;
         }
 
         @Override
         final boolean isNull(int row)
         {
-            return (validity.getByte(row >>> 3) & (1 << (row & 7))) == 0;
+            return mayHaveNulls && (validity.getByte(row >>> 3) & (1 << (row & 7))) == 0;
         }
     }
 
@@ -494,6 +496,7 @@ abstract class ColumnReader
         protected ArrowBuf offsets;
         protected ArrowBuf data;
         private FieldVector vector;
+        private boolean mayHaveNulls;
 
         VariableWidthReader(Kind kind)
         {
@@ -508,12 +511,13 @@ abstract class ColumnReader
             // FIXED_SIZE_BINARY has no offsets: getBytes reads it through the vector
             offsets = vector instanceof FixedSizeBinaryVector ? null : vector.getOffsetBuffer();
             data = vector.getDataBuffer();
+            mayHaveNulls = vector.getNullCount() > 0;
         }
 
         @Override
         final boolean isNull(int row)
         {
-            return (validity.getByte(row >>> 3) & (1 << (row & 7))) == 0;
+            return mayHaveNulls && (validity.getByte(row >>> 3) & (1 << (row & 7))) == 0;
         }
 
         @Override
@@ -529,10 +533,20 @@ abstract class ColumnReader
         }
     }
 
+    /**
+     * VARCHAR values. Short values repeat in most columns that have them (flags, codes, modes),
+     * so the strings of values up to {@value #CACHED_LENGTH} bytes are kept in a small table by
+     * their bytes and handed out again (strings are immutable) instead of decoding a new one.
+     */
     private static final class TextReader
             extends VariableWidthReader
     {
+        private static final int CACHED_LENGTH = 16;
+        private static final int CACHE_SLOTS = 64;
+
         private byte[] scratch = new byte[256];
+        private final byte[][] cachedBytes = new byte[CACHE_SLOTS][];
+        private final String[] cachedStrings = new String[CACHE_SLOTS];
 
         TextReader()
         {
@@ -548,7 +562,22 @@ abstract class ColumnReader
                 scratch = new byte[Math.max(length, scratch.length * 2)];
             }
             data.getBytes(start, scratch, 0, length);
-            return new String(scratch, 0, length, UTF_8);
+            if (length > CACHED_LENGTH) {
+                return new String(scratch, 0, length, UTF_8);
+            }
+            int hash = length;
+            for (int i = 0; i < length; i++) {
+                hash = 31 * hash + scratch[i];
+            }
+            int slot = (hash ^ (hash >>> 7)) & (CACHE_SLOTS - 1);
+            byte[] cached = cachedBytes[slot];
+            if (cached != null && java.util.Arrays.equals(cached, 0, cached.length, scratch, 0, length)) {
+                return cachedStrings[slot];
+            }
+            String value = new String(scratch, 0, length, UTF_8);
+            cachedBytes[slot] = java.util.Arrays.copyOf(scratch, length);
+            cachedStrings[slot] = value;
+            return value;
         }
 
         @Override

@@ -288,5 +288,17 @@ class TestDirectResults
             assertThat((Object[]) result.getArray(1).getArray()).containsExactly(1, 2, 3);
             assertThat(result.getString(2)).isEqualTo("x");
         }
+        // an instant (TIMESTAMP WITH TIME ZONE) has no direct reader either; UUID is text
+        try (Connection connection = connect(false); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT CAST('2024-01-01 10:00:00+02:00' AS TIMESTAMP WITH TIME ZONE) AS instant")) {
+            assertThat(result.isWrapperFor(ArrowResultSet.class)).isFalse();
+            assertThat(result.next()).isTrue();
+            assertThat(result.getTimestamp(1).toInstant()).isEqualTo(java.time.Instant.parse("2024-01-01T08:00:00Z"));
+        }
+        try (Connection connection = connect(false); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT UUID '6ba7b810-9dad-11d1-80b4-00c04fd430c8' AS id")) {
+            assertThat(result.next()).isTrue();
+            assertThat(result.getString(1)).isEqualTo("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+        }
     }
 }
