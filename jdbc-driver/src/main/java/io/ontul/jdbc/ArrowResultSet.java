@@ -26,9 +26,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.vector.FieldVector;
@@ -51,13 +51,21 @@ import io.ontul.jdbc.ColumnReader.Kind;
 final class ArrowResultSet
         extends ReadOnlyResultSet
 {
-    private static final ScheduledExecutorService TIMEOUTS = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "ontul-jdbc-query-timeout");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private static final ScheduledExecutorService TIMEOUTS = timeouts();
 
     private static final int DATE_CACHE_SIZE = 4096;
+
+    private static ScheduledExecutorService timeouts()
+    {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "ontul-jdbc-query-timeout");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // a result that ends in time forgets its timeout at once
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
 
     private final PrefetchedBatches batches;
     private final ResultSetMetaData metadata;
@@ -74,13 +82,17 @@ final class ArrowResultSet
     private long rowNumber;
     private boolean afterLast;
     private boolean wasNull;
-    private boolean closed;
+    // closed may be set by another thread (a statement's cancel or close); the thread that reads
+    // the rows frees the batch it holds, when it next calls in or closes the result itself
+    private volatile boolean closed;
+    private volatile Thread reader;
+    private boolean released;
     private int fetchSize;
     private Map<String, Integer> columnsByLabel;
     // java.sql.Date milliseconds by epoch day, for this result's reads: Date.valueOf works out the
     // default zone's offset for every value, which costs more than the rest of a row's getters
-    private final long[] cachedDays = new long[DATE_CACHE_SIZE];
-    private final long[] cachedDateMillis = new long[DATE_CACHE_SIZE];
+    private long[] cachedDays;
+    private long[] cachedDateMillis;
 
     /**
      * @param metadata the result's columns, as the prepared statement reports them
@@ -99,12 +111,14 @@ final class ArrowResultSet
         for (int column = 0; column < sqlTypes.length; column++) {
             sqlTypes[column] = metadata.getColumnType(column + 1);
         }
-        java.util.Arrays.fill(cachedDays, Long.MIN_VALUE);
         this.timeoutSeconds = timeoutSeconds;
         this.timeout = timeoutSeconds > 0
                 ? TIMEOUTS.schedule(() -> {
-                    timedOut = true;
-                    batches.close();
+                    // the timeout covers the query, not the application's reading of the rows
+                    if (!batches.received()) {
+                        timedOut = true;
+                        batches.cancel();
+                    }
                 }, timeoutSeconds, TimeUnit.SECONDS)
                 : null;
     }
@@ -113,6 +127,9 @@ final class ArrowResultSet
     public boolean next()
             throws SQLException
     {
+        if (reader != Thread.currentThread()) {
+            reader = Thread.currentThread();
+        }
         checkOpen();
         if (afterLast) {
             return false;
@@ -146,6 +163,7 @@ final class ArrowResultSet
             next = batches.next();
         }
         catch (SQLException e) {
+            afterLast = true;
             throw timedOut ? timeoutError(e) : e;
         }
         if (next == null) {
@@ -158,12 +176,19 @@ final class ArrowResultSet
         List<FieldVector> vectors = next.getFieldVectors();
         if (readers == null) {
             if (vectors.size() != sqlTypes.length) {
+                afterLast = true;
+                batch.close();
+                batch = null;
                 throw new SQLException("The result has " + vectors.size() + " columns, its statement reported " + sqlTypes.length, SqlErrors.INTERNAL);
             }
             readers = new ColumnReader[vectors.size()];
             for (int column = 0; column < readers.length; column++) {
                 readers[column] = ColumnReader.of(vectors.get(column));
                 if (readers[column] == null) {
+                    afterLast = true;
+                    batch.close();
+                    batch = null;
+                    readers = null;
                     throw new SQLException("The driver cannot read column " + (column + 1) + " (" + vectors.get(column).getField() + ") directly: connect with arrowResults=true", SqlErrors.INTERNAL);
                 }
             }
@@ -196,14 +221,30 @@ final class ArrowResultSet
         }
     }
 
+    /**
+     * Closes the result. On the thread that reads it (or before any read) this frees its batch
+     * at once; from another thread (a statement's cancel or close) it stops the stream, and the
+     * reading thread, which may be inside a getter, frees the batch when it next calls in.
+     */
     @Override
     public void close()
     {
-        if (closed) {
-            return;
-        }
         closed = true;
-        finish();
+        Thread owner = reader;
+        if (owner == null || owner == Thread.currentThread()) {
+            release();
+        }
+        else {
+            batches.cancel();
+        }
+    }
+
+    private void release()
+    {
+        if (!released) {
+            released = true;
+            finish();
+        }
     }
 
     @Override
@@ -217,6 +258,9 @@ final class ArrowResultSet
             throws SQLException
     {
         if (closed) {
+            if (reader == Thread.currentThread()) {
+                release();
+            }
             throw new SQLException("The result set is closed", "24000");
         }
     }
@@ -226,7 +270,7 @@ final class ArrowResultSet
             throws SQLException
     {
         checkOpen();
-        if (batch == null) {
+        if (batch == null || row < 0) {
             throw new SQLException(afterLast ? "The cursor is after the last row" : "The cursor is before the first row: call next()", "24000");
         }
         if (column < 1 || column > readers.length) {
@@ -442,6 +486,11 @@ final class ArrowResultSet
     /** The milliseconds of Date.valueOf(the day), from the cache when this result read the day before. */
     private long dateMillis(long epochDay)
     {
+        if (cachedDays == null) {
+            cachedDays = new long[DATE_CACHE_SIZE];
+            cachedDateMillis = new long[DATE_CACHE_SIZE];
+            java.util.Arrays.fill(cachedDays, Long.MIN_VALUE);
+        }
         int slot = (int) (epochDay & (DATE_CACHE_SIZE - 1));
         if (cachedDays[slot] != epochDay) {
             cachedDateMillis[slot] = Date.valueOf(LocalDate.ofEpochDay(epochDay)).getTime();
@@ -520,6 +569,10 @@ final class ArrowResultSet
         if (reader.kind == Kind.DATE || reader.kind == Kind.TIME || reader.kind == Kind.TIMESTAMP) {
             if (wasNull) {
                 return null;
+            }
+            if (reader.kind == Kind.DATE && type == Date.class) {
+                // as getDate reads it
+                return type.cast(new Date(dateMillis(reader.getLong(row))));
             }
             Object converted = TemporalValues.convert(reader.getDateTime(row), sqlTypes[column - 1], type);
             if (converted != null) {
@@ -650,7 +703,7 @@ final class ArrowResultSet
             throws SQLException
     {
         checkOpen();
-        return batch == null ? 0 : (int) Math.min(rowNumber, Integer.MAX_VALUE);
+        return afterLast ? 0 : (int) Math.min(rowNumber, Integer.MAX_VALUE);
     }
 
     @Override
@@ -658,7 +711,21 @@ final class ArrowResultSet
             throws SQLException
     {
         checkOpen();
-        return rowNumber == 0 && !afterLast;
+        if (rowNumber > 0 || afterLast) {
+            return false;
+        }
+        if (batch == null) {
+            // false for a result without rows: look at the first batch (next() then starts in it)
+            if (reader != Thread.currentThread()) {
+                reader = Thread.currentThread();
+            }
+            if (!nextBatch()) {
+                finish();
+                return false;
+            }
+            row = -1;
+        }
+        return true;
     }
 
     @Override
@@ -674,7 +741,7 @@ final class ArrowResultSet
             throws SQLException
     {
         checkOpen();
-        return batch != null && rowNumber == 1;
+        return rowNumber == 1 && !afterLast;
     }
 
     @Override

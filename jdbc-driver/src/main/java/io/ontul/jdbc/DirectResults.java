@@ -71,9 +71,18 @@ final class DirectResults
         catch (ReflectiveOperationException e) {
             return null;
         }
+        long maxRows = arrow.getLargeMaxRows();
+        int timeoutSeconds = arrow.getQueryTimeout();
+        ResultSetMetaData columns = ResultSetMetaDataHandler.wrap(metadata);
         FlightInfo info = arrow.executeFlightInfoQuery();
         List<CloseableEndpointStreamPair> streams = client.getStreams(info);
-        return new ArrowResultSet(new PrefetchedBatches(streams), ResultSetMetaDataHandler.wrap(metadata), owner,
-                arrow.getLargeMaxRows(), arrow.getQueryTimeout());
+        PrefetchedBatches batches = new PrefetchedBatches(streams);
+        try {
+            return new ArrowResultSet(batches, columns, owner, maxRows, timeoutSeconds);
+        }
+        catch (SQLException | RuntimeException e) {
+            batches.close();
+            throw e;
+        }
     }
 }

@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.arrow.driver.jdbc.client.CloseableEndpointStreamPair;
 import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.vector.util.TransferPair;
 import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.vector.util.TransferPair;
 
 /**
  * The batches of a result's Flight streams, received on a thread of their own while the client
@@ -21,6 +22,11 @@ import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.vector.VectorSchemaR
  * root of their own and wait in a queue of {@value #AHEAD} batches, so a client that reads
  * slower than the server sends holds at most that many batches and gRPC's flow control slows
  * the server. A failure of the stream reaches the reader at the batch where it happened.
+ * <p>
+ * Two ways to stop: {@link #cancel} from any thread (a statement's cancel, a query timeout)
+ * stops the streams and makes the reader's next {@link #next} fail with SQLState 57014;
+ * {@link #close}, on the reading thread, also waits for the receiver and frees the batches
+ * not read.
  */
 final class PrefetchedBatches
         implements AutoCloseable
@@ -29,13 +35,13 @@ final class PrefetchedBatches
     static final int AHEAD = 2;
 
     private static final Object END = new Object();
-    /** What a reader waiting for a batch finds after {@link #close} from another thread (a cancel). */
-    private static final Object CLOSED = new Object();
 
     private final List<CloseableEndpointStreamPair> streams;
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(AHEAD);
     private final Thread receiver;
-    private volatile boolean closed;
+    private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean received;
     private boolean ended;
 
     PrefetchedBatches(List<CloseableEndpointStreamPair> streams)
@@ -51,7 +57,7 @@ final class PrefetchedBatches
         try {
             for (CloseableEndpointStreamPair pair : streams) {
                 FlightStream stream = pair.getStream();
-                while (!closed && stream.next()) {
+                while (!cancelled.get() && stream.next()) {
                     VectorSchemaRoot root = stream.getRoot();
                     if (root.getRowCount() == 0) {
                         continue;
@@ -63,10 +69,11 @@ final class PrefetchedBatches
                     }
                 }
             }
+            received = true;
             offer(END);
         }
         catch (Throwable failure) {
-            if (!closed) {
+            if (!cancelled.get()) {
                 offer(failure);
             }
         }
@@ -87,7 +94,7 @@ final class PrefetchedBatches
     private boolean offer(Object item)
     {
         try {
-            while (!closed) {
+            while (!cancelled.get()) {
                 if (queue.offer(item, 50, TimeUnit.MILLISECONDS)) {
                     return true;
                 }
@@ -99,10 +106,16 @@ final class PrefetchedBatches
         return false;
     }
 
+    /** Whether every batch of the streams has arrived (the reader may still be reading them). */
+    boolean received()
+    {
+        return received;
+    }
+
     /**
      * The next batch, which the caller closes when it has read it, or null after the last one.
      *
-     * @throws SQLException what the stream failed with
+     * @throws SQLException what the stream failed with; SQLState 57014 after a cancel
      */
     VectorSchemaRoot next()
             throws SQLException
@@ -110,9 +123,15 @@ final class PrefetchedBatches
         if (ended) {
             return null;
         }
-        Object item;
+        Object item = null;
         try {
-            item = queue.take();
+            while (item == null) {
+                if (cancelled.get()) {
+                    ended = true;
+                    throw new SQLException("The query was cancelled: its statement was cancelled, closed or timed out", "57014");
+                }
+                item = queue.poll(100, TimeUnit.MILLISECONDS);
+            }
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -122,10 +141,6 @@ final class PrefetchedBatches
             ended = true;
             return null;
         }
-        if (item == CLOSED) {
-            ended = true;
-            throw new SQLException("The query was cancelled: its statement was cancelled or closed", "57014");
-        }
         if (item instanceof Throwable failure) {
             ended = true;
             throw SqlErrors.translate(failure);
@@ -133,26 +148,29 @@ final class PrefetchedBatches
         return (VectorSchemaRoot) item;
     }
 
-    /**
-     * Stops receiving (cancelling the streams if they have not ended) and frees the batches not
-     * read; a reader waiting in {@link #next} (a cancel from another thread) fails with SQLState 57014.
-     */
+    /** Stops the streams if they have not ended; safe from any thread, and quick (it waits for nothing). */
+    void cancel()
+    {
+        if (!cancelled.compareAndSet(false, true) || received) {
+            return;
+        }
+        for (CloseableEndpointStreamPair pair : streams) {
+            try {
+                pair.getStream().cancel("The result set was closed", null);
+            }
+            catch (RuntimeException ignored) {
+                // the stream ended meanwhile
+            }
+        }
+    }
+
+    /** Cancels, waits for the receiver, and frees the batches not read; for the reading thread. */
     @Override
     public void close()
     {
-        if (closed) {
+        cancel();
+        if (!closed.compareAndSet(false, true)) {
             return;
-        }
-        closed = true;
-        if (receiver.isAlive()) {
-            for (CloseableEndpointStreamPair pair : streams) {
-                try {
-                    pair.getStream().cancel("The result set was closed", null);
-                }
-                catch (RuntimeException ignored) {
-                    // the stream ended meanwhile
-                }
-            }
         }
         try {
             receiver.join(TimeUnit.SECONDS.toMillis(10));
@@ -166,8 +184,6 @@ final class PrefetchedBatches
                 batch.close();
             }
         }
-        // wakes a reader waiting in next() on another thread
-        queue.offer(CLOSED);
         for (CloseableEndpointStreamPair pair : streams) {
             try {
                 pair.close();

@@ -40,7 +40,7 @@ final class PreparedStatementHandler
     private final Statement owner;
     private final boolean directResults;
     // the result DirectResults read for the last execution, if it did, and whether it did
-    private ResultSet directResult;
+    private volatile ResultSet directResult;
     private boolean directExecution;
     private final BitSet bound = new BitSet();
     private ParameterMetaData parameters;

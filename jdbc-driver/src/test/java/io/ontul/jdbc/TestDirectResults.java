@@ -278,6 +278,88 @@ class TestDirectResults
     }
 
     @Test
+    void theCursorPositionIsReportedAsJdbcSaysAlsoForAnEmptyResult()
+            throws SQLException
+    {
+        try (Connection connection = connect(false); Statement statement = connection.createStatement()) {
+            try (ResultSet empty = statement.executeQuery("SELECT n_name FROM tpch.tiny.nation WHERE n_nationkey < 0")) {
+                assertThat(empty.isWrapperFor(ArrowResultSet.class)).isTrue();
+                assertThat(empty.isBeforeFirst()).as("a result without rows has no position before its first").isFalse();
+                assertThat(empty.next()).isFalse();
+                assertThat(empty.isAfterLast()).isFalse();
+                assertThat(empty.getRow()).isZero();
+            }
+            try (ResultSet result = statement.executeQuery("SELECT n_nationkey FROM tpch.tiny.nation ORDER BY n_nationkey")) {
+                assertThat(result.isBeforeFirst()).isTrue();
+                assertThatThrownBy(() -> result.getLong(1)).isInstanceOf(SQLException.class).hasMessageContaining("before the first row");
+                assertThat(result.next()).isTrue();
+                assertThat(result.isFirst()).isTrue();
+                assertThat(result.getLong(1)).isZero();
+                long rows = 1;
+                while (result.next()) {
+                    assertThat(result.getLong(1)).isEqualTo(rows);
+                    rows++;
+                }
+                assertThat(rows).isEqualTo(25);
+                assertThat(result.isAfterLast()).isTrue();
+                assertThat(result.getRow()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void theQueryTimeoutDoesNotCountTheTimeTheApplicationTakesOverTheRows()
+            throws Exception
+    {
+        try (Connection connection = connect(false); Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(1);
+            try (ResultSet result = statement.executeQuery("SELECT n_nationkey FROM tpch.tiny.nation ORDER BY n_nationkey")) {
+                assertThat(result.next()).isTrue();
+                // every row has arrived long before the timeout; the application is slow
+                Thread.sleep(1_500);
+                long rows = 1;
+                while (result.next()) {
+                    rows++;
+                }
+                assertThat(rows).isEqualTo(25);
+            }
+        }
+    }
+
+    @Test
+    void aCancelFromAnotherThreadStopsTheReaderAndFreesItsBatches()
+            throws Exception
+    {
+        Connection connection = connect(false);
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("SELECT * FROM tpch.sf1.lineitem");
+        assertThat(result.next()).isTrue();
+        List<SQLException> failures = new ArrayList<>();
+        long[] read = new long[1];
+        Thread reader = new Thread(() -> {
+            try (result) {
+                while (result.next()) {
+                    result.getString(16);
+                    read[0]++;
+                }
+            }
+            catch (SQLException e) {
+                failures.add(e);
+            }
+        });
+        reader.start();
+        Thread.sleep(300);
+        statement.cancel();
+        reader.join(30_000);
+        assertThat(reader.isAlive()).isFalse();
+        assertThat(read[0]).as("rows read before the cancel").isLessThan(6_001_215);
+        assertThat(failures).singleElement().satisfies(e -> assertThat(e.getSQLState()).isIn("57014", "24000"));
+        statement.close();
+        // Arrow's allocator would refuse to close with a batch still held
+        connection.close();
+    }
+
+    @Test
     void columnsTheReaderDoesNotCoverAreReadByArrowsDriver()
             throws SQLException
     {

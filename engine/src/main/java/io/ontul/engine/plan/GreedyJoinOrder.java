@@ -123,7 +123,7 @@ public final class GreedyJoinOrder
                     Tree right = left == a ? b : a;
                     RelNode candidate = join(left, right, conditionsWithin(pending, both), rexBuilder);
                     double rows = rows(mq, candidate);
-                    if (rows < bestRows) {
+                    if (best == null || rows < bestRows) {
                         bestRows = rows;
                         bestLeft = left;
                         bestRight = right;
