@@ -1,5 +1,6 @@
 package io.ontul.jdbc;
 
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,29 +14,50 @@ import org.apache.arrow.driver.jdbc.ArrowFlightPreparedStatement;
 import org.apache.arrow.driver.jdbc.client.ArrowFlightSqlClientHandler;
 import org.apache.arrow.driver.jdbc.client.CloseableEndpointStreamPair;
 import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.driver.jdbc.shaded.org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.driver.jdbc.shaded.org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.arrow.driver.jdbc.shaded.org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.arrow.driver.jdbc.utils.AvaticaParameterBinder;
 
 /**
  * Runs the query of one of Arrow's prepared statements and reads its result with an
  * {@link ArrowResultSet} instead of Arrow's result set: the statement is executed by Arrow's
  * driver (GetFlightInfo on its connection, with its credentials and session), and the result's
- * streams are opened by the same client. Applies to statements without parameters whose
- * columns all have a {@link ColumnReader} (ARRAY, TIMESTAMP WITH TIME ZONE and other types go
- * Arrow's way), and only while Arrow's driver is the version whose client this reaches: its
- * connection hands the client out to its own package only, so the method is looked up once
- * here, and when it is missing every result is Arrow's.
+ * streams are opened by the same client. The parameters set on the statement are bound as
+ * Arrow's driver binds them (its {@code AvaticaParameterBinder} over the values it holds).
+ * Applies to statements whose columns all have a {@link ColumnReader} (ARRAY, TIMESTAMP WITH
+ * TIME ZONE and other types go Arrow's way), and only while Arrow's driver is the version whose
+ * internals this reaches: its connection hands the client and allocator out to its own package
+ * only, its statement keeps the server's prepared statement private and its parameter values
+ * protected, so those are looked up once here, and when one is missing every result is Arrow's.
  */
 final class DirectResults
 {
-    private static final Method CLIENT_HANDLER = clientHandlerMethod();
+    private static final Method CLIENT_HANDLER = method(ArrowFlightConnection.class, "getClientHandler");
+    private static final Method ALLOCATOR = method(ArrowFlightConnection.class, "getBufferAllocator");
+    private static final Method PARAMETER_VALUES = method(AvaticaPreparedStatement.class, "getParameterValues");
+    private static final Field SERVER_STATEMENT = field(ArrowFlightPreparedStatement.class, "preparedStatement");
 
     private DirectResults() {}
 
-    private static Method clientHandlerMethod()
+    private static Method method(Class<?> type, String name)
     {
         try {
-            Method method = ArrowFlightConnection.class.getDeclaredMethod("getClientHandler");
+            Method method = type.getDeclaredMethod(name);
             method.setAccessible(true);
             return method;
+        }
+        catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Field field(Class<?> type, String name)
+    {
+        try {
+            Field field = type.getDeclaredField(name);
+            field.setAccessible(true);
+            return field;
         }
         catch (ReflectiveOperationException | RuntimeException e) {
             return null;
@@ -51,8 +73,11 @@ final class DirectResults
     static ResultSet executeQuery(PreparedStatement statement, Statement owner)
             throws SQLException
     {
-        if (CLIENT_HANDLER == null || !(statement instanceof ArrowFlightPreparedStatement arrow)
-                || arrow.getParameterMetaData().getParameterCount() > 0) {
+        if (CLIENT_HANDLER == null || !(statement instanceof ArrowFlightPreparedStatement arrow)) {
+            return null;
+        }
+        boolean parameters = arrow.getParameterMetaData().getParameterCount() > 0;
+        if (parameters && (ALLOCATOR == null || PARAMETER_VALUES == null || SERVER_STATEMENT == null)) {
             return null;
         }
         ResultSetMetaData metadata = arrow.getMetaData();
@@ -67,6 +92,13 @@ final class DirectResults
         ArrowFlightSqlClientHandler client;
         try {
             client = (ArrowFlightSqlClientHandler) CLIENT_HANDLER.invoke(arrow.getConnection());
+            if (parameters) {
+                // what Arrow's driver does before it executes a statement with parameters
+                @SuppressWarnings("unchecked")
+                List<TypedValue> values = (List<TypedValue>) PARAMETER_VALUES.invoke(arrow);
+                ArrowFlightSqlClientHandler.PreparedStatement serverStatement = (ArrowFlightSqlClientHandler.PreparedStatement) SERVER_STATEMENT.get(arrow);
+                new AvaticaParameterBinder(serverStatement, (BufferAllocator) ALLOCATOR.invoke(arrow.getConnection())).bind(values);
+            }
         }
         catch (ReflectiveOperationException e) {
             return null;

@@ -278,6 +278,40 @@ class TestDirectResults
     }
 
     @Test
+    void preparedStatementsWithParametersAreReadDirectlyAndAnswerAsArrowsDriver()
+            throws SQLException
+    {
+        String sql = "SELECT id, name, d, amount FROM memory.default.direct WHERE id <= ? AND (name = ? OR d >= ? OR amount > ?) ORDER BY id";
+        try (Connection directConnection = connect(false); Connection arrowConnection = connect(true);
+                java.sql.PreparedStatement direct = directConnection.prepareStatement(sql);
+                java.sql.PreparedStatement arrow = arrowConnection.prepareStatement(sql)) {
+            for (Object[] values : List.of(
+                    new Object[] {3L, "ada", java.sql.Date.valueOf("2030-01-01"), new BigDecimal("100")},
+                    new Object[] {2L, "nobody", java.sql.Date.valueOf("1969-12-31"), new BigDecimal("-1")},
+                    new Object[] {4L, "", java.sql.Date.valueOf("1900-01-01"), new BigDecimal("0")})) {
+                for (java.sql.PreparedStatement statement : List.of(direct, arrow)) {
+                    statement.setLong(1, (Long) values[0]);
+                    statement.setString(2, (String) values[1]);
+                    statement.setDate(3, (java.sql.Date) values[2]);
+                    statement.setBigDecimal(4, (BigDecimal) values[3]);
+                }
+                List<String> expected = new ArrayList<>();
+                List<String> actual = new ArrayList<>();
+                try (ResultSet arrowResult = arrow.executeQuery(); ResultSet directResult = direct.executeQuery()) {
+                    assertThat(directResult.isWrapperFor(ArrowResultSet.class)).isTrue();
+                    while (arrowResult.next()) {
+                        expected.add(arrowResult.getLong(1) + " " + arrowResult.getString(2) + " " + arrowResult.getString(3) + " " + arrowResult.getBigDecimal(4));
+                    }
+                    while (directResult.next()) {
+                        actual.add(directResult.getLong(1) + " " + directResult.getString(2) + " " + directResult.getString(3) + " " + directResult.getBigDecimal(4));
+                    }
+                }
+                assertThat(actual).as("parameters %s", Arrays.toString(values)).isNotEmpty().isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void theCursorPositionIsReportedAsJdbcSaysAlsoForAnEmptyResult()
             throws SQLException
     {

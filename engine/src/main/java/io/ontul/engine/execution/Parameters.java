@@ -167,16 +167,26 @@ final class Parameters
             return SqlLiteral.createCharString(text, pos);
         }
         if (value instanceof LocalDate date) {
+            requireYearInRange(date.getYear(), date);
             return SqlLiteral.createDate(new DateString(date.toString()), pos);
         }
         if (value instanceof LocalTime time) {
             return SqlLiteral.createTime(new TimeString(time.getHour(), time.getMinute(), time.getSecond()).withNanos(time.getNano()), 3, pos);
         }
         if (value instanceof LocalDateTime dateTime) {
+            requireYearInRange(dateTime.getYear(), dateTime);
             TimestampString timestamp = new TimestampString(dateTime.getYear(), dateTime.getMonthValue(), dateTime.getDayOfMonth(),
                     dateTime.getHour(), dateTime.getMinute(), dateTime.getSecond()).withNanos(dateTime.getNano());
             return SqlLiteral.createTimestamp(timestamp, dateTime.getNano() % 1_000_000 == 0 ? 3 : 6, pos);
         }
         throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Parameter values of type " + value.getClass().getSimpleName() + " are not supported");
+    }
+
+    /** DATE and TIMESTAMP values run from year 1 to year 9999, as in SQL (and Calcite's literals). */
+    private static void requireYearInRange(int year, Object value)
+    {
+        if (year < 1 || year > 9999) {
+            throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Parameter value " + value + " is outside the range of DATE and TIMESTAMP values (years 1 to 9999)");
+        }
     }
 }

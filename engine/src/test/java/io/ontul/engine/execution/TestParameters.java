@@ -171,6 +171,19 @@ class TestParameters
                 .hasMessage("Statement has 0 parameters but 1 values were bound");
     }
 
+    @Test
+    void datesOutsideYearsOneTo9999AreAUserError()
+    {
+        // a java.sql.Date of 0001-01-01 reaches the server as 0000-12-30 through Arrow's binder
+        assertThatThrownBy(() -> session.execute("SELECT ?", List.of(java.time.LocalDate.of(0, 12, 30))).close())
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(io.ontul.spi.ErrorCode.INVALID_ARGUMENT))
+                .hasMessage("Parameter value 0000-12-30 is outside the range of DATE and TIMESTAMP values (years 1 to 9999)");
+        assertThatThrownBy(() -> session.execute("SELECT ?", List.of(java.time.LocalDateTime.of(10000, 1, 1, 0, 0))).close())
+                .isInstanceOf(OntulException.class)
+                .hasMessageContaining("outside the range of DATE and TIMESTAMP values");
+        assertThat(rows("SELECT ?", java.time.LocalDate.of(1, 1, 1))).containsExactly(List.of(java.time.LocalDate.of(1, 1, 1)));
+    }
+
     private static List<List<Object>> drain(PreparedStatement statement, Object... parameters)
     {
         try (QueryResult result = statement.execute(Arrays.asList(parameters))) {
