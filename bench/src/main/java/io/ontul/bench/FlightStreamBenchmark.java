@@ -161,15 +161,7 @@ public final class FlightStreamBenchmark
             cases.add(new StreamMeasurement(new EngineStreamCase(
                     "Ontul engine in-process, no Flight, " + generated + " (generated)", session, "SELECT * FROM " + generated)));
 
-            Map<String, String> waitStatistics = new LinkedHashMap<>();
-            for (int round = 0; round < options.warmups(); round++) {
-                progress("Warm-up %d of %d", round + 1, options.warmups());
-                runRound(cases, false, replay, waitStatistics);
-            }
-            for (int round = 0; round < options.runs(); round++) {
-                progress("Run %d of %d", round + 1, options.runs());
-                runRound(cases, true, replay, waitStatistics);
-            }
+            Map<String, String> waitStatistics = runRounds(cases, replay);
 
             facts.add("Servers and client in this JVM on 127.0.0.1 (the client's decoding competes with the servers for the same cores). "
                     + "Ontul: OntulServer, bearer token from basic auth; plain: FlightServer with ReplayFlightProducer, no auth");
@@ -215,15 +207,7 @@ public final class FlightStreamBenchmark
             StreamMeasurement arrow = new StreamMeasurement(new JdbcReadCase(
                     "Arrow Flight SQL JDBC driver " + stock.getMetaData().getDriverVersion() + " (stock), typed getters", stock, sql));
             List<StreamMeasurement> cases = List.of(client, ontul, ontulArrow, arrow);
-            Map<String, String> waitStatistics = new LinkedHashMap<>();
-            for (int round = 0; round < options.warmups(); round++) {
-                progress("Warm-up %d of %d", round + 1, options.warmups());
-                runRound(cases, false, null, waitStatistics);
-            }
-            for (int round = 0; round < options.runs(); round++) {
-                progress("Run %d of %d", round + 1, options.runs());
-                runRound(cases, true, null, waitStatistics);
-            }
+            runRounds(cases, null);
             facts.add("Server and clients in this JVM on 127.0.0.1 (the client's decoding competes with the server for the same cores); each JDBC case "
                     + "reads every column of every row with the getter of its type (getLong, getInt, getBigDecimal, getString, getDate) into a checksum");
             facts.add("Times run from the call that starts the query to the end of the result; first batch: to the first row (JDBC) or batch. "
@@ -250,6 +234,21 @@ public final class FlightStreamBenchmark
                 System.out.println("Appended to " + options.out().get());
             }
         }
+    }
+
+    /** The warm-up rounds, then the timed ones; returns the plain server's wait statistics by case (none without a replay server). */
+    private Map<String, String> runRounds(List<StreamMeasurement> cases, ReplayFlightProducer replay)
+    {
+        Map<String, String> waitStatistics = new LinkedHashMap<>();
+        for (int round = 0; round < options.warmups(); round++) {
+            progress("Warm-up %d of %d", round + 1, options.warmups());
+            runRound(cases, false, replay, waitStatistics);
+        }
+        for (int round = 0; round < options.runs(); round++) {
+            progress("Run %d of %d", round + 1, options.runs());
+            runRound(cases, true, replay, waitStatistics);
+        }
+        return waitStatistics;
     }
 
     private static void runRound(List<StreamMeasurement> cases, boolean timed, ReplayFlightProducer replay, Map<String, String> waitStatistics)

@@ -176,15 +176,15 @@ abstract class ColumnReader
         return type.getTimezone() == null ? new TimestampReader(nanosPerUnit) : null;
     }
 
-    /** Fixed-width vectors: validity bit and little-endian values read from the buffers. */
-    private abstract static class FixedWidthReader
+    /** Vectors with a validity bitmap and a data buffer; a vector without NULLs skips the bitmap. */
+    private abstract static class BufferReader
             extends ColumnReader
     {
         protected ArrowBuf validity;
         protected ArrowBuf data;
         private boolean mayHaveNulls;
 
-        FixedWidthReader(Kind kind)
+        BufferReader(Kind kind)
         {
             super(kind);
         }
@@ -201,6 +201,16 @@ abstract class ColumnReader
         final boolean isNull(int row)
         {
             return mayHaveNulls && (validity.getByte(row >>> 3) & (1 << (row & 7))) == 0;
+        }
+    }
+
+    /** Fixed-width vectors: little-endian values read from the data buffer. */
+    private abstract static class FixedWidthReader
+            extends BufferReader
+    {
+        FixedWidthReader(Kind kind)
+        {
+            super(kind);
         }
     }
 
@@ -490,13 +500,10 @@ abstract class ColumnReader
 
     /** Variable-width vectors: 4-byte offsets into one data buffer. */
     private abstract static class VariableWidthReader
-            extends ColumnReader
+            extends BufferReader
     {
-        protected ArrowBuf validity;
         protected ArrowBuf offsets;
-        protected ArrowBuf data;
         private FieldVector vector;
-        private boolean mayHaveNulls;
 
         VariableWidthReader(Kind kind)
         {
@@ -506,18 +513,10 @@ abstract class ColumnReader
         @Override
         void bind(FieldVector vector)
         {
+            super.bind(vector);
             this.vector = vector;
-            validity = vector.getValidityBuffer();
             // FIXED_SIZE_BINARY has no offsets: getBytes reads it through the vector
             offsets = vector instanceof FixedSizeBinaryVector ? null : vector.getOffsetBuffer();
-            data = vector.getDataBuffer();
-            mayHaveNulls = vector.getNullCount() > 0;
-        }
-
-        @Override
-        final boolean isNull(int row)
-        {
-            return mayHaveNulls && (validity.getByte(row >>> 3) & (1 << (row & 7))) == 0;
         }
 
         @Override
