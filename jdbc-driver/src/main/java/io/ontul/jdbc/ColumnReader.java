@@ -176,7 +176,7 @@ abstract class ColumnReader
         return type.getTimezone() == null ? new TimestampReader(nanosPerUnit) : null;
     }
 
-    /** Vectors with a validity bitmap and a data buffer; a vector without NULLs skips the bitmap. */
+    /** Vectors with a validity bitmap and a data buffer (fixed-width values little-endian); a vector without NULLs skips the bitmap. */
     private abstract static class BufferReader
             extends ColumnReader
     {
@@ -204,16 +204,6 @@ abstract class ColumnReader
         }
     }
 
-    /** Fixed-width vectors: little-endian values read from the data buffer. */
-    private abstract static class FixedWidthReader
-            extends BufferReader
-    {
-        FixedWidthReader(Kind kind)
-        {
-            super(kind);
-        }
-    }
-
     @FunctionalInterface
     private interface Boxing
     {
@@ -221,7 +211,7 @@ abstract class ColumnReader
     }
 
     private static final class IntegralReader
-            extends FixedWidthReader
+            extends BufferReader
     {
         private final int width;
         private final Boxing boxing;
@@ -258,7 +248,7 @@ abstract class ColumnReader
     }
 
     private static final class FloatingReader
-            extends FixedWidthReader
+            extends BufferReader
     {
         private final boolean doubles;
 
@@ -302,7 +292,7 @@ abstract class ColumnReader
 
     /** DECIMAL(p, s) in 16 bytes; values that fit a long (every one up to 18 digits) are made without BigInteger. */
     private static final class DecimalReader
-            extends FixedWidthReader
+            extends BufferReader
     {
         private DecimalVector vector;
         private int scale;
@@ -357,7 +347,7 @@ abstract class ColumnReader
     }
 
     private static final class BooleanReader
-            extends FixedWidthReader
+            extends BufferReader
     {
         BooleanReader()
         {
@@ -384,7 +374,7 @@ abstract class ColumnReader
     }
 
     private static final class DateReader
-            extends FixedWidthReader
+            extends BufferReader
     {
         private final boolean millis;
 
@@ -421,7 +411,7 @@ abstract class ColumnReader
     }
 
     private static final class TimeReader
-            extends FixedWidthReader
+            extends BufferReader
     {
         private final int width;
         private final long nanosPerUnit;
@@ -459,7 +449,7 @@ abstract class ColumnReader
     }
 
     private static final class TimestampReader
-            extends FixedWidthReader
+            extends BufferReader
     {
         private final long nanosPerUnit;
 
