@@ -42,6 +42,15 @@ public final class MetadataStore
     public static final String DATA_DIR = "ontul.data-dir";
 
     /**
+     * The embedded H2 database's file system: H2's asynchronous file channel, which an interrupt
+     * does not close. With plain file channels ({@code jdbc:h2:file:}), a thread interrupted while
+     * it wrote to the store (a cancelled statement, a streaming job's thread stopped at shutdown)
+     * closed the channel and with it the database: every later statement failed with "The
+     * database has been closed" until the server restarted.
+     */
+    static final String EMBEDDED_PREFIX = "jdbc:h2:async:";
+
+    /**
      * The embedded H2 database's options. WRITE_DELAY=0: a commit is written when it returns (H2's
      * default writes up to 500 ms later), so a server killed right after START STREAMING JOB,
      * CREATE VIEW or GRANT keeps them. REUSE_SPACE=FALSE: new chunks only go at the end of the
@@ -66,7 +75,7 @@ public final class MetadataStore
     {
         this.dataSource = requireNonNull(dataSource, "dataSource is null");
         this.location = requireNonNull(location, "location is null");
-        this.embeddedFile = location.startsWith("jdbc:h2:file:");
+        this.embeddedFile = isH2File(location);
     }
 
     /**
@@ -83,7 +92,7 @@ public final class MetadataStore
         if (url == null && dataDir != null) {
             Path directory = Path.of(dataDir).resolve("metadata");
             createOwnerOnly(directory);
-            url = "jdbc:h2:file:" + directory.toAbsolutePath().resolve("ontul") + EMBEDDED_OPTIONS;
+            url = EMBEDDED_PREFIX + directory.toAbsolutePath().resolve("ontul") + EMBEDDED_OPTIONS;
         }
         if (url == null) {
             return inMemory();
@@ -95,7 +104,7 @@ public final class MetadataStore
         catch (RuntimeException e) {
             // H2 2.5 may fail its first write after the process was killed while it closed the
             // file; the failed attempt finishes its recovery and a second open works
-            if (!url.startsWith("jdbc:h2:file:") || !isStorageFailure(e)) {
+            if (!isH2File(url) || !isStorageFailure(e)) {
                 throw e;
             }
             log.warn("The metadata store at {} failed to open after an unclean stop ({}); opening it again", url.replaceAll("[?;].*$", ""), rootMessage(e));
@@ -270,6 +279,12 @@ public final class MetadataStore
         catch (IOException e) {
             throw new OntulException(ErrorCode.EXTERNAL_ERROR, "Cannot create the metadata directory " + directory + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Whether the URL names an H2 database in a file of this process (not in memory, not an H2 server). */
+    private static boolean isH2File(String url)
+    {
+        return url.startsWith("jdbc:h2:file:") || url.startsWith("jdbc:h2:async:") || url.startsWith("jdbc:h2:retry:");
     }
 
     /** Whether H2's storage layer (MVStore) failed somewhere in the chain of causes. */

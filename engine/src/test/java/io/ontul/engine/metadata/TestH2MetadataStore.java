@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ontul.engine.api.EngineConfig;
+import io.ontul.spi.ConnectorStore;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 
@@ -55,7 +56,7 @@ class TestH2MetadataStore
         try (MetadataStore first = MetadataStore.open(config)) {
             first.catalogs().create(new StoredCatalog("lake", "iceberg", Map.of("iceberg.warehouse", "/tmp/w")), "admin");
             first.connectorStore("kafka").put("table", "default.events", "{}");
-            assertThat(first.location()).startsWith("jdbc:h2:file:" + dataDir.resolve("metadata").toAbsolutePath());
+            assertThat(first.location()).startsWith("jdbc:h2:async:" + dataDir.resolve("metadata").toAbsolutePath());
         }
         try (MetadataStore second = MetadataStore.open(config)) {
             assertThat(second.catalogs().list()).extracting(StoredCatalog::name).containsExactly("lake");
@@ -75,7 +76,7 @@ class TestH2MetadataStore
     void acknowledgedCommitsSurviveKills()
             throws Exception
     {
-        String url = "jdbc:h2:file:" + dataDir.resolve("killed").toAbsolutePath() + MetadataStore.EMBEDDED_OPTIONS + ";RETENTION_TIME=0";
+        String url = MetadataStore.EMBEDDED_PREFIX + dataDir.resolve("killed").toAbsolutePath() + MetadataStore.EMBEDDED_OPTIONS + ";RETENTION_TIME=0";
         Random random = new Random();
         String acknowledged = "none";
         // a process killed between its commit and its "acked": the next finds either value
@@ -131,6 +132,42 @@ class TestH2MetadataStore
             Thread.sleep(5);
         }
         throw new AssertionError("The writer printed no line " + index + " within 60 s: " + Files.readAllLines(output));
+    }
+
+    /** Interrupts of a thread while it writes (as cancel and shutdown interrupt) leave the store open for everyone else. */
+    @Test
+    void interruptedWritersLeaveTheStoreOpen()
+            throws Exception
+    {
+        EngineConfig config = new EngineConfig(Map.of(MetadataStore.DATA_DIR, dataDir.toString()), Map.of());
+        try (MetadataStore store = MetadataStore.open(config)) {
+            ConnectorStore entries = store.connectorStore("kafka");
+            java.util.concurrent.atomic.AtomicInteger written = new java.util.concurrent.atomic.AtomicInteger();
+            Thread writer = new Thread(() -> {
+                for (int i = 0; i < 2_000; i++) {
+                    try {
+                        entries.put("table", "t" + (i % 50), "{\"n\": " + i + "}");
+                        written.incrementAndGet();
+                    }
+                    catch (RuntimeException e) {
+                        // this write was interrupted; the next one clears the flag and goes on
+                        Thread.interrupted();
+                    }
+                }
+            });
+            writer.start();
+            for (int i = 0; i < 20 && writer.isAlive(); i++) {
+                Thread.sleep(5);
+                writer.interrupt();
+            }
+            writer.join();
+            assertThat(written.get()).as("writes that were not interrupted").isGreaterThan(1_000);
+            entries.put("table", "after", "{}");
+            assertThat(entries.get("table", "after")).contains("{}");
+        }
+        try (MetadataStore reopened = MetadataStore.open(config)) {
+            assertThat(reopened.connectorStore("kafka").get("table", "after")).contains("{}");
+        }
     }
 
     @Test
