@@ -186,7 +186,7 @@ public final class LogicalPlanner
         }
         views.addAll(TablesRead.of(root.rel, viewScans));
         access.checkSelect(views);
-        RelNode rel = withPolicies(root.rel);
+        RelNode rel = ValuesLiterals.coerce(withPolicies(root.rel), cluster.getRexBuilder());
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
 
         rel = hep(rel, false,
