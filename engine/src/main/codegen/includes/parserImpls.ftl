@@ -1076,3 +1076,19 @@ void AtTimeZone(List<Object> list, ExprContext exprContext, Span s) :
         list.add(zone);
     }
 }
+
+/**
+ * ARRAY(element type), Trino's spelling of an array type (Calcite's is "element ARRAY", and
+ * PostgreSQL's "element[]", which DataType also takes).
+ */
+SqlTypeNameSpec OntulArrayTypeName() :
+{
+    final Span s;
+    final SqlDataTypeSpec element;
+}
+{
+    <ARRAY> { s = span(); } <LPAREN> element = DataType() <RPAREN>
+    {
+        return new SqlCollectionTypeNameSpec(element.getTypeNameSpec(), SqlTypeName.ARRAY, s.end(this));
+    }
+}

@@ -1664,11 +1664,13 @@ final class RowCodeGenerator
             return v;
         }
         String method = "castArray" + parts.constantCounter++;
+        // first: an element that is an array itself adds its own method to the fields
+        String element = cast(unbox("e", fromElement), fromElement, toElement);
         parts.fields.append("private java.util.List ").append(method).append("(java.util.List source) {\n")
                 .append("Object[] result = new Object[source.size()];\n")
                 .append("for (int k = 0; k < result.length; k++) {\n")
                 .append("Object e = source.get(k);\n")
-                .append("result[k] = e == null ? null : (Object) ").append(cast(unbox("e", fromElement), fromElement, toElement)).append(";\n")
+                .append("result[k] = e == null ? null : (Object) ").append(element).append(";\n")
                 .append("}\n")
                 .append("return java.util.Arrays.asList(result);\n}\n");
         return method + "(" + v + ")";
