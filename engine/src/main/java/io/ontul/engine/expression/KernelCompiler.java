@@ -79,7 +79,7 @@ public final class KernelCompiler
         java.util.Set<Integer> valuesRead = new java.util.HashSet<>();
         if (filter != null) {
             StringBuilder filterCode = new StringBuilder();
-            RowCodeGenerator.Value condition = generator.generate(filter, filterCode);
+            RowCodeGenerator.Value condition = generator.generate(ConjunctOrder.cheapFirst(filter, rexBuilder), filterCode);
             generator.emitReads(nullsRead, valuesRead, body);
             body.append(filterCode);
             body.append("if (").append(condition.isNull()).append(" || !").append(condition.value()).append(") continue;\n");
