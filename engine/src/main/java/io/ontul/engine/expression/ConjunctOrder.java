@@ -19,8 +19,8 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
  * that fails): comparisons of numbers, dates and the like between columns and literals first, then
  * comparisons of text, then everything else in the order written. Only tests that cannot fail
  * move forward, so no row meets an error it would not have met; a row may skip one it would
- * have. In TPC-H q12's lineitem filter, testing {@code l_shipmode IN ('MAIL', 'SHIP')} after the
- * date comparisons made it 2.9 times faster.
+ * have. TPC-H q12's lineitem filter, written with {@code l_shipmode IN ('MAIL', 'SHIP')} first,
+ * took 71-80 ms over 6 M rows tested as written and 55 ms tested in this order.
  */
 final class ConjunctOrder
 {
