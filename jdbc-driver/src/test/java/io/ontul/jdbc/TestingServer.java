@@ -26,7 +26,9 @@ final class TestingServer
             throws IOException
     {
         dataDirectory = Files.createTempDirectory("ontul-jdbc-test");
-        server = OntulServer.start(EngineConfig.embeddedDefaults(), dataDirectory, Optional.of(0), Optional.of(PASSWORD), new PrintStream(OutputStream.nullOutputStream()));
+        // the cancel tests poll system.runtime.queries every 50 ms: a history of 100 would forget the
+        // statement they watch after five seconds of polling, and a late state would read as none
+        server = OntulServer.start(EngineConfig.embeddedDefaults().withProperty("ontul.query.max-history", "100000"), dataDirectory, Optional.of(0), Optional.of(PASSWORD), new PrintStream(OutputStream.nullOutputStream()));
     }
 
     int port()

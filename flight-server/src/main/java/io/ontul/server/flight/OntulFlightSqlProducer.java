@@ -266,6 +266,10 @@ public final class OntulFlightSqlProducer
             // the client went away while the query started: nobody will fetch it
             pendingResults.closeAll(transport.get());
         }
+        if (preparedStatement.isPresent() && !preparedStatements.contains(session, preparedStatement.get())) {
+            // the statement was closed (JDBC cancel or close) while the query started
+            pendingResults.closeAll(session, preparedStatement.get());
+        }
         Ticket ticket = new Ticket(Any.pack(TicketStatementQuery.newBuilder().setStatementHandle(handle).build()).toByteArray());
         return new FlightInfo(result.schema(), descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
     }
@@ -380,9 +384,15 @@ public final class OntulFlightSqlProducer
     {
         try {
             Session session = sessions.session(context);
-            // its executions go with it, as a JDBC result set goes with its statement
-            pendingResults.closeAll(session, request.getPreparedStatementHandle());
-            preparedStatements.remove(session, request.getPreparedStatementHandle());
+            // Removed first, then its executions closed (they go with it, as a JDBC result set goes
+            // with its statement): an execution that GetFlightInfo parks meanwhile sees the statement
+            // gone and closes itself (see park), so a cancel during GetFlightInfo is never lost.
+            try {
+                preparedStatements.remove(session, request.getPreparedStatementHandle());
+            }
+            finally {
+                pendingResults.closeAll(session, request.getPreparedStatementHandle());
+            }
         }
         catch (RuntimeException e) {
             // closing twice, or after the session expired: nothing is left to close

@@ -139,6 +139,13 @@ public final class PreparedStatements
         return statement;
     }
 
+    /** Whether the session has this prepared statement open (false once it is closed). */
+    public boolean contains(Session session, ByteString handle)
+    {
+        PreparedStatement statement = statements.get(handle);
+        return statement != null && statement.session() == session;
+    }
+
     public void remove(Session session, ByteString handle)
     {
         PreparedStatement statement = get(session, handle);
