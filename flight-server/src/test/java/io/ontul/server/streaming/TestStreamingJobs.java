@@ -713,8 +713,13 @@ class TestStreamingJobs
         }
     }
 
+    /**
+     * A parallel job into a Kafka table, exactly once across crashes at each point and a rescale
+     * (3 → 2 writers): every writer commits through a transactional id of its own.
+     */
     @Test
     void kafkaSinkExactlyOnceAcrossCrashes(@TempDir Path dataDirectory)
+            throws Exception
     {
         kafka.createTopic("to_kafka_in", 4);
         kafka.createTopic("to_kafka_out", 2);
@@ -723,12 +728,18 @@ class TestStreamingJobs
             Session session = engine.createSession("admin");
             run(session, "CREATE TABLE kafka.\"default\".to_kafka_in " + COLUMNS + " WITH ('topic' = 'to_kafka_in', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset')");
             run(session, "CREATE TABLE kafka.\"default\".to_kafka_out " + COLUMNS + " WITH ('topic' = 'to_kafka_out', 'format' = 'json')");
-            run(session, "CREATE STREAMING JOB to_kafka WITH ('checkpoint.interval' = '100ms') AS INSERT INTO kafka.\"default\".to_kafka_out "
+            run(session, "CREATE STREAMING JOB to_kafka WITH ('checkpoint.interval' = '100ms', 'parallelism' = '3') AS INSERT INTO kafka.\"default\".to_kafka_out "
                     + "SELECT event_id, category, amount * 2, event_time FROM kafka.\"default\".to_kafka_in WHERE amount > 100");
             produceAndCrashInto(session, perRound, 0, CrashPoints.AFTER_PREPARE_COMMIT);
         }
         try (Engine engine = Engine.create(config(dataDirectory))) {
-            produceAndCrashInto(engine.createSession("admin"), perRound, 1, CrashPoints.AFTER_CHECKPOINT_COMPLETE);
+            // the restart replays the last complete checkpoint of three writers, then rescales
+            Session session = engine.createSession("admin");
+            produceAndCrashInto(session, perRound, 1, null);
+            run(session, "STOP STREAMING JOB to_kafka");
+            run(session, "ALTER STREAMING JOB to_kafka SET ('parallelism' = '2')");
+            run(session, "START STREAMING JOB to_kafka");
+            crashAt(CrashPoints.AFTER_CHECKPOINT_COMPLETE);
         }
         try (Engine engine = Engine.create(config(dataDirectory))) {
             produceAndCrashInto(engine.createSession("admin"), perRound, 2, CrashPoints.AFTER_SINK_COMMIT);
@@ -750,6 +761,14 @@ class TestStreamingJobs
             run(session, "STOP STREAMING JOB to_kafka");
             assertThat(query(session, "SELECT event_id, amount FROM kafka.\"default\".to_kafka_out ORDER BY event_id")).isEqualTo(expected);
         }
+        // one transactional id per writer task (three, then two of them), none shared by the job's writers
+        List<String> ids = kafka.admin().listTransactions().all().get().stream()
+                .map(org.apache.kafka.clients.admin.TransactionListing::transactionalId)
+                .filter(id -> id.startsWith("ontul-stream-") && id.contains("-kafka.default.to_kafka_out"))
+                .map(id -> id.substring(id.indexOf("-kafka.default.to_kafka_out") + "-kafka.default.to_kafka_out".length()))
+                .sorted()
+                .toList();
+        assertThat(ids).containsExactly("-source-0", "-source-1", "-source-2");
     }
 
     private static void produceAndCrashInto(Session session, int perRound, int round, String point)

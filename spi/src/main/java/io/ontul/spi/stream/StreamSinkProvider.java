@@ -14,4 +14,19 @@ public interface StreamSinkProvider
      * @param allocator where the sink may keep copies of rows; it belongs to the job
      */
     StreamSink createSink(TableHandle table, String jobId, BufferAllocator allocator);
+
+    /**
+     * Opens the sink through which the task {@code writer} of job {@code jobId} writes, or
+     * ({@link #COMMITTER}) the one that only commits the writers' committables. A writer's name
+     * (such as {@code window-2}) is the same in every run of the job at the same parallelism, so
+     * a sink that keeps state per writer outside the table (Kafka's transactional ids) can
+     * recognize and fence an earlier run's writer. By default the writer does not matter.
+     */
+    default StreamSink createSink(TableHandle table, String jobId, String writer, BufferAllocator allocator)
+    {
+        return createSink(table, jobId, allocator);
+    }
+
+    /** The writer name of the sink that a job's coordinator opens to commit, which writes nothing itself. */
+    String COMMITTER = "committer";
 }

@@ -15,6 +15,7 @@ import io.ontul.spi.ConnectorStore;
 import io.ontul.spi.ScanSpec;
 import io.ontul.spi.Split;
 import io.ontul.spi.TableHandle;
+import io.ontul.spi.stream.StreamSink;
 import io.ontul.spi.stream.StreamSinkProvider;
 import io.ontul.spi.stream.StreamSourceProvider;
 
@@ -85,7 +86,20 @@ public final class KafkaConnector
     @Override
     public Optional<StreamSinkProvider> streamSinkProvider()
     {
-        return Optional.of((table, jobId, allocator) -> new KafkaStreamSink((KafkaTableDefinition) table.connectorHandle(), table.qualifiedName(), jobId, config, admin, allocator));
+        return Optional.of(new StreamSinkProvider()
+        {
+            @Override
+            public StreamSink createSink(TableHandle table, String jobId, BufferAllocator allocator)
+            {
+                return createSink(table, jobId, COMMITTER, allocator);
+            }
+
+            @Override
+            public StreamSink createSink(TableHandle table, String jobId, String writer, BufferAllocator allocator)
+            {
+                return new KafkaStreamSink((KafkaTableDefinition) table.connectorHandle(), table.qualifiedName(), jobId, writer, config, admin, allocator);
+            }
+        });
     }
 
     /** Malformed records skipped by all scans of this catalog so far. */

@@ -144,7 +144,7 @@ final class JobAttempt
             for (Map.Entry<Integer, StreamingJobPlan> entry : plans.entrySet()) {
                 int task = entry.getKey();
                 StreamingJobPlan taskPlan = entry.getValue();
-                JobSinks sourceSinks = open(taskPlan, jobName, jobId, shared);
+                JobSinks sourceSinks = open(taskPlan, jobName, jobId, "source-" + task, shared);
                 WatermarkTracker watermarks = null;
                 ShuffleOutput shuffle = null;
                 if (windowed) {
@@ -173,7 +173,7 @@ final class JobAttempt
                 }
                 sources.add(new SourceTask("source-" + task, taskPlan, assigned.get(task), watermarks, sourceSinks, shuffle, shared));
                 if (windowed) {
-                    windows.add(new WindowTask("window-" + task, task, parallelism, options.maxParallelism(), taskPlan, gates.get(task), open(taskPlan, jobName, jobId, shared),
+                    windows.add(new WindowTask("window-" + task, task, parallelism, options.maxParallelism(), taskPlan, gates.get(task), open(taskPlan, jobName, jobId, "window-" + task, shared),
                             shared, restored.snapshots().values(), restoredWatermark));
                 }
             }
@@ -199,9 +199,10 @@ final class JobAttempt
         return java.util.Optional.ofNullable(gates.get(task));
     }
 
-    private JobSinks open(StreamingJobPlan plan, String jobName, String jobId, TaskServices shared)
+    /** @param writer the id of the task that writes through the sinks */
+    private JobSinks open(StreamingJobPlan plan, String jobName, String jobId, String writer, TaskServices shared)
     {
-        JobSinks opened = JobSinks.open(plan, jobName, jobId, shared.context().allocator());
+        JobSinks opened = JobSinks.open(plan, jobName, jobId, writer, shared.context().allocator());
         sinks.add(opened);
         return opened;
     }

@@ -268,7 +268,7 @@ public final class StreamingJob
         lastPlan = plan;
         Optional<List<WorkerAddress>> placement = environment.cluster().placement(catalogsOf(plan), options.parallelism());
         QueryContext context = context(environment, definition, options);
-        try (JobSinks committer = JobSinks.open(plan, definition.name(), definition.jobId(), context.allocator())) {
+        try (JobSinks committer = JobSinks.open(plan, definition.name(), definition.jobId(), io.ontul.spi.stream.StreamSinkProvider.COMMITTER, context.allocator())) {
             context.enableSpill(environment.spillStore().get());
             java.util.Set<String> taskIds = JobAttempt.taskIds(plans.size(), !plan.aggregations().isEmpty());
             CheckpointCoordinator coordinator = new CheckpointCoordinator(environment.checkpoints().get(), definition.jobId(), taskIds);

@@ -12,6 +12,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import io.ontul.engine.stream.plan.StreamingJobPlan;
 import io.ontul.spi.stream.RejectedRecord;
 import io.ontul.spi.stream.StreamSink;
+import io.ontul.spi.stream.StreamSinkProvider;
 
 /**
  * The sinks of one job's task as one two-phase sink: the job's table and, with option
@@ -28,11 +29,12 @@ public final class JobSinks
     private final StreamingJobPlan.RejectsTable rejectsTable;
     private final BufferAllocator allocator;
 
-    public static JobSinks open(StreamingJobPlan plan, String jobName, String jobId, BufferAllocator allocator)
+    /** @param writer the task that writes through these sinks ({@code source-0}, {@code window-3}), or {@link StreamSinkProvider#COMMITTER} */
+    public static JobSinks open(StreamingJobPlan plan, String jobName, String jobId, String writer, BufferAllocator allocator)
     {
-        StreamSink sink = plan.sink().createSink(plan.sinkTable(), jobId, allocator);
+        StreamSink sink = plan.sink().createSink(plan.sinkTable(), jobId, writer, allocator);
         try {
-            StreamSink rejects = plan.rejects().map(table -> table.sink().createSink(table.table(), jobId, allocator)).orElse(null);
+            StreamSink rejects = plan.rejects().map(table -> table.sink().createSink(table.table(), jobId, writer, allocator)).orElse(null);
             return new JobSinks(jobName, sink, plan.sinkTable().columns().getFields(), rejects, plan.rejects().orElse(null), allocator);
         }
         catch (RuntimeException e) {
