@@ -6,8 +6,10 @@ import java.util.Set;
 
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -23,16 +25,42 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * ON k = small.key}, groups whose key is not in {@code small} are computed and then dropped; a
  * semi join of the aggregate's input with {@code small} on the same keys removes their rows
  * first (a "magic set"). Decorrelated scalar subqueries (TPC-H q17: the average quantity per part,
- * for the few parts of one brand) take this shape. Applied only when the other side is much
- * smaller than the aggregate's input, since that side is then evaluated twice.
+ * for the few parts of one brand) take this shape. The other side is then evaluated twice, so
+ * the rewrite applies only when that side reads at most half the table rows the aggregate's
+ * input reads (it is cheap to evaluate twice). It is tried in two places of planning:
+ * <ul>
+ * <li>{@link #beforeJoinOrder}, where a decorrelated subquery's aggregate still joins the outer
+ * query it served, already joined with what filters it (TPC-H q20: partsupp of the 'forest'
+ * parts, which the join order chosen later may join only after the aggregate): when the other
+ * side is estimated smaller than the aggregate's input (estimates of such filters are crude);</li>
+ * <li>{@link #afterJoinOrder}: when the other side is estimated at most a tenth of the aggregate's
+ * input.</li>
+ * </ul>
  */
 final class AggregateSemiJoinReduction
 {
     private static final double MIN_REDUCTION = 10;
+    /** Before join ordering: the other side reads at most this share of the rows the aggregate's input reads. */
+    private static final double MAX_SCAN_SHARE = 0.5;
 
-    private AggregateSemiJoinReduction() {}
+    private final boolean beforeJoinOrder;
 
-    static RelNode rewrite(RelNode rel)
+    private AggregateSemiJoinReduction(boolean beforeJoinOrder)
+    {
+        this.beforeJoinOrder = beforeJoinOrder;
+    }
+
+    static RelNode beforeJoinOrder(RelNode rel)
+    {
+        return new AggregateSemiJoinReduction(true).rewrite(rel);
+    }
+
+    static RelNode afterJoinOrder(RelNode rel)
+    {
+        return new AggregateSemiJoinReduction(false).rewrite(rel);
+    }
+
+    private RelNode rewrite(RelNode rel)
     {
         return rel.accept(new RelHomogeneousShuttle()
         {
@@ -52,7 +80,7 @@ final class AggregateSemiJoinReduction
         });
     }
 
-    private static RelNode reduce(LogicalJoin join, boolean aggregateOnLeft)
+    private RelNode reduce(LogicalJoin join, boolean aggregateOnLeft)
     {
         RelNode aggregateSide = aggregateOnLeft ? join.getLeft() : join.getRight();
         RelNode otherSide = aggregateOnLeft ? join.getRight() : join.getLeft();
@@ -92,7 +120,11 @@ final class AggregateSemiJoinReduction
         RelMetadataQuery mq = join.getCluster().getMetadataQuery();
         Double inputRows = mq.getRowCount(aggregate.getInput());
         Double otherRows = mq.getRowCount(otherSide);
-        if (inputRows == null || otherRows == null || otherRows * MIN_REDUCTION > inputRows) {
+        if (inputRows == null || otherRows == null) {
+            return null;
+        }
+        if ((beforeJoinOrder ? otherRows >= inputRows : otherRows * MIN_REDUCTION > inputRows)
+                || scannedRows(otherSide, mq) > MAX_SCAN_SHARE * scannedRows(aggregate.getInput(), mq)) {
             return null;
         }
         RexBuilder rexBuilder = join.getCluster().getRexBuilder();
@@ -113,5 +145,24 @@ final class AggregateSemiJoinReduction
         return aggregateOnLeft
                 ? join.copy(join.getTraitSet(), List.of(reducedAggregate, join.getRight()))
                 : join.copy(join.getTraitSet(), List.of(join.getLeft(), reducedAggregate));
+    }
+
+    /** The estimated rows of the tables {@code rel} reads, summed: what evaluating it once costs, roughly. */
+    private static double scannedRows(RelNode rel, RelMetadataQuery mq)
+    {
+        double[] rows = {0};
+        new RelVisitor()
+        {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent)
+            {
+                if (node instanceof TableScan) {
+                    Double scanned = mq.getRowCount(node);
+                    rows[0] += scanned == null ? Double.POSITIVE_INFINITY : scanned;
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(rel);
+        return rows[0];
     }
 }

@@ -213,6 +213,10 @@ public final class LogicalPlanner
                 CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
                 CoreRules.UNION_TO_DISTINCT);
 
+        // before join ordering too: there a decorrelated subquery's aggregate still joins the outer
+        // query it served, already filtered (q20: partsupp of the 'forest' parts), which the
+        // order chosen next may join only after the aggregate
+        rel = AggregateSemiJoinReduction.beforeJoinOrder(rel);
         rel = hep(rel, true, CoreRules.JOIN_TO_MULTI_JOIN);
         rel = hep(rel, false, GreedyJoinOrder.RULE, CoreRules.MULTI_JOIN_OPTIMIZE);
 
@@ -225,7 +229,7 @@ public final class LogicalPlanner
                 CoreRules.PROJECT_REMOVE,
                 CoreRules.PROJECT_JOIN_TRANSPOSE,
                 CoreRules.PROJECT_MERGE);
-        rel = AggregateSemiJoinReduction.rewrite(rel);
+        rel = AggregateSemiJoinReduction.afterJoinOrder(rel);
         rel = hep(rel, false, CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);
