@@ -74,31 +74,46 @@ final class RowCodeGenerator
     private final TreeSet<Integer> neededValues = new TreeSet<>();
     private int nodesEmitted;
 
+    /**
+     * Whether this scope's column declarations run once per batch (the kernel's process method,
+     * around the row loop) rather than once per row (the methods expressions are split into).
+     */
+    private final boolean batchScope;
+
+    /** The generator of the kernel's row loop, whose column declarations run once per batch. */
     RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder)
     {
-        this(inputTypes, rexBuilder, new ClassParts());
+        this(inputTypes, rexBuilder, new ClassParts(), true);
     }
 
-    private RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder, ClassParts parts)
+    private RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder, ClassParts parts, boolean batchScope)
     {
         this.inputTypes = inputTypes;
         this.rexBuilder = rexBuilder;
         this.parts = parts;
+        this.batchScope = batchScope;
     }
 
-    /** A generator for another method of the same class: it declares and reads its own columns. */
+    /** A generator for another method of the same class (called per row): it declares and reads its own columns. */
     RowCodeGenerator newScope()
     {
-        return new RowCodeGenerator(inputTypes, rexBuilder, parts);
+        return new RowCodeGenerator(inputTypes, rexBuilder, parts, false);
     }
 
-    /** {@code final XVector inN = (XVector) inputs[N];} for every column this scope uses. */
+    /**
+     * {@code final XVector inN = (XVector) inputs[N];} for every column this scope uses; in the
+     * batch scope also {@code final boolean mayNullN}, false when the batch's column has no
+     * NULL, so that the row loop does not read its validity bit for every row.
+     */
     String columnDeclarations()
     {
         StringBuilder code = new StringBuilder();
         for (int column : usedColumns) {
             String vectorClass = Vectors.vectorClass(inputTypes.get(column));
             code.append("final ").append(vectorClass).append(" in").append(column).append(" = (").append(vectorClass).append(") inputs[").append(column).append("];\n");
+            if (batchScope && neededNulls.contains(column)) {
+                code.append("final boolean mayNull").append(column).append(" = in").append(column).append(".getNullCount() > 0;\n");
+            }
         }
         return code.toString();
     }
@@ -145,7 +160,8 @@ final class RowCodeGenerator
     {
         for (int column : neededNulls) {
             if (nullsRead.add(column)) {
-                code.append("final boolean cn").append(column).append(" = in").append(column).append(".isNull(i);\n");
+                code.append("final boolean cn").append(column).append(" = ").append(batchScope ? "mayNull" + column + " && " : "")
+                        .append("in").append(column).append(".isNull(i);\n");
             }
         }
         for (int column : neededValues) {
