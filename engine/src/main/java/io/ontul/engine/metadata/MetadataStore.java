@@ -255,14 +255,32 @@ public final class MetadataStore
     {
         if (embeddedFile) {
             // the file only grows while the server runs (EMBEDDED_OPTIONS): rewritten with its live data only
-            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("SHUTDOWN COMPACT");
+            Connection connection = null;
+            try {
+                connection = dataSource.getConnection();
+                connection.createStatement().execute("SHUTDOWN COMPACT");
             }
             catch (SQLException | RuntimeException e) {
                 log.warn("Could not compact the metadata store at {}: {}", location, rootMessage(e));
             }
+            finally {
+                // the database is shut down under the connection: returning it to the pool fails ("already closed")
+                closeQuietly(connection);
+            }
         }
         dataSource.close();
+    }
+
+    private static void closeQuietly(Connection connection)
+    {
+        if (connection != null) {
+            try {
+                connection.close();
+            }
+            catch (SQLException | RuntimeException ignored) {
+                // closed with the database
+            }
+        }
     }
 
     private static void createOwnerOnly(Path directory)

@@ -175,6 +175,9 @@ final class JoinProbe
             if (done) {
                 return false;
             }
+            if (values != null) {
+                return advanceSingleKey();
+            }
             while (row < rows) {
                 if (!rowStarted) {
                     if (values != null ? valueNulls && keys[0].isNull(row) : keyNulls && hasExcludedNull(keys, row)) {
@@ -202,6 +205,58 @@ final class JoinProbe
                 rowStarted = false;
                 row++;
             }
+            flushPairs(batch, pairs, matched);
+            done = true;
+            return false;
+        }
+
+        /**
+         * {@link #advance} for one integer-like key, looked up by value: the row loop works on
+         * locals. A semi or anti join without a residual needs no pairs at all: a probe row is
+         * matched when its key is in the build.
+         */
+        private boolean advanceSingleKey()
+        {
+            if (firstMatchDecides && !spec.joinType().tracksBuildMatches()) {
+                for (int r = row; r < rows; r++) {
+                    if (!(valueNulls && keys[0].isNull(r)) && build.findKey(values[r]) >= 0) {
+                        matched[r] = true;
+                    }
+                }
+                row = rows;
+                done = true;
+                return false;
+            }
+            int r = row;
+            int next = candidate;
+            boolean started = rowStarted;
+            while (r < rows) {
+                if (!started) {
+                    if (valueNulls && keys[0].isNull(r)) {
+                        r++;
+                        continue;
+                    }
+                    next = build.findKey(values[r]);
+                    started = true;
+                }
+                while (next >= 0) {
+                    int buildRow = next;
+                    next = firstMatchDecides ? -1 : build.next(buildRow);
+                    pairs.add(r, buildRow);
+                    if (pairs.size() >= maxPairs) {
+                        row = r;
+                        candidate = next;
+                        rowStarted = true;
+                        flushPairs(batch, pairs, matched);
+                        return true;
+                    }
+                }
+                started = false;
+                r++;
+            }
+            row = r;
+            candidate = -1;
+            rowStarted = false;
             flushPairs(batch, pairs, matched);
             done = true;
             return false;
