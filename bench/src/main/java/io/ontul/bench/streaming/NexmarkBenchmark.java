@@ -37,7 +37,8 @@ public final class NexmarkBenchmark
 {
     static final String USAGE = String.join(System.lineSeparator(),
             "Usage: bench/run-nexmark.sh [--events 4000000] [--warmup-events 400000] [--partitions 4] [--parallelism 1] [--queries all|q0,q1,...]",
-            "                            [--engines flink,ontul] [--interval 10s] [--child-heap 8g] [--max-memory 6GB] [--out bench/RESULTS.md|none]",
+            "                            [--engines flink,ontul] [--interval 10s] [--child-heap 8g] [--max-memory 6GB] [--ontul-sink blackhole|iceberg]",
+            "                            [--out bench/RESULTS.md|none]",
             "  --events         Nexmark events pre-filled into topic 'nexmark' (plus one closing event per partition)",
             "  --warmup-events  events in topic 'nexmark-warmup', which each query reads once first in each engine, unmeasured",
             "  --partitions     partitions of the topics",
@@ -47,6 +48,7 @@ public final class NexmarkBenchmark
             "  --interval       checkpoint interval of both engines (exactly-once)",
             "  --child-heap     -Xmx of each engine's JVM",
             "  --max-memory     Ontul's 'max-memory' of each job (its Arrow memory is off the heap, within -XX:MaxDirectMemorySize, which is -Xmx)",
+            "  --ontul-sink     where Ontul's jobs write: blackhole (discarded and counted, as Flink's counting sink does) or iceberg (Parquet files)",
             "  --out            file the report section is appended to, or none to only print it");
     /** The field of the line that says an engine's JVM failed (the queries it reported before keep their lines). */
     static final String ENGINE_ERROR = "engine_error";
@@ -146,6 +148,7 @@ public final class NexmarkBenchmark
                     "--parallelism", String.valueOf(options.parallelism()),
                     "--interval", options.interval(),
                     "--max-memory", options.maxMemory(),
+                    "--sink", options.ontulSink(),
                     "--timeout-seconds", String.valueOf(perJob)), timeoutSeconds, lines);
         }
         catch (IllegalStateException e) {
@@ -165,10 +168,13 @@ public final class NexmarkBenchmark
     }
 
     record Options(long events, long warmupEvents, int partitions, int parallelism, List<NexmarkQuery> queries, List<String> engines, String interval, String childHeap,
-            String maxMemory, Optional<Path> out)
+            String maxMemory, String ontulSink, Optional<Path> out)
     {
         Options
         {
+            if (!ontulSink.equals("blackhole") && !ontulSink.equals("iceberg")) {
+                throw new IllegalArgumentException("Unknown --ontul-sink " + ontulSink + ": blackhole or iceberg");
+            }
             queries = List.copyOf(queries);
             engines = List.copyOf(engines);
             if (events < 1 || warmupEvents < 1 || partitions < 1 || parallelism < 1) {
@@ -192,6 +198,7 @@ public final class NexmarkBenchmark
             String interval = "10s";
             String childHeap = "8g";
             String maxMemory = "6GB";
+            String ontulSink = "blackhole";
             Optional<Path> out = Optional.of(Path.of("bench/RESULTS.md"));
             for (int i = 0; i < args.length; i++) {
                 String option = args[i];
@@ -210,6 +217,7 @@ public final class NexmarkBenchmark
                         case "--interval" -> interval = value;
                         case "--child-heap" -> childHeap = value;
                         case "--max-memory" -> maxMemory = value;
+                        case "--ontul-sink" -> ontulSink = value;
                         case "--out" -> out = value.equals("none") ? Optional.empty() : Optional.of(Path.of(value));
                         default -> throw new IllegalArgumentException("Unknown option " + option);
                     }
@@ -218,7 +226,7 @@ public final class NexmarkBenchmark
                     throw new IllegalArgumentException("Bad value for " + option + ": " + value);
                 }
             }
-            return new Options(events, warmupEvents, partitions, parallelism, queries, engines, interval, childHeap, maxMemory, out);
+            return new Options(events, warmupEvents, partitions, parallelism, queries, engines, interval, childHeap, maxMemory, ontulSink, out);
         }
     }
 }

@@ -24,6 +24,7 @@ final class OntulStatements
     static final String STATE = "state";
     static final String RECORDS_IN = "records_in";
     static final String RECORDS_LATE = "records_late";
+    static final String RECORDS_OUT = "records_out";
     static final String LAST_CHECKPOINT_ID = "last_checkpoint_id";
     static final String LAST_ERROR = "last_error";
 
