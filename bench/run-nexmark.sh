@@ -2,6 +2,7 @@
 # Nexmark's queries without joins (q0 q1 q2 q11 q14 q15 q16 q17 q22), Ontul against Flink 2.2.1's
 # MiniCluster, both reading the same Kafka topic at the same parallelism, exactly-once checkpoints:
 #   bench/run-nexmark.sh [--events 4000000] [--warmup-events 400000] [--partitions 4] [--parallelism 1] [--max-memory 6GB] [--ontul-sink blackhole|iceberg]
+#       (--ontul-sink: blackhole, the default, counts and discards as Flink's sink does; iceberg writes Parquet)
 #       [--queries all|q0,q1,...] [--engines flink,ontul] [--interval 10s] [--child-heap 8g]
 #       [--out bench/RESULTS.md|none]
 #   This JVM runs an in-process Kafka broker and pre-fills topic nexmark with generated persons,
