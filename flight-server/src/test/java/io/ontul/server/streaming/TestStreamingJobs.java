@@ -1024,6 +1024,40 @@ class TestStreamingJobs
         }
     }
 
+    /**
+     * A parallel job into a blackhole table counts what it writes (the batch query over the same
+     * Kafka table gives the number) and keeps nothing; the table and the job are there after a
+     * restart, and the restarted job goes on counting.
+     */
+    @Test
+    void aJobIntoABlackholeTableCountsWhatItWrites(@TempDir Path dataDirectory)
+    {
+        kafka.createTopic("to_blackhole", 4);
+        produce("to_blackhole", 0, 2000);
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            run(session, "CREATE TABLE kafka.\"default\".to_blackhole " + COLUMNS + " WITH ('topic' = 'to_blackhole', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset')");
+            run(session, "CREATE CATALOG sink USING blackhole");
+            run(session, "CREATE TABLE sink.\"default\".events " + COLUMNS);
+            run(session, "CREATE STREAMING JOB to_blackhole WITH ('checkpoint.interval' = '200ms', 'parallelism' = '2') AS INSERT INTO sink.\"default\".events "
+                    + "SELECT * FROM kafka.\"default\".to_blackhole WHERE amount > 100");
+            long expected = (long) query(session, "SELECT count(*) FROM kafka.\"default\".to_blackhole WHERE amount > 100").get(0).get(0);
+            assertThat(expected).isBetween(1L, 1999L);
+            await(() -> (long) query(session, "SHOW STREAMING JOBS").get(0).get(4) == expected);
+            assertThat(count(session, "sink.\"default\".events")).isZero();
+        }
+        produce("to_blackhole", 2000, 1000);
+        try (Engine engine = Engine.create(config(dataDirectory))) {
+            Session session = engine.createSession("admin");
+            long expected = (long) query(session, "SELECT count(*) FROM kafka.\"default\".to_blackhole WHERE amount > 100 AND event_id >= 2000").get(0).get(0);
+            // the restarted job counts from its last checkpoint: at least the new rows, at most all of them
+            await(() -> (long) query(session, "SHOW STREAMING JOBS").get(0).get(4) >= expected);
+            run(session, "STOP STREAMING JOB to_blackhole");
+            assertThat(query(session, "SHOW TABLES FROM sink.\"default\"")).containsExactly(List.of("events"));
+            run(session, "DROP STREAMING JOB to_blackhole");
+        }
+    }
+
     private static EngineConfig config(Path dataDirectory)
     {
         return new EngineConfig(Map.of("ontul.data-dir", dataDirectory.toString()), Map.of(
