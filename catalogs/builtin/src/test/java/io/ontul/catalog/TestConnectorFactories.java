@@ -25,10 +25,11 @@ class TestConnectorFactories
     {
         Map<String, ConnectorFactory> factories = new HashMap<>();
         ServiceLoader.load(ConnectorFactory.class).forEach(factory -> factories.put(factory.name(), factory));
-        assertThat(factories).containsOnlyKeys("tpch", "tpcds", "memory");
+        assertThat(factories).containsOnlyKeys("tpch", "tpcds", "memory", "blackhole");
         assertThat(factories.get("tpch").create("tpch", Map.of(), new NoContext())).isInstanceOf(TpchConnector.class);
         assertThat(factories.get("tpcds").create("tpcds", Map.of(), new NoContext())).isInstanceOf(io.ontul.catalog.tpcds.TpcdsConnector.class);
         assertThat(factories.get("memory").getClass().getSimpleName()).isEqualTo("MemoryConnectorFactory");
+        assertThat(factories.get("blackhole").create("sink", Map.of(), new NoContext())).isInstanceOf(io.ontul.catalog.blackhole.BlackholeConnector.class);
     }
 
     @Test
