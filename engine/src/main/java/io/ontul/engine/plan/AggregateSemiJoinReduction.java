@@ -40,7 +40,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 final class AggregateSemiJoinReduction
 {
     private static final double MIN_REDUCTION = 10;
-    /** Before join ordering: the other side reads at most this share of the rows the aggregate's input reads. */
+    /** The other side reads at most this share of the table rows the aggregate's input reads. */
     private static final double MAX_SCAN_SHARE = 0.5;
 
     private final boolean beforeJoinOrder;

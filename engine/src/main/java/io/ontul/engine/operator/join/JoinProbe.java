@@ -178,19 +178,20 @@ final class JoinProbe
             if (values != null) {
                 return advanceSingleKey();
             }
+            // keys compared by hash, then by value
             while (row < rows) {
                 if (!rowStarted) {
-                    if (values != null ? valueNulls && keys[0].isNull(row) : keyNulls && hasExcludedNull(keys, row)) {
+                    if (keyNulls && hasExcludedNull(keys, row)) {
                         row++;
                         continue;
                     }
-                    candidate = values != null ? build.findKey(values[row]) : build.head(Columns.mix(hashes[row]));
+                    candidate = build.head(Columns.mix(hashes[row]));
                     rowStarted = true;
                 }
                 while (candidate >= 0) {
                     int buildRow = candidate;
                     candidate = build.next(buildRow);
-                    if (values != null || keysEqual(keys, probeLongs, buildLongs, row, buildRow)) {
+                    if (keysEqual(keys, probeLongs, buildLongs, row, buildRow)) {
                         pairs.add(row, buildRow);
                         if (firstMatchDecides) {
                             // a semi or anti join without a residual: one match decides the row
