@@ -172,11 +172,13 @@ public final class Functions
     }
 
     // ---- decimals: unscaled longs with a scale known at compile time
+    // (a result that needs more than 64 bits throws WideDecimals.REQUIRED: the kernel computes
+    // the batch again with wide values, which decide whether it is an overflow of the type)
 
     public static long powerOfTen(int exponent)
     {
         if (exponent < 0 || exponent >= POWERS_OF_TEN.length) {
-            throw overflow("DECIMAL", "rescale");
+            throw WideDecimals.REQUIRED;
         }
         return POWERS_OF_TEN[exponent];
     }
@@ -194,7 +196,11 @@ public final class Functions
             if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) {
                 return lo;
             }
-            throw overflow("DECIMAL", "rescale");
+            throw WideDecimals.REQUIRED;
+        }
+        if (fromScale - toScale >= POWERS_OF_TEN.length) {
+            // |value| < 2^63 < 10^19 / 2: rounds to 0
+            return 0;
         }
         long factor = powerOfTen(fromScale - toScale);
         long quotient = value / factor;
@@ -209,7 +215,7 @@ public final class Functions
     {
         long r = a + b;
         if (((a ^ r) & (b ^ r)) < 0) {
-            throw overflow("DECIMAL", "addition");
+            throw WideDecimals.REQUIRED;
         }
         return r;
     }
@@ -218,7 +224,7 @@ public final class Functions
     {
         long r = a - b;
         if (((a ^ b) & (a ^ r)) < 0) {
-            throw overflow("DECIMAL", "subtraction");
+            throw WideDecimals.REQUIRED;
         }
         return r;
     }
@@ -230,7 +236,16 @@ public final class Functions
         if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) {
             return lo;
         }
-        throw overflow("DECIMAL", "multiplication");
+        throw WideDecimals.REQUIRED;
+    }
+
+    /** Negation of an unscaled DECIMAL (-Long.MIN_VALUE needs 65 bits). */
+    public static long decimalNegate(long a)
+    {
+        if (a == Long.MIN_VALUE) {
+            throw WideDecimals.REQUIRED;
+        }
+        return -a;
     }
 
     public static long decimalDivide(long a, int scaleA, long b, int scaleB, int resultScale)
@@ -239,7 +254,7 @@ public final class Functions
             throw divisionByZero();
         }
         BigDecimal result = BigDecimal.valueOf(a, scaleA).divide(BigDecimal.valueOf(b, scaleB), resultScale, RoundingMode.HALF_UP);
-        return unscaledExact(result, resultScale);
+        return unscaledInLong(result, resultScale);
     }
 
     public static long decimalMod(long a, int scaleA, long b, int scaleB, int resultScale)
@@ -248,7 +263,17 @@ public final class Functions
             throw divisionByZero();
         }
         BigDecimal result = BigDecimal.valueOf(a, scaleA).remainder(BigDecimal.valueOf(b, scaleB));
-        return unscaledExact(result.setScale(resultScale, RoundingMode.HALF_UP), resultScale);
+        return unscaledInLong(result.setScale(resultScale, RoundingMode.HALF_UP), resultScale);
+    }
+
+    /** The unscaled value at {@code scale} as a long, or {@link WideDecimals#REQUIRED} (for kernels). */
+    private static long unscaledInLong(BigDecimal value, int scale)
+    {
+        BigInteger unscaled = value.setScale(scale, RoundingMode.HALF_UP).unscaledValue();
+        if (unscaled.bitLength() > 63) {
+            throw WideDecimals.REQUIRED;
+        }
+        return unscaled.longValue();
     }
 
     public static long unscaledExact(BigDecimal value, int scale)
@@ -278,7 +303,7 @@ public final class Functions
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             throw invalidCast(Double.toString(value), "DECIMAL(" + precision + "," + scale + ")");
         }
-        return checkPrecision(unscaledExact(BigDecimal.valueOf(value), scale), precision, scale);
+        return checkPrecision(unscaledInLong(BigDecimal.valueOf(value), scale), precision, scale);
     }
 
     public static long checkPrecision(long unscaled, int precision, int scale)
@@ -725,7 +750,7 @@ public final class Functions
     public static long parseDecimal(String text, int precision, int scale)
     {
         try {
-            return checkPrecision(unscaledExact(new BigDecimal(text.trim()), scale), precision, scale);
+            return checkPrecision(unscaledInLong(new BigDecimal(text.trim()), scale), precision, scale);
         }
         catch (NumberFormatException e) {
             throw invalidCast(text, "DECIMAL(" + precision + "," + scale + ")");

@@ -19,7 +19,9 @@ enum JavaKind
     DOUBLE("double", "0.0"),
     STRING("String", "null"),
     BYTES("byte[]", "null"),
-    LIST("java.util.List", "null");
+    LIST("java.util.List", "null"),
+    /** DECIMAL in kernels compiled for values of more than 18 digits ({@link WideDecimals}); {@link #of} never gives it. */
+    WIDE_DECIMAL("java.math.BigDecimal", "null");
 
     final String javaType;
     final String zero;

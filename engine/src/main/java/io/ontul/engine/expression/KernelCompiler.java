@@ -34,8 +34,11 @@ public final class KernelCompiler
 
     private KernelCompiler() {}
 
-    /** Generated source and the values its constructor receives (IN-list sets, long strings). */
-    public record Generated(String source, Object[] constants) {}
+    /**
+     * Generated source and the values its constructor receives (IN-list sets, long strings);
+     * whether the code computes on DECIMAL values at all.
+     */
+    public record Generated(String source, Object[] constants, boolean decimalsUsed) {}
 
     /** Projections computed in the row loop itself; more (or larger ones) go into methods of their own. */
     private static final int INLINE_PROJECTIONS = 32;
@@ -50,7 +53,21 @@ public final class KernelCompiler
      */
     public static ProjectionKernel compile(List<RelDataType> inputTypes, RexNode filter, List<RexNode> projections, RexBuilder rexBuilder)
     {
-        Generated generated = generate(inputTypes, filter, projections, rexBuilder);
+        java.util.function.Supplier<ProjectionKernel> wideKernel = () -> instantiate(generate(inputTypes, filter, projections, rexBuilder, true));
+        Generated generated;
+        try {
+            generated = generate(inputTypes, filter, projections, rexBuilder, false);
+        }
+        catch (WideDecimals.Required e) {
+            // a DECIMAL literal of more than 18 digits
+            return wideKernel.get();
+        }
+        ProjectionKernel kernel = instantiate(generated);
+        return generated.decimalsUsed() ? new WideningKernel(kernel, wideKernel) : kernel;
+    }
+
+    private static ProjectionKernel instantiate(Generated generated)
+    {
         // the class depends on the source only: kernels that differ in their IN-list values share it
         Class<?> kernelClass = CACHE.get(generated.source());
         if (kernelClass == null) {
@@ -72,8 +89,17 @@ public final class KernelCompiler
      */
     public static Generated generate(List<RelDataType> inputTypes, RexNode filter, List<RexNode> projections, RexBuilder rexBuilder)
     {
+        return generate(inputTypes, filter, projections, rexBuilder, false);
+    }
+
+    /**
+     * @param wideDecimals hold DECIMAL values as BigDecimal (any precision up to 38) rather than
+     * unscaled longs; the long version throws {@link WideDecimals#REQUIRED} where one does not fit
+     */
+    public static Generated generate(List<RelDataType> inputTypes, RexNode filter, List<RexNode> projections, RexBuilder rexBuilder, boolean wideDecimals)
+    {
         String className = "GeneratedKernel";
-        RowCodeGenerator generator = new RowCodeGenerator(inputTypes, rexBuilder);
+        RowCodeGenerator generator = new RowCodeGenerator(inputTypes, rexBuilder, wideDecimals);
         StringBuilder body = new StringBuilder();
         java.util.Set<Integer> nullsRead = new java.util.HashSet<>();
         java.util.Set<Integer> valuesRead = new java.util.HashSet<>();
@@ -171,7 +197,7 @@ public final class KernelCompiler
         source.append("return k;\n");
         source.append("}\n");
         source.append("}\n");
-        return new Generated(source.toString(), generator.constants());
+        return new Generated(source.toString(), generator.constants(), generator.decimalsUsed());
     }
 
     /** Computes projection number {@code index} for input row {@code i} and writes it at output row {@code k} of {@code out<index>}. */
@@ -181,7 +207,7 @@ public final class KernelCompiler
         code.append("{\n");
         RowCodeGenerator.Value value = generator.generate(projection, code);
         code.append("if (").append(value.isNull()).append(") out").append(index).append(".setNull(k); else ")
-                .append(Vectors.writeCode(type, "out" + index, "k", value.value())).append("\n");
+                .append(Vectors.writeCode(type, "out" + index, "k", value.value(), generator.wideDecimals())).append("\n");
         code.append("}\n");
     }
 
@@ -190,6 +216,46 @@ public final class KernelCompiler
     {
         String vectorClass = Vectors.vectorClass(projection.getType());
         return "final " + vectorClass + " out" + index + " = (" + vectorClass + ") outputs[" + index + "];\n";
+    }
+
+    /**
+     * Runs a kernel that holds DECIMALs as longs; when a batch needs wider values it computes
+     * that batch again, and every later one, with the kernel compiled to hold them as
+     * BigDecimals. The outputs are reset first: nothing the first attempt wrote is kept.
+     */
+    private static final class WideningKernel
+            implements ProjectionKernel
+    {
+        private final java.util.function.Supplier<ProjectionKernel> wideKernel;
+        private ProjectionKernel kernel;
+        private boolean wide;
+
+        WideningKernel(ProjectionKernel longKernel, java.util.function.Supplier<ProjectionKernel> wideKernel)
+        {
+            this.kernel = longKernel;
+            this.wideKernel = wideKernel;
+        }
+
+        @Override
+        public int process(org.apache.arrow.vector.FieldVector[] inputs, org.apache.arrow.vector.FieldVector[] outputs, int rowCount)
+        {
+            if (wide) {
+                return kernel.process(inputs, outputs, rowCount);
+            }
+            try {
+                return kernel.process(inputs, outputs, rowCount);
+            }
+            catch (WideDecimals.Required e) {
+                for (org.apache.arrow.vector.FieldVector output : outputs) {
+                    if (output != null) {
+                        output.reset();
+                    }
+                }
+                kernel = wideKernel.get();
+                wide = true;
+                return kernel.process(inputs, outputs, rowCount);
+            }
+        }
     }
 
     private static boolean sameLayout(RelDataType input, RelDataType output)

@@ -40,6 +40,9 @@ final class RowCodeGenerator
     private static final String BINARY = "io.ontul.engine.expression.BinaryFunctions.";
     private static final String ARRAYS = "io.ontul.engine.expression.ArrayValues.";
     private static final String ZONED = "io.ontul.engine.expression.ZonedTimestamps.";
+    private static final String WIDE = "io.ontul.engine.expression.WideDecimals.";
+    /** A catch clause that lets the long kernel's call for wide DECIMALs through a catch of RuntimeException after it. */
+    private static final String RETHROW_WIDE = "catch (io.ontul.engine.expression.WideDecimals.Required e) {\nthrow e;\n}\n";
     /**
      * Expression nodes one generated method holds inline; larger expressions continue in
      * methods of their own, so no method comes near the JVM's 64 KB of bytecode.
@@ -64,6 +67,10 @@ final class RowCodeGenerator
         int variableCounter;
         int constantCounter;
         int methodCounter;
+        /** DECIMALs held as BigDecimal ({@link WideDecimals}) rather than unscaled longs. */
+        boolean wideDecimals;
+        /** Whether any DECIMAL value was generated (the kernel then may need its wide version). */
+        boolean decimalsUsed;
     }
 
     private final List<RelDataType> inputTypes;
@@ -80,10 +87,51 @@ final class RowCodeGenerator
      */
     private final boolean batchScope;
 
-    /** The generator of the kernel's row loop, whose column declarations run once per batch. */
-    RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder)
+    /**
+     * The generator of the kernel's row loop, whose column declarations run once per batch.
+     *
+     * @param wideDecimals whether DECIMAL values are held as BigDecimal (any precision up to 38)
+     * rather than as unscaled longs (fast; {@link WideDecimals#REQUIRED} where one does not fit)
+     */
+    RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder, boolean wideDecimals)
     {
         this(inputTypes, rexBuilder, new ClassParts(), true);
+        parts.wideDecimals = wideDecimals;
+    }
+
+    boolean wideDecimals()
+    {
+        return parts.wideDecimals;
+    }
+
+    /** Whether the code generated so far holds a DECIMAL value anywhere. */
+    boolean decimalsUsed()
+    {
+        return parts.decimalsUsed;
+    }
+
+    /** How generated code holds a value of {@code type} in this kernel. */
+    private JavaKind kind(RelDataType type)
+    {
+        if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+            parts.decimalsUsed = true;
+            if (parts.wideDecimals) {
+                return JavaKind.WIDE_DECIMAL;
+            }
+        }
+        return JavaKind.of(type);
+    }
+
+    /** The class whose methods compute on DECIMALs as this kernel holds them ({@link Functions} or {@link WideDecimals}). */
+    private String decimals()
+    {
+        return parts.wideDecimals ? WIDE : F;
+    }
+
+    /** A whole number computed as a long, as a DECIMAL of {@code scale} held as this kernel holds DECIMALs. */
+    private String decimalOfLong(String longValue, int scale)
+    {
+        return parts.wideDecimals ? WIDE + "of(" + longValue + ", " + scale + ")" : F + "rescale(" + longValue + ", 0, " + scale + ")";
     }
 
     private RowCodeGenerator(List<RelDataType> inputTypes, RexBuilder rexBuilder, ClassParts parts, boolean batchScope)
@@ -167,9 +215,9 @@ final class RowCodeGenerator
         for (int column : neededValues) {
             if (valuesRead.add(column)) {
                 RelDataType type = inputTypes.get(column);
-                JavaKind kind = JavaKind.of(type);
+                JavaKind kind = kind(type);
                 code.append("final ").append(kind.javaType).append(" cv").append(column).append(" = cn").append(column).append(" ? ")
-                        .append(kind.zero).append(" : ").append(Vectors.readCode(type, "in" + column, "i")).append(";\n");
+                        .append(kind.zero).append(" : ").append(Vectors.readCode(type, "in" + column, "i", parts.wideDecimals)).append(";\n");
             }
         }
     }
@@ -236,7 +284,7 @@ final class RowCodeGenerator
         StringBuilder methodCode = new StringBuilder();
         Value value = body.apply(scope, methodCode);
         int id = parts.methodCounter++;
-        JavaKind kind = JavaKind.of(value.type());
+        JavaKind kind = kind(value.type());
         StringBuilder reads = new StringBuilder();
         scope.emitReads(new java.util.HashSet<>(), new java.util.HashSet<>(), reads);
         parts.fields.append("private boolean mn").append(id).append(";\n");
@@ -255,7 +303,7 @@ final class RowCodeGenerator
     private Value hoist(RexCall call)
     {
         int id = parts.constantCounter++;
-        JavaKind kind = JavaKind.of(call.getType());
+        JavaKind kind = kind(call.getType());
         parts.fields.append("private boolean kn").append(id).append(";\n");
         parts.fields.append("private ").append(kind.javaType).append(" kv").append(id).append(";\n");
         parts.fields.append("private RuntimeException ke").append(id).append(";\n");
@@ -311,7 +359,7 @@ final class RowCodeGenerator
     {
         RelDataType type = call.getType();
         Value operand = generate(call.operands.get(0), code);
-        JavaKind kind = JavaKind.of(type);
+        JavaKind kind = kind(type);
         if (operand.isNull().equals("true")) {
             return new Value("true", kind.zero, type);
         }
@@ -319,6 +367,7 @@ final class RowCodeGenerator
         code.append("boolean t").append(name).append(" = ").append(operand.isNull()).append(";\n");
         code.append(kind.javaType).append(" u").append(name).append(" = ").append(kind.zero).append(";\n");
         code.append("if (!t").append(name).append(") {\ntry {\nu").append(name).append(" = ").append(cast(operand.value(), operand.type(), type)).append(";\n}\n")
+                .append(RETHROW_WIDE)
                 .append("catch (RuntimeException e) {\nt").append(name).append(" = true;\n}\n}\n");
         code.append("final boolean n").append(name).append(" = t").append(name).append(";\n");
         code.append("final ").append(kind.javaType).append(" v").append(name).append(" = u").append(name).append(";\n");
@@ -328,7 +377,7 @@ final class RowCodeGenerator
     private Value declare(StringBuilder code, RelDataType type, String isNull, String valueWhenNotNull)
     {
         String name = newVariable();
-        JavaKind kind = JavaKind.of(type);
+        JavaKind kind = kind(type);
         code.append("final boolean n").append(name).append(" = ").append(isNull).append(";\n");
         code.append("final ").append(kind.javaType).append(" v").append(name).append(" = n").append(name).append(" ? ").append(kind.zero)
                 .append(" : ").append(valueWhenNotNull).append(";\n");
@@ -339,7 +388,7 @@ final class RowCodeGenerator
     {
         RelDataType type = literal.getType();
         if (literal.isNull()) {
-            JavaKind kind = JavaKind.of(type);
+            JavaKind kind = kind(type);
             // a typed null, so that code calling a method on the (never used) value still compiles
             return new Value("true", kind.zero.equals("null") ? "((" + kind.javaType + ") null)" : kind.zero, type);
         }
@@ -348,8 +397,16 @@ final class RowCodeGenerator
             case TINYINT, SMALLINT, INTEGER -> String.valueOf(literal.getValueAs(Integer.class));
             case BIGINT -> literal.getValueAs(Long.class) + "L";
             case DECIMAL -> {
-                BigDecimal decimal = literal.getValueAs(BigDecimal.class);
-                yield Functions.unscaledExact(decimal, type.getScale()) + "L";
+                kind(type);
+                BigDecimal decimal = literal.getValueAs(BigDecimal.class).setScale(type.getScale(), java.math.RoundingMode.HALF_UP);
+                if (parts.wideDecimals) {
+                    yield constant(decimal, "java.math.BigDecimal");
+                }
+                if (decimal.unscaledValue().bitLength() > 63) {
+                    // a literal of more than 18 digits: this kernel holds DECIMALs wide
+                    throw WideDecimals.REQUIRED;
+                }
+                yield decimal.unscaledValue().longValue() + "L";
             }
             case REAL, FLOAT, DOUBLE -> {
                 double d = literal.getValueAs(Double.class);
@@ -406,7 +463,7 @@ final class RowCodeGenerator
         RelDataType type = call.getType();
         if (isStrict(kind) && call.operands.stream().anyMatch(operand -> operand instanceof RexLiteral literal && literal.isNull())) {
             // NULL in, NULL out: no code for the operation itself
-            return new Value("true", JavaKind.of(type).zero, type);
+            return new Value("true", kind(type).zero, type);
         }
         switch (kind) {
             case AND:
@@ -476,10 +533,11 @@ final class RowCodeGenerator
                 return arithmetic(call, kind, code);
             case MINUS_PREFIX: {
                 Value operand = generate(call.operands.get(0), code);
-                String value = switch (JavaKind.of(type)) {
+                String value = switch (kind(type)) {
                     case DOUBLE -> "(-" + operand.value() + ")";
                     case INT -> F + "checkInt(" + F + "negate((long) " + operand.value() + "), \"" + type.getSqlTypeName() + "\")";
-                    default -> F + "negate(" + operand.value() + ")";
+                    case WIDE_DECIMAL -> WIDE + "negate(" + operand.value() + ")";
+                    default -> F + (type.getSqlTypeName() == SqlTypeName.DECIMAL ? "decimalNegate(" : "negate(") + operand.value() + ")";
                 };
                 return declare(code, type, operand.isNull(), value);
             }
@@ -494,7 +552,7 @@ final class RowCodeGenerator
             case CAST: {
                 Value operand = generate(call.operands.get(0), code);
                 if (operand.isNull().equals("true")) {
-                    return new Value("true", JavaKind.of(type).zero, type);
+                    return new Value("true", kind(type).zero, type);
                 }
                 return declare(code, type, operand.isNull(), cast(operand.value(), operand.type(), type));
             }
@@ -579,7 +637,7 @@ final class RowCodeGenerator
      */
     private Value caseWhen(List<RexNode> operands, RelDataType type, StringBuilder code)
     {
-        JavaKind kind = JavaKind.of(type);
+        JavaKind kind = kind(type);
         String name = newVariable();
         code.append("boolean n").append(name).append(" = true;\n");
         code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
@@ -621,7 +679,7 @@ final class RowCodeGenerator
 
     private Value coalesce(List<RexNode> operands, RelDataType type, StringBuilder code)
     {
-        JavaKind kind = JavaKind.of(type);
+        JavaKind kind = kind(type);
         String name = newVariable();
         code.append("boolean n").append(name).append(" = true;\n");
         code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
@@ -655,7 +713,7 @@ final class RowCodeGenerator
         org.apache.calcite.util.Sarg<?> sarg = ((RexLiteral) call.operands.get(1)).getValueAs(org.apache.calcite.util.Sarg.class);
         boolean complemented = !sarg.isPoints() && sarg.isComplementedPoints();
         org.apache.calcite.util.Sarg<?> points = complemented ? sarg.negate() : sarg;
-        Object set = (sarg.isPoints() || complemented) && points.pointCount >= MIN_SET_POINTS
+        Object set = (sarg.isPoints() || complemented) && points.pointCount >= MIN_SET_POINTS && kind(operand.getType()) != JavaKind.WIDE_DECIMAL
                 ? ValueSets.of(points, operand.getType(), call.operands.get(1).getType())
                 : null;
         if (set == null) {
@@ -686,7 +744,7 @@ final class RowCodeGenerator
             return value.value();
         }
         if (source.getSqlTypeName() == SqlTypeName.NULL) {
-            return JavaKind.of(target).zero;
+            return kind(target).zero;
         }
         return cast(value.value(), source, target);
     }
@@ -763,8 +821,8 @@ final class RowCodeGenerator
     {
         RelDataType a = left.type();
         RelDataType b = right.type();
-        JavaKind ka = JavaKind.of(a);
-        JavaKind kb = JavaKind.of(b);
+        JavaKind ka = kind(a);
+        JavaKind kb = kind(b);
         if (ka == JavaKind.STRING && kb == JavaKind.STRING) {
             if (padded || (a.getSqlTypeName() == SqlTypeName.CHAR && b.getSqlTypeName() == SqlTypeName.CHAR)) {
                 // CHAR compares with PAD SPACE semantics: trailing spaces do not matter
@@ -791,6 +849,9 @@ final class RowCodeGenerator
                 int scaleA = decimalA ? a.getScale() : 0;
                 int scaleB = decimalB ? b.getScale() : 0;
                 int scale = Math.max(scaleA, scaleB);
+                if (parts.wideDecimals) {
+                    return WIDE + "compare(" + toDecimal(left, scale) + ", " + toDecimal(right, scale) + ")";
+                }
                 return "Long.compare(" + F + "rescale((long) " + left.value() + ", " + scaleA + ", " + scale + "), " + F + "rescale((long) " + right.value() + ", " + scaleB + ", " + scale + "))";
             }
             return "Long.compare((long) " + left.value() + ", (long) " + right.value() + ")";
@@ -832,20 +893,25 @@ final class RowCodeGenerator
         return type.getPrecision() > 3;
     }
 
-    private static String toDouble(Value value)
+    private String toDouble(Value value)
     {
         RelDataType type = value.type();
         if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
-            return F + "decimalToDouble(" + value.value() + ", " + type.getScale() + ")";
+            return decimals() + "decimalToDouble(" + value.value() + ", " + type.getScale() + ")";
         }
         return "((double) " + value.value() + ")";
     }
 
-    /** Value as an unscaled decimal of the given scale. */
-    private static String toDecimal(Value value, int scale)
+    /** Value as a decimal of the given scale, held as this kernel holds DECIMALs (an unscaled long or a BigDecimal). */
+    private String toDecimal(Value value, int scale)
     {
         RelDataType type = value.type();
         int from = type.getSqlTypeName() == SqlTypeName.DECIMAL ? type.getScale() : 0;
+        if (parts.wideDecimals) {
+            return type.getSqlTypeName() == SqlTypeName.DECIMAL
+                    ? WIDE + "rescale(" + value.value() + ", " + from + ", " + scale + ")"
+                    : WIDE + "of((long) " + value.value() + ", " + scale + ")";
+        }
         if (from == scale) {
             return "((long) " + value.value() + ")";
         }
@@ -866,7 +932,7 @@ final class RowCodeGenerator
             return datetimeArithmetic(call, kind, left, right, code);
         }
         if (isInterval(type) && (kind == SqlKind.TIMES || kind == SqlKind.DIVIDE)
-                && (JavaKind.of(a) == JavaKind.DOUBLE || JavaKind.of(b) == JavaKind.DOUBLE
+                && (kind(a) == JavaKind.DOUBLE || kind(b) == JavaKind.DOUBLE
                     || a.getSqlTypeName() == SqlTypeName.DECIMAL || b.getSqlTypeName() == SqlTypeName.DECIMAL)) {
             // a fractional factor: compute on the exact count of milliseconds or months, round once
             String l = isInterval(a) ? "((double) " + left.value() + ")" : toDouble(left);
@@ -897,6 +963,9 @@ final class RowCodeGenerator
             }
             case DECIMAL -> decimalArithmetic(kind, left, right, type);
             case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+                if (kind == SqlKind.MOD && (a.getSqlTypeName() == SqlTypeName.DECIMAL || b.getSqlTypeName() == SqlTypeName.DECIMAL)) {
+                    yield decimalModAsInteger(left, right, type);
+                }
                 String l = "((long) " + integral(left) + ")";
                 String r = "((long) " + integral(right) + ")";
                 String op = switch (kind) {
@@ -917,44 +986,57 @@ final class RowCodeGenerator
         return declare(code, type, isNull, value);
     }
 
-    private static String integral(Value value)
+    private String integral(Value value)
     {
         if (value.type().getSqlTypeName() == SqlTypeName.DECIMAL) {
-            return F + "decimalToLong(" + value.value() + ", " + value.type().getScale() + ")";
+            return decimals() + "decimalToLong(" + value.value() + ", " + value.type().getScale() + ")";
         }
         return value.value();
     }
 
-    private static String intervalOrLong(Value value)
+    private String intervalOrLong(Value value)
     {
         if (value.type().getSqlTypeName() == SqlTypeName.DECIMAL) {
-            return F + "decimalToLong(" + value.value() + ", " + value.type().getScale() + ")";
+            return decimals() + "decimalToLong(" + value.value() + ", " + value.type().getScale() + ")";
         }
         return "((long) " + value.value() + ")";
     }
 
-    private static String decimalArithmetic(SqlKind kind, Value left, Value right, RelDataType type)
+    private String decimalArithmetic(SqlKind kind, Value left, Value right, RelDataType type)
     {
         int scale = type.getScale();
         int scaleA = left.type().getSqlTypeName() == SqlTypeName.DECIMAL ? left.type().getScale() : 0;
         int scaleB = right.type().getSqlTypeName() == SqlTypeName.DECIMAL ? right.type().getScale() : 0;
-        if (JavaKind.of(left.type()) == JavaKind.DOUBLE || JavaKind.of(right.type()) == JavaKind.DOUBLE) {
+        if (kind(left.type()) == JavaKind.DOUBLE || kind(right.type()) == JavaKind.DOUBLE) {
             throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): DOUBLE operand in DECIMAL arithmetic");
         }
+        String d = decimals();
         String result = switch (kind) {
-            case PLUS -> F + "decimalAdd(" + toDecimal(left, scale) + ", " + toDecimal(right, scale) + ")";
-            case MINUS -> F + "decimalSubtract(" + toDecimal(left, scale) + ", " + toDecimal(right, scale) + ")";
+            case PLUS -> d + "decimalAdd(" + toDecimal(left, scale) + ", " + toDecimal(right, scale) + ")";
+            case MINUS -> d + "decimalSubtract(" + toDecimal(left, scale) + ", " + toDecimal(right, scale) + ")";
             case TIMES -> {
-                String product = F + "decimalMultiply(" + toDecimal(left, scaleA) + ", " + toDecimal(right, scaleB) + ")";
-                yield scaleA + scaleB == scale ? product : F + "rescale(" + product + ", " + (scaleA + scaleB) + ", " + scale + ")";
+                String product = d + "decimalMultiply(" + toDecimal(left, scaleA) + ", " + toDecimal(right, scaleB) + ")";
+                yield scaleA + scaleB == scale ? product : d + "rescale(" + product + ", " + (scaleA + scaleB) + ", " + scale + ")";
             }
-            case DIVIDE -> F + "decimalDivide(" + toDecimal(left, scaleA) + ", " + scaleA + ", " + toDecimal(right, scaleB) + ", " + scaleB + ", " + scale + ")";
-            default -> F + "decimalMod(" + toDecimal(left, scaleA) + ", " + scaleA + ", " + toDecimal(right, scaleB) + ", " + scaleB + ", " + scale + ")";
+            case DIVIDE -> d + "decimalDivide(" + toDecimal(left, scaleA) + ", " + scaleA + ", " + toDecimal(right, scaleB) + ", " + scaleB + ", " + scale + ")";
+            default -> d + "decimalMod(" + toDecimal(left, scaleA) + ", " + scaleA + ", " + toDecimal(right, scaleB) + ", " + scaleB + ", " + scale + ")";
         };
-        if (type.getPrecision() < 19) {
-            result = F + "checkPrecision(" + result + ", " + type.getPrecision() + ", " + scale + ")";
+        if (type.getPrecision() < 19 || parts.wideDecimals) {
+            // a long always holds 18 digits; a wide value is checked against its type's precision (38 at most)
+            result = d + "checkPrecision(" + result + ", " + type.getPrecision() + ", " + scale + ")";
         }
         return result;
+    }
+
+    /**
+     * MOD of whole DECIMALs (scale 0), which SQL types as the divisor's integer type: computed as
+     * DECIMALs (the dividend may have up to 38 digits), the remainder then narrowed.
+     */
+    private String decimalModAsInteger(Value left, Value right, RelDataType type)
+    {
+        RelDataType decimal = rexBuilder.getTypeFactory().createSqlType(SqlTypeName.DECIMAL, 38, 0);
+        String remainder = integral(new Value("false", decimalArithmetic(SqlKind.MOD, left, right, decimal), decimal));
+        return type.getSqlTypeName() == SqlTypeName.BIGINT ? remainder : F + "checkInt(" + remainder + ", \"" + type.getSqlTypeName() + "\")";
     }
 
     private static boolean isDatetime(RelDataType type)
@@ -1020,9 +1102,9 @@ final class RowCodeGenerator
         SqlTypeName source = from.getSqlTypeName();
         SqlTypeName target = to.getSqlTypeName();
         String targetName = ArrowTypes.sqlName(to);
-        JavaKind sourceKind = JavaKind.of(from);
+        JavaKind sourceKind = kind(from);
         if (source == SqlTypeName.NULL) {
-            return JavaKind.of(to).zero;
+            return kind(to).zero;
         }
         switch (target) {
             case ARRAY:
@@ -1041,7 +1123,7 @@ final class RowCodeGenerator
             case INTEGER:
             case BIGINT: {
                 String asLong = switch (source) {
-                    case DECIMAL -> F + "decimalToLong(" + v + ", " + from.getScale() + ")";
+                    case DECIMAL -> decimals() + "decimalToLong(" + v + ", " + from.getScale() + ")";
                     case REAL, FLOAT, DOUBLE -> F + "doubleToLong(" + v + ", \"" + targetName + "\")";
                     case CHAR, VARCHAR -> F + "parseLong(" + v + ", \"" + targetName + "\")";
                     case BOOLEAN -> "(" + v + " ? 1L : 0L)";
@@ -1058,19 +1140,20 @@ final class RowCodeGenerator
             case DECIMAL: {
                 int p = to.getPrecision();
                 int s = to.getScale();
+                String d = decimals();
                 return switch (source) {
-                    case DECIMAL -> F + "checkPrecision(" + F + "rescale(" + v + ", " + from.getScale() + ", " + s + "), " + p + ", " + s + ")";
-                    case REAL, FLOAT, DOUBLE -> F + "doubleToDecimal(" + v + ", " + p + ", " + s + ")";
-                    case CHAR, VARCHAR -> F + "parseDecimal(" + v + ", " + p + ", " + s + ")";
-                    case BOOLEAN -> F + "rescale(" + v + " ? 1L : 0L, 0, " + s + ")";
-                    default -> F + "checkPrecision(" + F + "rescale((long) " + v + ", 0, " + s + "), " + p + ", " + s + ")";
+                    case DECIMAL -> d + "checkPrecision(" + d + "rescale(" + v + ", " + from.getScale() + ", " + s + "), " + p + ", " + s + ")";
+                    case REAL, FLOAT, DOUBLE -> d + "doubleToDecimal(" + v + ", " + p + ", " + s + ")";
+                    case CHAR, VARCHAR -> d + "parseDecimal(" + v + ", " + p + ", " + s + ")";
+                    case BOOLEAN -> decimalOfLong("(" + v + " ? 1L : 0L)", s);
+                    default -> d + "checkPrecision(" + decimalOfLong("(long) " + v, s) + ", " + p + ", " + s + ")";
                 };
             }
             case REAL:
             case FLOAT:
             case DOUBLE: {
                 String d = switch (source) {
-                    case DECIMAL -> F + "decimalToDouble(" + v + ", " + from.getScale() + ")";
+                    case DECIMAL -> decimals() + "decimalToDouble(" + v + ", " + from.getScale() + ")";
                     case CHAR, VARCHAR -> F + "parseDouble(" + v + ", \"" + targetName + "\")";
                     case BOOLEAN -> "(" + v + " ? 1.0 : 0.0)";
                     default -> "((double) " + v + ")";
@@ -1081,7 +1164,7 @@ final class RowCodeGenerator
             case VARCHAR: {
                 String text = switch (source) {
                     case CHAR, VARCHAR -> v;
-                    case DECIMAL -> F + "decimalToString(" + v + ", " + from.getScale() + ")";
+                    case DECIMAL -> decimals() + "decimalToString(" + v + ", " + from.getScale() + ")";
                     case REAL, FLOAT, DOUBLE -> F + "doubleToString(" + v + ")";
                     case DATE -> F + "dateToString(" + v + ")";
                     case TIME -> F + "timeToString(" + v + ")";
@@ -1230,7 +1313,7 @@ final class RowCodeGenerator
         return switch (type.getSqlTypeName()) {
             case BIGINT -> longValue;
             case INTEGER, SMALLINT, TINYINT -> "((int) " + longValue + ")";
-            case DECIMAL -> F + "rescale(" + longValue + ", 0, " + type.getScale() + ")";
+            case DECIMAL -> decimalOfLong(longValue, type.getScale());
             case DOUBLE, REAL, FLOAT -> "((double) " + longValue + ")";
             default -> longValue;
         };
@@ -1274,7 +1357,7 @@ final class RowCodeGenerator
     {
         StringBuilder inner = new StringBuilder();
         Value value = inMethod((scope, methodCode) -> scope.generate(call.operands.get(0), methodCode), inner);
-        JavaKind kind = JavaKind.of(call.getType());
+        JavaKind kind = kind(call.getType());
         String name = newVariable();
         code.append(kind.javaType).append(" v").append(name).append(" = ").append(kind.zero).append(";\n");
         code.append("boolean n").append(name).append(" = true;\n");
@@ -1331,10 +1414,10 @@ final class RowCodeGenerator
         for (int i = 0; i < 2; i++) {
             if (defaults[i] != null) {
                 Value generated = generate(defaults[i], defaultCode[i]);
-                defaultValues[i] = new Value(generated.isNull(), generated.isNull().equals("true") ? JavaKind.of(type).zero : convert(generated, type), type);
+                defaultValues[i] = new Value(generated.isNull(), generated.isNull().equals("true") ? kind(type).zero : convert(generated, type), type);
             }
         }
-        JavaKind kind = JavaKind.of(type);
+        JavaKind kind = kind(type);
         String name = newVariable();
         String outcome = "o" + name;
         String isNull = "n" + name;
@@ -1350,7 +1433,7 @@ final class RowCodeGenerator
             code.append("if (").append(outcome).append(" instanceof String) {\n");
             code.append("try {\n").append(result).append(" = ").append(cast("((String) " + outcome + ")", json.type(), type)).append(";\n")
                     .append(isNull).append(" = false;\n}\n");
-            code.append("catch (RuntimeException e) {\n").append(outcome).append(" = new ").append(paths).append("Failure(\"").append(function)
+            code.append(RETHROW_WIDE).append("catch (RuntimeException e) {\n").append(outcome).append(" = new ").append(paths).append("Failure(\"").append(function)
                     .append(": \" + e.getMessage());\n}\n}\n");
         }
         else {
@@ -1392,13 +1475,13 @@ final class RowCodeGenerator
     {
         Value format = generate(call.operands.get(0), code);
         if (format.isNull().equals("true")) {
-            return new Value("true", JavaKind.of(call.getType()).zero, call.getType());
+            return new Value("true", kind(call.getType()).zero, call.getType());
         }
         List<String> arguments = new ArrayList<>();
         for (RexNode operand : call.operands.subList(1, call.operands.size())) {
             Value value = generate(operand, code);
             String boxed = switch (value.type().getSqlTypeName()) {
-                case DECIMAL -> F + "toBigDecimal(" + value.value() + ", " + value.type().getScale() + ")";
+                case DECIMAL -> decimals() + "toBigDecimal(" + value.value() + ", " + value.type().getScale() + ")";
                 case DATE -> "java.time.LocalDate.ofEpochDay(" + value.value() + ")";
                 case TIMESTAMP -> F + "toLocalDateTime(" + value.value() + ", " + isMicros(value.type()) + ")";
                 case TIMESTAMP_TZ -> ZONED + "toZonedDateTime(" + value.value() + ", " + isMicros(value.type()) + ")";
@@ -1413,7 +1496,7 @@ final class RowCodeGenerator
 
     private String stringOf(Value value, RelDataType varchar)
     {
-        return JavaKind.of(value.type()) == JavaKind.STRING ? value.value() : cast(value.value(), value.type(), varchar);
+        return kind(value.type()) == JavaKind.STRING ? value.value() : cast(value.value(), value.type(), varchar);
     }
 
     private Value floorCeil(RexCall call, boolean floor, StringBuilder code)
@@ -1425,8 +1508,12 @@ final class RowCodeGenerator
         RelDataType type = call.getType();
         String value = switch (operand.type().getSqlTypeName()) {
             case DECIMAL -> {
-                String whole = F + (floor ? "floorDecimal(" : "ceilDecimal(") + operand.value() + ", " + operand.type().getScale() + ")";
-                yield type.getSqlTypeName() == SqlTypeName.DECIMAL ? F + "rescale(" + whole + ", 0, " + type.getScale() + ")" : whole;
+                String d = decimals();
+                String whole = d + (floor ? "floorDecimal(" : "ceilDecimal(") + operand.value() + ", " + operand.type().getScale() + ")";
+                if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                    yield d + "rescale(" + whole + ", 0, " + type.getScale() + ")";
+                }
+                yield parts.wideDecimals ? WIDE + "decimalToLong(" + whole + ", 0)" : whole;
             }
             case DOUBLE, REAL, FLOAT -> "Math." + (floor ? "floor(" : "ceil(") + operand.value() + ")";
             default -> operand.value();
@@ -1456,7 +1543,7 @@ final class RowCodeGenerator
             Value value = generate(operand, code);
             if (value.isNull().equals("true")) {
                 // every function here returns NULL for a NULL argument
-                return new Value("true", JavaKind.of(type).zero, type);
+                return new Value("true", kind(type).zero, type);
             }
             args.add(value);
             nulls.add(value.isNull());
@@ -1486,7 +1573,7 @@ final class RowCodeGenerator
                     common = element;
                 }
                 String array = castArray(args.get(0).value(), args.get(0).type(), rexBuilder.getTypeFactory().createArrayType(common, -1));
-                return unboxed(code, type, isNull, ARRAYS + "contains(" + array + ", (Object) " + convert(args.get(1), common) + ")");
+                return unboxed(code, type, isNull, ARRAYS + "contains(" + array + ", " + boxElement(convert(args.get(1), common), common) + ")");
             }
             default -> {
             }
@@ -1501,7 +1588,7 @@ final class RowCodeGenerator
             case "UPPER" -> args.get(0).value() + ".toUpperCase(java.util.Locale.ROOT)";
             case "LOWER" -> args.get(0).value() + ".toLowerCase(java.util.Locale.ROOT)";
             case "||", "CONCAT" -> {
-                if (JavaKind.of(type) == JavaKind.BYTES) {
+                if (kind(type) == JavaKind.BYTES) {
                     yield BINARY + "concat(" + String.join(", ", args.stream().map(arg -> cast(arg.value(), arg.type(), type)).toList()) + ")";
                 }
                 StringBuilder builder = new StringBuilder("(");
@@ -1509,27 +1596,27 @@ final class RowCodeGenerator
                     if (i > 0) {
                         builder.append(" + ");
                     }
-                    builder.append(JavaKind.of(args.get(i).type()) == JavaKind.STRING ? args.get(i).value()
+                    builder.append(kind(args.get(i).type()) == JavaKind.STRING ? args.get(i).value()
                             : cast(args.get(i).value(), args.get(i).type(), type));
                 }
                 yield builder.append(")").toString();
             }
-            case "SUBSTR" -> (JavaKind.of(type) == JavaKind.BYTES ? BINARY : F) + "substr(" + args.get(0).value() + ", " + integral(args.get(1)) + ", "
+            case "SUBSTR" -> (kind(type) == JavaKind.BYTES ? BINARY : F) + "substr(" + args.get(0).value() + ", " + integral(args.get(1)) + ", "
                     + (args.size() > 2 ? integral(args.get(2)) : "Integer.MAX_VALUE") + ")";
-            case "SUBSTRING" -> JavaKind.of(type) == JavaKind.BYTES
+            case "SUBSTRING" -> kind(type) == JavaKind.BYTES
                     ? BINARY + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + (args.size() > 2 ? ", " + integral(args.get(2)) : "") + ")"
                     : args.size() == 2
                     ? F + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + ")"
                     : F + "substring(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + integral(args.get(2)) + ")";
             case "OCTET_LENGTH" -> castLong("((long) " + args.get(0).value() + ".length)", type);
-            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> JavaKind.of(args.get(0).type()) == JavaKind.BYTES
+            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> kind(args.get(0).type()) == JavaKind.BYTES
                     ? castLong("((long) " + args.get(0).value() + ".length)", type)
                     : castLong(F + "charLength(" + args.get(0).value() + ")", type);
             case "REPLACE" -> args.get(0).value() + ".replace(" + args.get(1).value() + ", " + args.get(2).value() + ")";
             case "SPLIT_PART" -> F + "splitPart(" + args.get(0).value() + ", " + args.get(1).value() + ", " + integral(args.get(2)) + ")";
             case "STRPOS" -> castLong(F + "position(" + args.get(1).value() + ", " + args.get(0).value() + ")", type);
             case "STARTS_WITH" -> args.get(0).value() + ".startsWith(" + args.get(1).value() + ")";
-            case "REVERSE" -> (JavaKind.of(type) == JavaKind.BYTES ? BINARY : F) + "reverse(" + args.get(0).value() + ")";
+            case "REVERSE" -> (kind(type) == JavaKind.BYTES ? BINARY : F) + "reverse(" + args.get(0).value() + ")";
             case "TO_HEX" -> BINARY + "toHex(" + args.get(0).value() + ")";
             case "FROM_HEX" -> BINARY + "fromHex(" + args.get(0).value() + ")";
             case "TO_BASE64" -> BINARY + "toBase64(" + args.get(0).value() + ")";
@@ -1550,17 +1637,23 @@ final class RowCodeGenerator
             case "RIGHT" -> F + "right(" + args.get(0).value() + ", " + integral(args.get(1)) + ")";
             case "LPAD", "RPAD" -> F + "pad(" + args.get(0).value() + ", " + integral(args.get(1)) + ", " + (args.size() > 2 ? args.get(2).value() : "\" \"")
                     + ", " + name.equals("LPAD") + ")";
-            case "ABS" -> switch (JavaKind.of(type)) {
+            case "ABS" -> switch (kind(type)) {
                 case DOUBLE -> "Math.abs(" + args.get(0).value() + ")";
                 case INT -> F + "checkInt(Math.abs((long) " + args.get(0).value() + "), \"" + type.getSqlTypeName() + "\")";
-                default -> "(" + args.get(0).value() + " < 0 ? " + F + "negate(" + args.get(0).value() + ") : " + args.get(0).value() + ")";
+                case WIDE_DECIMAL -> WIDE + "abs(" + args.get(0).value() + ")";
+                default -> "(" + args.get(0).value() + " < 0 ? " + F + (type.getSqlTypeName() == SqlTypeName.DECIMAL ? "decimalNegate(" : "negate(")
+                        + args.get(0).value() + ") : " + args.get(0).value() + ")";
             };
             case "ROUND" -> round(args, type);
             case "MOD" -> {
                 yield switch (type.getSqlTypeName()) {
                     case DECIMAL -> decimalArithmetic(SqlKind.MOD, args.get(0), args.get(1), type);
                     case DOUBLE, REAL, FLOAT -> F + "modDouble(" + toDouble(args.get(0)) + ", " + toDouble(args.get(1)) + ")";
-                    case BIGINT -> F + "mod((long) " + args.get(0).value() + ", (long) " + args.get(1).value() + ")";
+                    case BIGINT, INTEGER, SMALLINT, TINYINT -> args.get(0).type().getSqlTypeName() == SqlTypeName.DECIMAL || args.get(1).type().getSqlTypeName() == SqlTypeName.DECIMAL
+                            ? decimalModAsInteger(args.get(0), args.get(1), type)
+                            : type.getSqlTypeName() == SqlTypeName.BIGINT
+                            ? F + "mod((long) " + args.get(0).value() + ", (long) " + args.get(1).value() + ")"
+                            : "((int) " + F + "mod((long) " + args.get(0).value() + ", (long) " + args.get(1).value() + "))";
                     default -> "((int) " + F + "mod((long) " + args.get(0).value() + ", (long) " + args.get(1).value() + "))";
                 };
             }
@@ -1576,9 +1669,9 @@ final class RowCodeGenerator
                 String digits = args.size() > 1 ? integral(args.get(1)) : "0L";
                 Value number = args.get(0);
                 yield switch (number.type().getSqlTypeName()) {
-                    case DECIMAL -> F + "truncateDecimal(" + number.value() + ", " + number.type().getScale() + ", " + digits + ")";
+                    case DECIMAL -> decimals() + "truncateDecimal(" + number.value() + ", " + number.type().getScale() + ", " + digits + ")";
                     case DOUBLE, REAL, FLOAT -> F + "truncateDouble(" + toDouble(number) + ", " + digits + ")";
-                    default -> "((" + JavaKind.of(type).javaType + ") " + F + "truncateLong((long) " + number.value() + ", " + digits + "))";
+                    default -> "((" + kind(type).javaType + ") " + F + "truncateLong((long) " + number.value() + ", " + digits + "))";
                 };
             }
             case "LOG2" -> "(Math.log(" + toDouble(args.get(0)) + ") / Math.log(2))";
@@ -1631,7 +1724,7 @@ final class RowCodeGenerator
         List<String> boxed = new ArrayList<>();
         for (RexNode operand : call.operands) {
             Value value = generate(operand, code);
-            boxed.add(value.isNull().equals("true") ? "null" : "(" + value.isNull() + " ? null : (Object) " + convert(value, element) + ")");
+            boxed.add(value.isNull().equals("true") ? "null" : "(" + value.isNull() + " ? null : " + boxElement(convert(value, element), element) + ")");
         }
         return declare(code, call.getType(), "false", ARRAYS + "of(new Object[] {" + String.join(", ", boxed) + "})");
     }
@@ -1646,9 +1739,9 @@ final class RowCodeGenerator
     }
 
     /** Java expression of {@code type}'s representation from a non-null boxed one ({@link ArrayValues}). */
-    private static String unbox(String boxed, RelDataType type)
+    private String unbox(String boxed, RelDataType type)
     {
-        return switch (JavaKind.of(type)) {
+        return switch (kind(type)) {
             case BOOLEAN -> "((Boolean) " + boxed + ").booleanValue()";
             case INT -> "((Number) " + boxed + ").intValue()";
             case LONG -> "((Number) " + boxed + ").longValue()";
@@ -1656,7 +1749,17 @@ final class RowCodeGenerator
             case STRING -> "((String) " + boxed + ")";
             case BYTES -> "((byte[]) " + boxed + ")";
             case LIST -> "((java.util.List) " + boxed + ")";
+            case WIDE_DECIMAL -> WIDE + "ofUnscaled(((Number) " + boxed + ").longValue(), " + type.getScale() + ")";
         };
+    }
+
+    /** A non-null value of an array's element type as the array holds it (DECIMAL elements: unscaled longs). */
+    private String boxElement(String value, RelDataType element)
+    {
+        if (kind(element) == JavaKind.WIDE_DECIMAL) {
+            return "(Object) Long.valueOf(" + WIDE + "toUnscaledLong(" + value + ", " + element.getScale() + "))";
+        }
+        return "(Object) " + value;
     }
 
     /** A timestamp's long in the unit of {@code to} (milliseconds or microseconds). */
@@ -1686,7 +1789,7 @@ final class RowCodeGenerator
                 .append("Object[] result = new Object[source.size()];\n")
                 .append("for (int k = 0; k < result.length; k++) {\n")
                 .append("Object e = source.get(k);\n")
-                .append("result[k] = e == null ? null : (Object) ").append(element).append(";\n")
+                .append("result[k] = e == null ? null : ").append(boxElement(element, toElement)).append(";\n")
                 .append("}\n")
                 .append("return java.util.Arrays.asList(result);\n}\n");
         return method + "(" + v + ")";
@@ -1698,11 +1801,12 @@ final class RowCodeGenerator
         String result = cast(args.get(0).value(), args.get(0).type(), type);
         for (Value arg : args.subList(1, args.size())) {
             String next = cast(arg.value(), arg.type(), type);
-            result = switch (JavaKind.of(type)) {
+            result = switch (kind(type)) {
                 case STRING -> F + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
                 case BYTES -> BINARY + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
                 case LIST -> ARRAYS + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
                 case BOOLEAN -> "(" + result + (greatest ? " || " : " && ") + next + ")";
+                case WIDE_DECIMAL -> WIDE + (greatest ? "greatest(" : "least(") + result + ", " + next + ")";
                 default -> "Math." + (greatest ? "max(" : "min(") + result + ", " + next + ")";
             };
         }
@@ -1714,10 +1818,10 @@ final class RowCodeGenerator
         Value value = args.get(0);
         String digits = args.size() > 1 ? "(int) " + args.get(1).value() : "0";
         return switch (value.type().getSqlTypeName()) {
-            case DECIMAL -> F + "roundDecimal(" + value.value() + ", " + value.type().getScale() + ", " + digits + ", " + type.getScale() + ")";
+            case DECIMAL -> decimals() + "roundDecimal(" + value.value() + ", " + value.type().getScale() + ", " + digits + ", " + type.getScale() + ")";
             case DOUBLE, REAL, FLOAT -> F + "roundDouble(" + value.value() + ", " + digits + ")";
             default -> args.size() > 1
-                    ? "((" + JavaKind.of(type).javaType + ") " + F + "roundDecimal((long) " + value.value() + ", 0, " + digits + ", 0))"
+                    ? "((" + kind(type).javaType + ") " + F + "roundDecimal((long) " + value.value() + ", 0, " + digits + ", 0))"
                     : value.value();
         };
     }

@@ -11,10 +11,20 @@ public final class Vectors
 {
     private Vectors() {}
 
-    /** The unscaled value of a DECIMAL cell as a long (the low 64 bits of the 128-bit value). */
+    /**
+     * The unscaled value of a DECIMAL cell as a long, for operators that hold DECIMALs so (keys,
+     * sort, MIN/MAX, windows): a cell of more than 18 digits is refused with a clear error, never
+     * cut to its low 64 bits.
+     */
     public static long readDecimal(DecimalVector vector, int index)
     {
-        return vector.getDataBuffer().getLong((long) index * DecimalVector.TYPE_WIDTH);
+        long offset = (long) index * DecimalVector.TYPE_WIDTH;
+        long low = vector.getDataBuffer().getLong(offset);
+        if (vector.getDataBuffer().getLong(offset + 8) != low >> 63) {
+            throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.NOT_SUPPORTED, "DECIMAL value " + vector.getObject(index).toPlainString()
+                    + " has more than 18 digits: arithmetic, casts and SUM take up to 38, but joins, grouping, sorting, MIN/MAX and window functions take 18 so far");
+        }
+        return low;
     }
 
     /** Writes an unscaled long into a DECIMAL cell (sign-extended to 128 bits) and marks it set. */
@@ -82,12 +92,16 @@ public final class Vectors
         return "org.apache.arrow.vector." + simple;
     }
 
-    /** Java expression reading row {@code index} of vector variable {@code vector} (not null). */
-    static String readCode(RelDataType type, String vector, String index)
+    /**
+     * Java expression reading row {@code index} of vector variable {@code vector} (not null);
+     * DECIMAL cells as a BigDecimal when {@code wideDecimals}, else as an unscaled long
+     * ({@link WideDecimals#REQUIRED} for a cell that does not fit one).
+     */
+    static String readCode(RelDataType type, String vector, String index, boolean wideDecimals)
     {
         return switch (type.getSqlTypeName()) {
             case BOOLEAN -> "(" + vector + ".get(" + index + ") != 0)";
-            case DECIMAL -> "io.ontul.engine.expression.Vectors.readDecimal(" + vector + ", " + index + ")";
+            case DECIMAL -> "io.ontul.engine.expression.WideDecimals." + (wideDecimals ? "read(" : "readLong(") + vector + ", " + index + ")";
             case CHAR, VARCHAR, UUID -> "io.ontul.engine.expression.Functions.readUtf8(" + vector + ".get(" + index + "))";
             case ARRAY -> "io.ontul.engine.expression.ArrayValues.read(" + vector + ", " + index + ")";
             case REAL -> "((double) " + vector + ".get(" + index + "))";
@@ -97,9 +111,12 @@ public final class Vectors
         };
     }
 
-    /** Java statement writing {@code value} at {@code index}. */
-    static String writeCode(RelDataType type, String vector, String index, String value)
+    /** Java statement writing {@code value} at {@code index} (a DECIMAL held as a BigDecimal when {@code wideDecimals}). */
+    static String writeCode(RelDataType type, String vector, String index, String value, boolean wideDecimals)
     {
+        if (wideDecimals && type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.DECIMAL) {
+            return "io.ontul.engine.expression.WideDecimals.write(" + vector + ", " + index + ", " + value + ");";
+        }
         return switch (type.getSqlTypeName()) {
             case BOOLEAN -> vector + ".set(" + index + ", " + value + " ? 1 : 0);";
             case TINYINT -> vector + ".set(" + index + ", (byte) " + value + ");";

@@ -51,13 +51,24 @@ public final class Columns
         if (vector instanceof ListVector list) {
             return mix(ArrayValues.hash(ArrayValues.read(list, index)));
         }
+        if (vector instanceof DecimalVector decimal) {
+            // a value that fits a long hashes as it does in a long column
+            long low = decimalWord(decimal, index, 0);
+            long high = decimalWord(decimal, index, 8);
+            return high == low >> 63 ? mix(low) : mix(low ^ mix(high));
+        }
         return mix(getLong(vector, index));
     }
 
-    /** Whether cells of this vector compare and hash as longs ({@link #getLong}). */
+    /**
+     * Whether cells of this vector compare and hash as longs ({@link #getLong}): not DECIMALs of
+     * more than 18 digits, which take the 128-bit paths of {@link #hash}, {@link #equal} and
+     * {@link #compare}.
+     */
     public static boolean isLongLike(FieldVector vector)
     {
-        return vector instanceof BigIntVector || vector instanceof IntVector || vector instanceof DateDayVector || vector instanceof DecimalVector
+        return vector instanceof BigIntVector || vector instanceof IntVector || vector instanceof DateDayVector
+                || (vector instanceof DecimalVector decimal && decimal.getPrecision() <= 18)
                 || vector instanceof SmallIntVector || vector instanceof TinyIntVector || vector instanceof TimeStampVector || vector instanceof TimeMilliVector;
     }
 
@@ -248,6 +259,9 @@ public final class Columns
         if (a instanceof ListVector la) {
             return ArrayValues.equal(ArrayValues.read(la, ia), ArrayValues.read((ListVector) b, ib));
         }
+        if (a instanceof DecimalVector da && b instanceof DecimalVector db) {
+            return compare(a, ia, b, ib) == 0;
+        }
         return getLong(a, ia) == getLong(b, ib);
     }
 
@@ -265,9 +279,21 @@ public final class Columns
         if (a instanceof ListVector la) {
             return ArrayValues.compare(ArrayValues.read(la, ia), ArrayValues.read((ListVector) b, ib));
         }
-        if (a instanceof DecimalVector da && b instanceof DecimalVector db && da.getScale() != db.getScale()) {
-            return da.getObject(ia).compareTo(db.getObject(ib));
+        if (a instanceof DecimalVector da && b instanceof DecimalVector db) {
+            if (da.getScale() != db.getScale()) {
+                return da.getObject(ia).compareTo(db.getObject(ib));
+            }
+            // 128-bit two's complement: the high words signed, then the low words unsigned
+            long highA = decimalWord(da, ia, 8);
+            long highB = decimalWord(db, ib, 8);
+            return highA != highB ? Long.compare(highA, highB) : Long.compareUnsigned(decimalWord(da, ia, 0), decimalWord(db, ib, 0));
         }
         return Long.compare(getLong(a, ia), getLong(b, ib));
+    }
+
+    /** The low (offset 0) or high (offset 8) 64 bits of a DECIMAL cell. */
+    private static long decimalWord(DecimalVector vector, int index, int offset)
+    {
+        return vector.getDataBuffer().getLong((long) index * DecimalVector.TYPE_WIDTH + offset);
     }
 }

@@ -61,10 +61,19 @@ public final class ValuesNode
                 }
                 done = true;
                 FieldVector[] vectors = Batches.allocate(schema(), task.query().allocator(), tuples.size());
-                for (int row = 0; row < tuples.size(); row++) {
-                    for (int column = 0; column < vectors.length; column++) {
-                        write(vectors[column], row, tuples.get(row).get(column), rowType().getFieldList().get(column).getType());
+                try {
+                    for (int row = 0; row < tuples.size(); row++) {
+                        for (int column = 0; column < vectors.length; column++) {
+                            write(vectors[column], row, tuples.get(row).get(column), rowType().getFieldList().get(column).getType());
+                        }
                     }
+                }
+                catch (RuntimeException e) {
+                    // a value that does not fit its column: nothing written so far stays allocated
+                    for (FieldVector vector : vectors) {
+                        vector.close();
+                    }
+                    throw e;
                 }
                 return Batches.root(schema(), vectors, tuples.size());
             }
@@ -102,7 +111,9 @@ public final class ValuesNode
             v.setSafe(row, literal.getValueAs(Double.class));
         }
         else if (vector instanceof DecimalVector v) {
-            v.setSafe(row, Functions.unscaledExact(literal.getValueAs(BigDecimal.class), v.getScale()));
+            BigDecimal value = io.ontul.engine.expression.WideDecimals.checkPrecision(
+                    literal.getValueAs(BigDecimal.class).setScale(v.getScale(), java.math.RoundingMode.HALF_UP), v.getPrecision(), v.getScale());
+            v.setSafe(row, value);
         }
         else if (vector instanceof VarCharVector v && type.getSqlTypeName() == org.apache.calcite.sql.type.SqlTypeName.CHAR) {
             v.setSafe(row, Functions.padChar(literal.getValueAs(String.class), type.getPrecision()).getBytes(StandardCharsets.UTF_8));

@@ -51,7 +51,7 @@ public final class Accumulators
             case COUNT -> new CountAccumulator(args.isEmpty() ? -1 : args.get(0), args.size() > 1 ? args.subList(1, args.size()) : List.of());
             case SUM, SUM0 -> {
                 RelDataType argType = inputTypes.get(args.get(0));
-                yield isFloating(argType) ? new DoubleSumAccumulator(args.get(0), kind == SqlKind.SUM0) : new LongSumAccumulator(args.get(0), kind == SqlKind.SUM0, argType);
+                yield sum(args.get(0), kind == SqlKind.SUM0, argType);
             }
             case AVG -> new AvgAccumulator(args.get(0), -1, inputTypes.get(args.get(0)), outputType);
             case MIN, MAX -> new MinMaxAccumulator(args.get(0), kind == SqlKind.MAX, inputTypes.get(args.get(0)), false);
@@ -91,7 +91,19 @@ public final class Accumulators
     /** Partial SUM of {@code argument} (for AVG): BIGINT, DECIMAL(38, s) or DOUBLE by the argument's type. */
     public static Accumulator partialSum(int argument, RelDataType argType)
     {
-        return isFloating(argType) ? new DoubleSumAccumulator(argument, false) : new LongSumAccumulator(argument, false, argType);
+        return sum(argument, false, argType);
+    }
+
+    /** SUM in DOUBLE, in 128 bits for DECIMAL, or in a BIGINT that overflows as BIGINT does. */
+    private static Accumulator sum(int argument, boolean zeroWhenEmpty, RelDataType argType)
+    {
+        if (isFloating(argType)) {
+            return new DoubleSumAccumulator(argument, zeroWhenEmpty);
+        }
+        if (argType.getSqlTypeName() == SqlTypeName.DECIMAL) {
+            return new DecimalSumAccumulator(argument, zeroWhenEmpty);
+        }
+        return new LongSumAccumulator(argument, zeroWhenEmpty, argType);
     }
 
     /** Partial COUNT of non-NULL {@code argument}. */
@@ -111,8 +123,7 @@ public final class Accumulators
         RelDataType type = partialTypes.get(partialColumns[0]);
         return switch (call.getAggregation().getKind()) {
             case COUNT -> new LongSumAccumulator(partialColumns[0], true, type);
-            case SUM, SUM0 -> isFloating(type) ? new DoubleSumAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.SUM0)
-                    : new LongSumAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.SUM0, type);
+            case SUM, SUM0 -> sum(partialColumns[0], call.getAggregation().getKind() == SqlKind.SUM0, type);
             case MIN, MAX -> new MinMaxAccumulator(partialColumns[0], call.getAggregation().getKind() == SqlKind.MAX, type, false);
             case AVG -> new AvgAccumulator(partialColumns[0], partialColumns[1], type, call.getType());
             default -> throw new OntulException(ErrorCode.INTERNAL_ERROR, "Internal error (this is a bug in Ontul): no final form for " + call);
@@ -128,16 +139,16 @@ public final class Accumulators
     }
 
     /** Writes sum / count (count > 0) as the AVG output type: DOUBLE, REAL, DECIMAL or an integer. */
-    static void writeAverage(FieldVector out, int index, boolean floating, double doubleSum, long unscaledSum, int scale, long count, RelDataType outputType)
+    static void writeAverage(FieldVector out, int index, boolean floating, double doubleSum, java.math.BigInteger unscaledSum, int scale, long count, RelDataType outputType)
     {
         if (outputType.getSqlTypeName() == SqlTypeName.DECIMAL) {
-            BigDecimal average = BigDecimal.valueOf(unscaledSum, scale).divide(BigDecimal.valueOf(count), outputType.getScale(), RoundingMode.HALF_UP);
-            ((DecimalVector) out).set(index, Functions.unscaledExact(average, outputType.getScale()));
+            BigDecimal average = new BigDecimal(unscaledSum, scale).divide(BigDecimal.valueOf(count), outputType.getScale(), RoundingMode.HALF_UP);
+            ((DecimalVector) out).set(index, average);
             return;
         }
         double average = floating
                 ? doubleSum / count
-                : BigDecimal.valueOf(unscaledSum, scale).divide(BigDecimal.valueOf(count), MathContext.DECIMAL64).doubleValue();
+                : new BigDecimal(unscaledSum, scale).divide(BigDecimal.valueOf(count), MathContext.DECIMAL64).doubleValue();
         if (out instanceof Float4Vector v) {
             v.set(index, (float) average);
         }
@@ -487,7 +498,7 @@ public final class Accumulators
         private final boolean floating;
         private final int scale;
         private final RelDataType outputType;
-        private long[] longSums = new long[0];
+        private final Int128Sums longSums = new Int128Sums();
         private double[] doubleSums = new double[0];
         private long[] counts = new long[0];
 
@@ -516,7 +527,7 @@ public final class Accumulators
                     doubleSums = Arrays.copyOf(doubleSums, length);
                 }
                 else {
-                    longSums = Arrays.copyOf(longSums, length);
+                    longSums.ensureCapacity(length);
                 }
             }
         }
@@ -536,16 +547,23 @@ public final class Accumulators
                 }
                 return;
             }
+            if (sums instanceof DecimalVector decimal) {
+                var data = decimal.getDataBuffer();
+                for (int row = 0; row < rowCount; row++) {
+                    if (ColumnValues.counts(sums, row, selected)) {
+                        int group = groupIds[row];
+                        long offset = (long) row * DecimalVector.TYPE_WIDTH;
+                        longSums.add(group, data.getLong(offset + 8), data.getLong(offset));
+                        counts[group] += partialCounts == null ? 1 : partialCounts[row];
+                    }
+                }
+                return;
+            }
             long[] values = ColumnValues.longs(sums, rowCount);
             for (int row = 0; row < rowCount; row++) {
                 if (ColumnValues.counts(sums, row, selected)) {
                     int group = groupIds[row];
-                    long a = longSums[group];
-                    long r = a + values[row];
-                    if (((a ^ r) & (values[row] ^ r)) < 0) {
-                        throw Functions.overflow(scale > 0 ? "DECIMAL" : "BIGINT", "AVG");
-                    }
-                    longSums[group] = r;
+                    longSums.add(group, values[row]);
                     counts[group] += partialCounts == null ? 1 : partialCounts[row];
                 }
             }
@@ -560,14 +578,16 @@ public final class Accumulators
                     out.setNull(i);
                     continue;
                 }
-                writeAverage(out, i, floating, floating ? doubleSums[group] : 0, floating ? 0 : longSums[group], scale, counts[group], outputType);
+                writeAverage(out, i, floating, floating ? doubleSums[group] : 0, floating ? null : longSums.get(group), scale, counts[group], outputType);
             }
         }
 
         @Override
         public List<Field> stateFields()
         {
-            return List.of(floating ? StateVectors.doubleField("sum") : StateVectors.longField("sum"), StateVectors.longField("count"));
+            return floating
+                    ? List.of(StateVectors.doubleField("sum"), StateVectors.longField("count"))
+                    : List.of(StateVectors.longField("sum"), StateVectors.longField("count"), StateVectors.longField("sum_high"));
         }
 
         @Override
@@ -579,7 +599,8 @@ public final class Accumulators
                     StateVectors.setDouble(out[first], i, doubleSums[group]);
                 }
                 else {
-                    StateVectors.setLong(out[first], i, longSums[group]);
+                    StateVectors.setLong(out[first], i, longSums.low(group));
+                    StateVectors.setLong(out[first + 2], i, longSums.high(group));
                 }
                 StateVectors.setLong(out[first + 1], i, counts[group]);
             }
@@ -598,14 +619,10 @@ public final class Accumulators
                 return;
             }
             long[] values = StateVectors.longs(columns[first], rowCount);
+            long[] highs = StateVectors.longs(columns[first + 2], rowCount);
             for (int row = 0; row < rowCount; row++) {
                 int group = groupIds[row];
-                long a = longSums[group];
-                long r = a + values[row];
-                if (((a ^ r) & (values[row] ^ r)) < 0) {
-                    throw Functions.overflow(scale > 0 ? "DECIMAL" : "BIGINT", "AVG");
-                }
-                longSums[group] = r;
+                longSums.addSum(group, highs[row], values[row]);
                 counts[group] += partialCounts[row];
             }
         }
@@ -613,7 +630,7 @@ public final class Accumulators
         @Override
         public void reset()
         {
-            longSums = new long[0];
+            longSums.reset();
             doubleSums = new double[0];
             counts = new long[0];
         }
@@ -632,8 +649,11 @@ public final class Accumulators
         private final boolean text;
         private final boolean floating;
         private final RelDataType arrayType;
+        /** DECIMAL of more than 18 digits: 128-bit values, low words in longs, high words in highs. */
+        private final boolean wide;
         private Object[] arrays = new Object[0];
         private long[] longs = new long[0];
+        private long[] highs = new long[0];
         private double[] doubles = new double[0];
         private byte[][] texts = new byte[0][];
         private boolean[] seen = new boolean[0];
@@ -647,6 +667,7 @@ public final class Accumulators
             this.text = io.ontul.engine.expression.Vectors.heldAsBytes(argType);
             this.floating = isFloating(argType);
             this.arrayType = argType.getSqlTypeName() == SqlTypeName.ARRAY ? argType : null;
+            this.wide = argType.getSqlTypeName() == SqlTypeName.DECIMAL && argType.getPrecision() > 18;
         }
 
         @Override
@@ -675,6 +696,9 @@ public final class Accumulators
                 }
                 else {
                     longs = Arrays.copyOf(longs, length);
+                    if (wide) {
+                        highs = Arrays.copyOf(highs, length);
+                    }
                 }
             }
         }
@@ -731,6 +755,15 @@ public final class Accumulators
                     }
                 }
             }
+            else if (wide) {
+                var data = vector.getDataBuffer();
+                for (int row = 0; row < rowCount; row++) {
+                    if (ColumnValues.counts(vector, row, selected)) {
+                        long offset = (long) row * DecimalVector.TYPE_WIDTH;
+                        addWide(groupIds[row], data.getLong(offset + 8), data.getLong(offset));
+                    }
+                }
+            }
             else {
                 long[] values = ColumnValues.longs(vector, rowCount);
                 for (int row = 0; row < rowCount; row++) {
@@ -742,6 +775,28 @@ public final class Accumulators
                         }
                     }
                 }
+            }
+        }
+
+        /** Takes a 128-bit value (its high and low words) for the group when it is the better one. */
+        private void addWide(int group, long high, long low)
+        {
+            int comparison = high != highs[group] ? Long.compare(high, highs[group]) : Long.compareUnsigned(low, longs[group]);
+            if (!seen[group] || better(comparison)) {
+                highs[group] = high;
+                longs[group] = low;
+                seen[group] = true;
+            }
+        }
+
+        private void writeWide(DecimalVector out, int index, int group)
+        {
+            if (highs[group] == longs[group] >> 63) {
+                io.ontul.engine.expression.Vectors.writeDecimal(out, index, longs[group]);
+            }
+            else {
+                java.math.BigInteger value = java.math.BigInteger.valueOf(highs[group]).shiftLeft(64).add(new java.math.BigInteger(Long.toUnsignedString(longs[group])));
+                out.set(index, new BigDecimal(value, out.getScale()));
             }
         }
 
@@ -777,6 +832,9 @@ public final class Accumulators
                         ((Float8Vector) out).set(i, doubles[group]);
                     }
                 }
+                else if (wide) {
+                    writeWide((DecimalVector) out, i, group);
+                }
                 else {
                     LongWriter.write(out, i, longs[group]);
                 }
@@ -788,6 +846,9 @@ public final class Accumulators
         {
             Field value = arrayType != null ? StateVectors.nullable(ArrowTypes.toField("value", arrayType))
                     : text ? StateVectors.textField("value") : floating ? StateVectors.doubleField("value") : StateVectors.longField("value");
+            if (wide) {
+                return single ? List.of(value, StateVectors.longField("rows"), StateVectors.longField("value_high")) : List.of(value, StateVectors.longField("value_high"));
+            }
             return single ? List.of(value, StateVectors.longField("rows")) : List.of(value);
         }
 
@@ -811,6 +872,9 @@ public final class Accumulators
                 }
                 else {
                     StateVectors.setLong(values, i, longs[group]);
+                    if (wide) {
+                        StateVectors.setLong(out[first + (single ? 2 : 1)], i, highs[group]);
+                    }
                 }
                 if (single) {
                     StateVectors.setLong(out[first + 1], i, rowsSeen[group]);
@@ -833,6 +897,7 @@ public final class Accumulators
                 }
             }
             long[] longValues = text || floating || arrayType != null ? null : StateVectors.longs(vector, rowCount);
+            long[] highValues = wide ? StateVectors.longs(columns[first + (single ? 2 : 1)], rowCount) : null;
             double[] doubleValues = floating ? StateVectors.doubles(vector, rowCount) : null;
             for (int row = 0; row < rowCount; row++) {
                 if (vector.isNull(row)) {
@@ -856,6 +921,9 @@ public final class Accumulators
                         doubles[group] = doubleValues[row];
                     }
                 }
+                else if (wide) {
+                    addWide(group, highValues[row], longValues[row]);
+                }
                 else if (!seen[group] || better(Long.compare(longValues[row], longs[group]))) {
                     longs[group] = longValues[row];
                 }
@@ -867,6 +935,7 @@ public final class Accumulators
         public void reset()
         {
             longs = new long[0];
+            highs = new long[0];
             doubles = new double[0];
             texts = new byte[0][];
             arrays = new Object[0];

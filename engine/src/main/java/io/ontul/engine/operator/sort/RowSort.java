@@ -183,7 +183,8 @@ public final class RowSort
         if (vector instanceof Float8Vector || vector instanceof Float4Vector) {
             return Kind.FLOAT;
         }
-        if (vector instanceof BigIntVector || vector instanceof IntVector || vector instanceof DateDayVector || vector instanceof DecimalVector
+        if (vector instanceof BigIntVector || vector instanceof IntVector || vector instanceof DateDayVector
+                || (vector instanceof DecimalVector decimal && decimal.getPrecision() <= 18)
                 || vector instanceof TimeStampVector || vector instanceof SmallIntVector || vector instanceof TinyIntVector || vector instanceof TimeMilliVector) {
             return Kind.INTEGER;
         }
