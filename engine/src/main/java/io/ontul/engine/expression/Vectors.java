@@ -22,7 +22,7 @@ public final class Vectors
         long low = vector.getDataBuffer().getLong(offset);
         if (vector.getDataBuffer().getLong(offset + 8) != low >> 63) {
             throw new io.ontul.spi.OntulException(io.ontul.spi.ErrorCode.NOT_SUPPORTED, "DECIMAL value " + vector.getObject(index).toPlainString()
-                    + " has more than 18 digits: arithmetic, casts and SUM take up to 38, but joins, grouping, sorting, MIN/MAX and window functions take 18 so far");
+                    + " has more than 18 digits: arithmetic, casts and SUM take up to 38, but min_by/max_by, approx_percentile, RANGE frames over it and ARRAY elements take 18 so far");
         }
         return low;
     }

@@ -11,18 +11,18 @@ import io.ontul.spi.OntulException;
 
 /**
  * Exact per-group sums of up to 128 bits, for SUM and AVG of DECIMAL (38 digits) and AVG of
- * BIGINT: group {@code g} holds {@code high[g] * 2^64 + low[g]} with {@code low} signed, so a sum
+ * BIGINT, grouped and over window frames: group {@code g} holds {@code high[g] * 2^64 + low[g]} with {@code low} signed, so a sum
  * that stays within a long touches only {@code low}, and {@code high} is allocated when the
  * first sum leaves it.
  */
-final class Int128Sums
+public final class Int128Sums
 {
     private static final BigInteger MAX_DECIMAL = BigInteger.TEN.pow(38);
 
     private long[] low = new long[0];
     private long[] high;
 
-    void ensureCapacity(int length)
+    public void ensureCapacity(int length)
     {
         if (low.length < length) {
             int grown = Math.max(length, low.length * 2);
@@ -34,7 +34,7 @@ final class Int128Sums
     }
 
     /** Adds a value that fits a long. */
-    void add(int group, long value)
+    public void add(int group, long value)
     {
         long a = low[group];
         long r = a + value;
@@ -46,7 +46,7 @@ final class Int128Sums
     }
 
     /** Adds a 128-bit two's complement value given as its high and low 64-bit words. */
-    void add(int group, long highWord, long lowWord)
+    public void add(int group, long highWord, long lowWord)
     {
         // value = highWord * 2^64 + unsigned(lowWord) = (highWord + (lowWord < 0 ? 1 : 0)) * 2^64 + lowWord
         long carry = highWord + (lowWord >>> 63);
@@ -57,12 +57,41 @@ final class Int128Sums
     }
 
     /** Adds the sum of {@code other}'s group (state merged from a spill). */
-    void addSum(int group, long otherHigh, long otherLow)
+    public void addSum(int group, long otherHigh, long otherLow)
     {
         if (otherHigh != 0) {
             addHigh(group, otherHigh);
         }
         add(group, otherLow);
+    }
+
+    /** Subtracts a 128-bit two's complement value given as its high and low 64-bit words (a window frame's row leaving it). */
+    public void subtract(int group, long highWord, long lowWord)
+    {
+        // two's complement negation of the 128-bit value
+        add(group, ~highWord + (lowWord == 0 ? 1 : 0), -lowWord);
+    }
+
+    /** Adds (or with {@code negate} subtracts) the non-NULL cell {@code row} of a DECIMAL or integer column. */
+    public void addCell(int group, org.apache.arrow.vector.FieldVector vector, int row, boolean negate)
+    {
+        long high;
+        long low;
+        if (vector instanceof DecimalVector decimal) {
+            long offset = (long) row * DecimalVector.TYPE_WIDTH;
+            low = decimal.getDataBuffer().getLong(offset);
+            high = decimal.getDataBuffer().getLong(offset + 8);
+        }
+        else {
+            low = io.ontul.engine.operator.Columns.getLong(vector, row);
+            high = low >> 63;
+        }
+        if (negate) {
+            subtract(group, high, low);
+        }
+        else {
+            add(group, high, low);
+        }
     }
 
     private void addHigh(int group, long delta)
@@ -73,29 +102,29 @@ final class Int128Sums
         high[group] += delta;
     }
 
-    long low(int group)
+    public long low(int group)
     {
         return low[group];
     }
 
-    long high(int group)
+    public long high(int group)
     {
         return high == null ? 0 : high[group];
     }
 
-    boolean fitsLong(int group)
+    public boolean fitsLong(int group)
     {
         return high == null || high[group] == 0;
     }
 
-    BigInteger get(int group)
+    public BigInteger get(int group)
     {
         BigInteger value = BigInteger.valueOf(low[group]);
         return fitsLong(group) ? value : BigInteger.valueOf(high[group]).shiftLeft(64).add(value);
     }
 
     /** Writes the sum of {@code group} as a DECIMAL of the vector's scale; more than 38 digits is an overflow. */
-    void writeDecimal(DecimalVector out, int index, int group, String function)
+    public void writeDecimal(DecimalVector out, int index, int group, String function)
     {
         if (fitsLong(group)) {
             io.ontul.engine.expression.Vectors.writeDecimal(out, index, low[group]);
@@ -109,7 +138,16 @@ final class Int128Sums
         out.set(index, new BigDecimal(value, out.getScale()));
     }
 
-    void reset()
+    /** Sets the group's sum back to 0. */
+    public void clear(int group)
+    {
+        low[group] = 0;
+        if (high != null) {
+            high[group] = 0;
+        }
+    }
+
+    public void reset()
     {
         low = new long[0];
         high = null;

@@ -8,11 +8,12 @@ import org.apache.calcite.sql.SqlKind;
 
 import io.ontul.engine.expression.Vectors;
 import io.ontul.engine.operator.Columns;
+import io.ontul.engine.operator.aggregate.Int128Sums;
 
 /**
  * SUM, SUM0 or AVG of a window frame as values enter and leave it: a count of non-NULL values
- * and their sum, as a double for floating input, else as an exact unscaled long at the input's
- * decimal scale (overflow fails).
+ * and their sum, as a double for floating input, else exact in 128 bits at the input's decimal
+ * scale ({@link Int128Sums}: DECIMALs of 38 digits; beyond the output type is an overflow).
  */
 final class WindowSum
 {
@@ -20,7 +21,7 @@ final class WindowSum
     private final boolean floating;
     private final int scale;
     private long count;
-    private long longSum;
+    private final Int128Sums exactSum = new Int128Sums();
     private double doubleSum;
 
     /** @param sample a vector of the argument, for its type */
@@ -29,6 +30,7 @@ final class WindowSum
         this.kind = kind;
         this.floating = WindowValues.isFloating(sample);
         this.scale = WindowValues.scale(sample);
+        exactSum.ensureCapacity(1);
     }
 
     boolean floating()
@@ -39,7 +41,7 @@ final class WindowSum
     void reset()
     {
         count = 0;
-        longSum = 0;
+        exactSum.clear(0);
         doubleSum = 0;
     }
 
@@ -53,7 +55,7 @@ final class WindowSum
             doubleSum += Columns.getDouble(vector, row);
         }
         else {
-            longSum = Math.addExact(longSum, Columns.getLong(vector, row));
+            exactSum.addCell(0, vector, row, false);
         }
     }
 
@@ -67,7 +69,7 @@ final class WindowSum
             doubleSum -= Columns.getDouble(vector, row);
         }
         else {
-            longSum -= Columns.getLong(vector, row);
+            exactSum.addCell(0, vector, row, true);
         }
     }
 
@@ -83,11 +85,11 @@ final class WindowSum
                     WindowValues.writeDouble(out, index, doubleSum / count);
                 }
                 else if (WindowValues.isFloating(out)) {
-                    WindowValues.writeDouble(out, index, BigDecimal.valueOf(longSum, scale).doubleValue() / count);
+                    WindowValues.writeDouble(out, index, sum().doubleValue() / count);
                 }
                 else {
                     int outScale = WindowValues.scale(out);
-                    WindowValues.writeDecimal(out, index, BigDecimal.valueOf(longSum, scale).divide(BigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP));
+                    WindowValues.writeDecimal(out, index, sum().divide(BigDecimal.valueOf(count), outScale, RoundingMode.HALF_UP));
                 }
             }
             case SUM, SUM0 -> {
@@ -97,11 +99,19 @@ final class WindowSum
                 else if (floating) {
                     WindowValues.writeDouble(out, index, count == 0 ? 0.0 : doubleSum);
                 }
+                else if (exactSum.fitsLong(0)) {
+                    WindowValues.writeUnscaled(out, index, exactSum.low(0), scale);
+                }
                 else {
-                    WindowValues.writeUnscaled(out, index, longSum, scale);
+                    WindowValues.writeDecimal(out, index, sum());
                 }
             }
             default -> throw new IllegalStateException("not a sum: " + kind);
         }
+    }
+
+    private BigDecimal sum()
+    {
+        return new BigDecimal(exactSum.get(0), scale);
     }
 }

@@ -35,7 +35,7 @@ final class WindowValues
     static double doubleValue(FieldVector vector, int row)
     {
         if (vector instanceof DecimalVector decimal) {
-            return BigDecimal.valueOf(Columns.getLong(vector, row), decimal.getScale()).doubleValue();
+            return decimal.getObject(row).doubleValue();
         }
         return Columns.getDouble(vector, row);
     }
@@ -86,7 +86,8 @@ final class WindowValues
     static void writeDecimal(FieldVector out, int index, BigDecimal value)
     {
         if (out instanceof DecimalVector decimal) {
-            decimal.setSafe(index, value.setScale(decimal.getScale(), RoundingMode.HALF_UP).unscaledValue().longValueExact());
+            BigDecimal scaled = value.setScale(decimal.getScale(), RoundingMode.HALF_UP);
+            decimal.setSafe(index, io.ontul.engine.expression.WideDecimals.checkPrecision(scaled, decimal.getPrecision(), decimal.getScale()));
         }
         else if (isFloating(out)) {
             writeDouble(out, index, value.doubleValue());
@@ -110,6 +111,9 @@ final class WindowValues
         }
         else if (source instanceof BaseVariableWidthVector || out instanceof BaseVariableWidthVector) {
             throw new IllegalStateException("cannot convert " + source.getMinorType() + " to " + out.getMinorType());
+        }
+        else if (source instanceof DecimalVector decimal) {
+            writeDecimal(out, index, decimal.getObject(row));
         }
         else {
             writeUnscaled(out, index, Columns.getLong(source, row), scale(source));
