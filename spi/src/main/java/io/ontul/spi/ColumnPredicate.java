@@ -8,7 +8,7 @@ import java.util.List;
  * A simple predicate on one column, in the form the engine pushes down to connectors.
  * Values are Java objects of the column's type: Boolean, Long (all integer types),
  * Double (REAL, DOUBLE), java.math.BigDecimal, String, java.time.LocalDate,
- * java.time.LocalTime, java.time.LocalDateTime.
+ * java.time.LocalTime, java.time.LocalDateTime (TIMESTAMP), java.time.Instant (TIMESTAMP WITH TIME ZONE).
  *
  * <ul>
  * <li>{@code EQUAL .. GREATER_THAN_OR_EQUAL}: {@code column op values[0]}; a NULL column value fails</li>

@@ -210,7 +210,10 @@ public final class PhysicalPlanner
             if (call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.AVG) {
                 int argument = call.getArgList().get(0);
                 RelDataType argType = inputTypes.get(argument);
-                RelDataType sumType = typeFactory.createTypeWithNullability(typeFactory.getTypeSystem().deriveSumType(typeFactory, argType), true);
+                // integers and decimals summed in 128 bits (DECIMAL(38, s)): an average does not overflow where its sum leaves 64 bits
+                RelDataType sumType = typeFactory.createTypeWithNullability(SqlTypeName.EXACT_TYPES.contains(argType.getSqlTypeName())
+                        ? typeFactory.createSqlType(SqlTypeName.DECIMAL, 38, argType.getSqlTypeName() == SqlTypeName.DECIMAL ? argType.getScale() : 0)
+                        : typeFactory.getTypeSystem().deriveSumType(typeFactory, argType), true);
                 partialSpecs.add(new AggregateNode.AccumulatorSpec("partial SUM($" + argument + ")", types -> Accumulators.partialSum(argument, argType), call.filterArg));
                 partialSpecs.add(new AggregateNode.AccumulatorSpec("partial COUNT($" + argument + ")", types -> Accumulators.partialCount(argument), call.filterArg));
                 partialType.add("p" + column, sumType);

@@ -157,12 +157,19 @@ record ScanFilters(List<ColumnPredicate> predicates, List<List<ColumnPredicate>>
      */
     private static boolean fitsColumnPrecision(RexInputRef column, Object value)
     {
-        if (!(value instanceof LocalDateTime timestamp)) {
+        int nanos;
+        if (value instanceof LocalDateTime timestamp) {
+            nanos = timestamp.getNano();
+        }
+        else if (value instanceof java.time.Instant instant) {
+            nanos = instant.getNano();
+        }
+        else {
             return true;
         }
         int digits = column.getType().getPrecision();
         int unit = digits >= 9 ? 1 : (int) Math.pow(10, 9 - Math.max(0, digits));
-        return timestamp.getNano() % unit == 0;
+        return nanos % unit == 0;
     }
 
     static Object literalValue(RexLiteral literal)
@@ -175,6 +182,10 @@ record ScanFilters(List<ColumnPredicate> predicates, List<List<ColumnPredicate>>
             case CHAR, VARCHAR -> literal.getValueAs(String.class);
             case DATE -> LocalDate.ofEpochDay(literal.getValueAs(Integer.class));
             case TIMESTAMP -> LocalDateTime.parse(literal.getValueAs(TimestampString.class).toString().replace(' ', 'T'));
+            case TIMESTAMP_TZ -> {
+                long micros = io.ontul.engine.expression.ZonedTimestamps.parse(literal.getValue().toString(), true);
+                yield java.time.Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+            }
             default -> null;
         };
     }

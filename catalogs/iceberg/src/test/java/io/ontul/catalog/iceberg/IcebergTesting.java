@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -167,7 +166,8 @@ public final class IcebergTesting
             return text.toString();
         }
         if (value instanceof OffsetDateTime timestamp) {
-            return timestamp.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+            // timestamptz: the instant, as TIMESTAMP WITH TIME ZONE reads
+            return timestamp.toInstant();
         }
         if (value instanceof UUID uuid) {
             return uuid.toString();

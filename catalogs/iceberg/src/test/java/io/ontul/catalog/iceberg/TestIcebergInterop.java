@@ -261,7 +261,14 @@ class TestIcebergInterop
         assertThat(handle.columns().findField("digest").getType()).isEqualTo(ArrowType.Binary.INSTANCE);
         assertThat(IcebergTesting.read(connector, handle, new ScanSpec(List.of("u", "payload", "t", "tstz", "digest"), List.of()), allocator))
                 .containsExactly(List.of(uuid.toString(), ByteBuffer.wrap(new byte[] {1, 2}), java.time.LocalTime.of(12, 30, 15, 123_000_000),
-                        LocalDateTime.of(2026, 3, 1, 8, 0, 0, 1_000), ByteBuffer.wrap(new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef})));
+                        java.time.Instant.parse("2026-03-01T08:00:00.000001Z"), ByteBuffer.wrap(new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef})));
+        // timestamptz is TIMESTAMP WITH TIME ZONE, filtered (and files pruned) by instants
+        assertThat(handle.columns().findField("tstz").getType()).isEqualTo(new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MICROSECOND, "UTC"));
+        java.time.Instant written = java.time.Instant.parse("2026-03-01T08:00:00.000001Z");
+        ScanSpec byInstant = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("tstz", Operator.EQUAL, List.of(written))));
+        assertThat(IcebergTesting.read(connector, handle, byInstant, allocator)).containsExactly(List.of(1L));
+        ScanSpec later = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("tstz", Operator.GREATER_THAN, List.of(written))));
+        assertThat(connector.splits(handle, later, 1)).isEmpty();
         ScanSpec byUuid = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("u", Operator.EQUAL, List.of(uuid.toString()))));
         assertThat(IcebergTesting.read(connector, handle, byUuid, allocator)).containsExactly(List.of(1L));
         ScanSpec otherUuid = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("u", Operator.EQUAL, List.of(UUID.randomUUID().toString()))));

@@ -168,14 +168,15 @@ class TestIcebergWrites
 
         List<Object> expected = List.of(Long.MIN_VALUE, true, -128L, 32_767L, (long) Integer.MIN_VALUE, 1.5, -0.1, new BigDecimal("-12345678.90"),
                 new BigDecimal("1234567890123456789012345678.0123456789"), "zwölf 😀", LocalDate.of(1969, 12, 31), LocalTime.of(23, 59, 59, 999_000_000),
-                LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000), LocalDateTime.of(2026, 1, 1, 0, 0, 0, 123_000_000), LocalDateTime.of(2026, 1, 1, 0, 0, 0, 123_456_000));
+                LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000), LocalDateTime.of(2026, 1, 1, 0, 0, 0, 123_000_000), java.time.Instant.parse("2026-01-01T00:00:00.123456Z"));
         List<Object> nulls = new ArrayList<>(Arrays.asList(new Object[15]));
         nulls.set(0, 2L);
         List<String> names = columns.getFields().stream().map(Field::getName).toList();
 
         TableHandle handle = connector.metadata().getTable("db", "types").orElseThrow();
         assertThat(handle.columns().getFields().get(2).getType()).isEqualTo(new ArrowType.Int(32, true));
-        assertThat(handle.columns().getFields().get(14).getType()).isEqualTo(new ArrowType.Timestamp(TimeUnit.MICROSECOND, null));
+        // timestamptz reads back as TIMESTAMP WITH TIME ZONE: the instant, held as UTC
+        assertThat(handle.columns().getFields().get(14).getType()).isEqualTo(new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC"));
         List<List<Object>> read = IcebergTesting.read(connector, handle, new ScanSpec(names, List.of()), allocator);
         assertThat(sorted(read)).containsExactly(expected, nulls);
         List<List<Object>> readByIceberg = IcebergTesting.icebergRows(table, names);

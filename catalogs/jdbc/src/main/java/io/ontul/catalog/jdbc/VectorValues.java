@@ -33,7 +33,8 @@ import io.ontul.spi.OntulException;
 
 /**
  * Values of Arrow vectors as the Java objects statements bind: Long for integers, Float, Double,
- * BigDecimal, String, Boolean, byte[], LocalDate, LocalTime and LocalDateTime (timestamps without zone).
+ * BigDecimal, String, Boolean, byte[], LocalDate, LocalTime, LocalDateTime (timestamps without zone)
+ * and OffsetDateTime in UTC (timestamps with one: instants).
  */
 final class VectorValues
 {
@@ -89,6 +90,12 @@ final class VectorValues
         }
         if (vector instanceof TimeMicroVector timeMicro) {
             return LocalTime.ofNanoOfDay(timeMicro.get(row) * 1_000L);
+        }
+        if (vector instanceof org.apache.arrow.vector.TimeStampMicroTZVector micros) {
+            return java.time.OffsetDateTime.of(dateTime(micros.get(row), 1_000_000L), ZoneOffset.UTC);
+        }
+        if (vector instanceof org.apache.arrow.vector.TimeStampMilliTZVector millis) {
+            return java.time.OffsetDateTime.of(dateTime(millis.get(row), 1_000L), ZoneOffset.UTC);
         }
         if (vector instanceof TimeStampMicroVector micros) {
             return dateTime(micros.get(row), 1_000_000L);

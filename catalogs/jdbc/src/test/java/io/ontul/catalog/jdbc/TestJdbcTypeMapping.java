@@ -128,7 +128,7 @@ class TestJdbcTypeMapping
                 new ArrowType.Date(DateUnit.DAY),
                 new ArrowType.Timestamp(TimeUnit.MICROSECOND, null),
                 new ArrowType.Timestamp(TimeUnit.MILLISECOND, null),
-                new ArrowType.Timestamp(TimeUnit.MICROSECOND, null),
+                new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC"),
                 new ArrowType.Time(TimeUnit.MILLISECOND, 32),
                 ArrowType.Utf8.INSTANCE,
                 ArrowType.Binary.INSTANCE,
@@ -154,8 +154,8 @@ class TestJdbcTypeMapping
                 "hello ✓", "varchar", "ab   ", true, LocalDate.of(2024, 2, 29),
                 LocalDateTime.parse("2024-01-02T03:04:05.123456"),
                 LocalDateTime.parse("2024-01-02T03:04:05.123"),
-                // timestamptz is the UTC date and time of the instant
-                LocalDateTime.parse("2024-01-02T01:04:05.123456"),
+                // timestamptz is TIMESTAMP WITH TIME ZONE: the instant
+                java.time.Instant.parse("2024-01-02T01:04:05.123456Z"),
                 LocalDateTime.parse("1970-01-01T13:14:15.678"),
                 "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
                 new byte[] {1, 2},
@@ -182,7 +182,7 @@ class TestJdbcTypeMapping
         pushed.put("c_date", LocalDate.of(2024, 2, 29));
         pushed.put("c_timestamp", LocalDateTime.parse("2024-01-02T03:04:05.123456"));
         pushed.put("c_timestamp3", LocalDateTime.parse("2024-01-02T03:04:05.123"));
-        pushed.put("c_timestamptz", LocalDateTime.parse("2024-01-02T01:04:05.123456"));
+        pushed.put("c_timestamptz", java.time.Instant.parse("2024-01-02T01:04:05.123456Z"));
         pushed.forEach((column, value) -> {
             ScanSpec scan = new ScanSpec(List.of("id"), List.of(new ColumnPredicate(column, Operator.EQUAL, List.of(value))));
             assertThat(sql(table, scan)).as(column).endsWith(" WHERE \"" + column + "\" = ?");
@@ -214,7 +214,7 @@ class TestJdbcTypeMapping
             List<List<Object>> rows = JdbcTesting.execute(session,
                     "SELECT id, c_numeric + 1, c_varchar, c_timestamptz, c_uuid, c_bool, to_hex(c_bytea) FROM " + CATALOG + "." + SCHEMA + ".all_types ORDER BY id");
             assertThat(rows).containsExactly(
-                    List.of(1L, new BigDecimal("123456790.123"), "varchar", LocalDateTime.parse("2024-01-02T01:04:05.123456"), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", true, "0102"),
+                    List.of(1L, new BigDecimal("123456790.123"), "varchar", java.time.Instant.parse("2024-01-02T01:04:05.123456Z"), "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", true, "0102"),
                     Arrays.asList(2L, null, null, null, null, null, null));
             assertThat(JdbcTesting.execute(session, "SELECT count(*) FROM " + CATALOG + "." + SCHEMA + ".all_types WHERE c_uuid = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'"))
                     .containsExactly(List.of(1L));

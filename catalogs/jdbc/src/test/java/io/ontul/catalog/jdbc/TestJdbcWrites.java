@@ -140,6 +140,25 @@ class TestJdbcWrites
         assertThat(postgres.query("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'write_test' AND table_name = 'typed'")).containsExactly(List.of(0L));
     }
 
+    /** TIMESTAMP WITH TIME ZONE is PostgreSQL's timestamptz both ways: the instant, whatever the sessions' zones. */
+    @Test
+    void timestampsWithTimeZoneAreTimestamptz()
+    {
+        JdbcTesting.execute(session, "CREATE TABLE " + CATALOG + "." + SCHEMA + ".zoned (id BIGINT, at TIMESTAMP(6) WITH TIME ZONE, at3 TIMESTAMP(3) WITH TIME ZONE)");
+        assertThat(postgres.query("SELECT column_name, data_type, datetime_precision FROM information_schema.columns WHERE table_schema = 'write_test' AND table_name = 'zoned' ORDER BY ordinal_position"))
+                .containsExactly(Arrays.asList("id", "bigint", null), Arrays.asList("at", "timestamp with time zone", 6L), Arrays.asList("at3", "timestamp with time zone", 3L));
+        JdbcTesting.execute(session, "INSERT INTO " + CATALOG + "." + SCHEMA + ".zoned VALUES (1, TIMESTAMP WITH TIME ZONE '2024-03-01 10:11:12.345678 +02:00', "
+                + "TIMESTAMP WITH TIME ZONE '2024-03-01 10:11:12.345 UTC'), (2, NULL, NULL)");
+        assertThat(postgres.query("SELECT id, extract(epoch FROM at)::text, extract(epoch FROM at3)::text FROM write_test.zoned ORDER BY id"))
+                .containsExactly(Arrays.asList(1L, "1709280672.345678", "1709287872.345000"), Arrays.asList(2L, null, null));
+        String select = "SELECT id, at, at3 FROM " + CATALOG + "." + SCHEMA + ".zoned WHERE at > TIMESTAMP WITH TIME ZONE '2024-03-01 09:00:00 +01:00'";
+        assertThat(JdbcTesting.execute(session, select))
+                .containsExactly(List.of(1L, java.time.Instant.parse("2024-03-01T08:11:12.345678Z"), java.time.Instant.parse("2024-03-01T10:11:12.345Z")));
+        // the comparison ran in PostgreSQL, on the instant
+        assertThat(String.valueOf(JdbcTesting.execute(session, "EXPLAIN " + select))).contains("values=[2024-03-01T08:00:00Z]");
+        JdbcTesting.execute(session, "DROP TABLE " + CATALOG + "." + SCHEMA + ".zoned");
+    }
+
     @Test
     void createTableAsSelectCopiesTpchData()
     {

@@ -88,10 +88,10 @@ public final class Accumulators
         };
     }
 
-    /** Partial SUM of {@code argument} (for AVG): BIGINT, DECIMAL(38, s) or DOUBLE by the argument's type. */
+    /** Partial SUM of {@code argument} (for AVG): DECIMAL(38, s) in 128 bits for integers and decimals, DOUBLE for floating values. */
     public static Accumulator partialSum(int argument, RelDataType argType)
     {
-        return sum(argument, false, argType);
+        return isFloating(argType) ? new DoubleSumAccumulator(argument, false) : new DecimalSumAccumulator(argument, false);
     }
 
     /** SUM in DOUBLE, in 128 bits for DECIMAL, or in a BIGINT that overflows as BIGINT does. */

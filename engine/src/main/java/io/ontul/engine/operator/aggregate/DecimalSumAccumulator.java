@@ -9,7 +9,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * SUM of DECIMAL, exact to 38 digits ({@link Int128Sums}); the result is DECIMAL(38, s). Its
- * input is the argument's column, or the partial sums of another SUM (DECIMAL(38, s) too).
+ * input is the argument's column, or the partial sums of another SUM (DECIMAL(38, s) too); for
+ * the partial sums of AVG also an integer column (the sum then DECIMAL(38, 0)).
  * Spilled state: the low and high 64 bits of each sum.
  */
 final class DecimalSumAccumulator
@@ -45,7 +46,17 @@ final class DecimalSumAccumulator
     @Override
     public void add(FieldVector[] columns, int[] groupIds, int rowCount, boolean[] selected)
     {
-        DecimalVector vector = (DecimalVector) columns[argument];
+        if (!(columns[argument] instanceof DecimalVector vector)) {
+            FieldVector integers = columns[argument];
+            long[] values = ColumnValues.longs(integers, rowCount);
+            for (int row = 0; row < rowCount; row++) {
+                if (ColumnValues.counts(integers, row, selected)) {
+                    sums.add(groupIds[row], values[row]);
+                    seen[groupIds[row]] = true;
+                }
+            }
+            return;
+        }
         var data = vector.getDataBuffer();
         boolean noNulls = vector.getNullCount() == 0 && selected == null;
         for (int row = 0; row < rowCount; row++) {

@@ -20,6 +20,7 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 import io.ontul.catalog.iceberg.type.IcebergColumn;
+import io.ontul.catalog.iceberg.type.IcebergTypes;
 import io.ontul.spi.ColumnPredicate;
 import io.ontul.spi.ScanSpec;
 
@@ -205,8 +206,13 @@ public final class IcebergFilters
             }
             case DATE -> value instanceof LocalDate date ? (Object) (int) date.toEpochDay() : null;
             case TIME -> value instanceof LocalTime time && time.getNano() % 1000 == 0 ? (Object) (time.toNanoOfDay() / 1000) : null;
-            case TIMESTAMP -> value instanceof LocalDateTime timestamp && timestamp.getNano() % 1000 == 0 ? (Object) micros(timestamp) : null;
-            case TIMESTAMP_NANO -> value instanceof LocalDateTime timestamp ? (Object) Math.multiplyExact(micros(timestamp), 1000L) : null;
+            // timestamptz columns compare with instants, timestamp columns with local date-times
+            case TIMESTAMP -> IcebergTypes.adjustsToUtc(type)
+                    ? (value instanceof java.time.Instant instant && instant.getNano() % 1000 == 0 ? (Object) micros(instant) : null)
+                    : (value instanceof LocalDateTime timestamp && timestamp.getNano() % 1000 == 0 ? (Object) micros(timestamp) : null);
+            case TIMESTAMP_NANO -> IcebergTypes.adjustsToUtc(type)
+                    ? (value instanceof java.time.Instant instant ? (Object) Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano()) : null)
+                    : (value instanceof LocalDateTime timestamp ? (Object) Math.multiplyExact(micros(timestamp), 1000L) : null);
             default -> null;
         };
     }
@@ -225,6 +231,11 @@ public final class IcebergFilters
             }
         }
         return null;
+    }
+
+    private static long micros(java.time.Instant instant)
+    {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
     }
 
     private static long micros(LocalDateTime timestamp)

@@ -8,7 +8,7 @@ import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.iceberg.types.Type;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -176,20 +176,20 @@ final class ParquetBulkLoaders
 
     /** Microseconds: the file's value times {@code multiplier}, divided (rounding down) by {@code divisor}. */
     private static final class TimestampLoader
-            extends ParquetBulkLoader<TimeStampMicroVector>
+            extends ParquetBulkLoader<TimeStampVector>
     {
         private final long multiplier;
         private final long divisor;
 
         TimestampLoader(long multiplier, long divisor)
         {
-            super(TimeStampMicroVector.class);
+            super(TimeStampVector.class);
             this.multiplier = multiplier;
             this.divisor = divisor;
         }
 
         @Override
-        void fill(ParquetPageDecoder decoder, TimeStampMicroVector vector, int first, int count, int present, boolean[] nulls)
+        void fill(ParquetPageDecoder decoder, TimeStampVector vector, int first, int count, int present, boolean[] nulls)
         {
             long[] values = decoder.longs(present);
             for (int i = 0, value = 0; i < count; i++) {

@@ -15,7 +15,7 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeMilliVector;
-import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.iceberg.types.Type;
@@ -253,20 +253,20 @@ final class ParquetColumnLoaders
 
     /** Microseconds since the epoch: the file's value times {@code multiplier}, divided by {@code divisor}. */
     private static final class TimestampLoader
-            extends ParquetColumnLoader<TimeStampMicroVector>
+            extends ParquetColumnLoader<TimeStampVector>
     {
         private final long multiplier;
         private final long divisor;
 
         TimestampLoader(long multiplier, long divisor)
         {
-            super(TimeStampMicroVector.class);
+            super(TimeStampVector.class);
             this.multiplier = multiplier;
             this.divisor = divisor;
         }
 
         @Override
-        void read(ColumnReader reader, TimeStampMicroVector vector, int index)
+        void read(ColumnReader reader, TimeStampVector vector, int index)
         {
             long value = reader.getLong();
             vector.set(index, divisor == 1 ? value * multiplier : Math.floorDiv(value, divisor));
@@ -275,15 +275,15 @@ final class ParquetColumnLoaders
 
     /** Legacy Impala/Hive timestamps: nanoseconds of the day, then the Julian day, little-endian. */
     private static final class Int96TimestampLoader
-            extends ParquetColumnLoader<TimeStampMicroVector>
+            extends ParquetColumnLoader<TimeStampVector>
     {
         Int96TimestampLoader()
         {
-            super(TimeStampMicroVector.class);
+            super(TimeStampVector.class);
         }
 
         @Override
-        void read(ColumnReader reader, TimeStampMicroVector vector, int index)
+        void read(ColumnReader reader, TimeStampVector vector, int index)
         {
             ByteBuffer bytes = reader.getBinary().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             long nanosOfDay = bytes.getLong(bytes.position());

@@ -13,7 +13,7 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeMilliVector;
-import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.iceberg.types.Type;
 
@@ -59,7 +59,7 @@ public final class ArrowValues
         else if (vector instanceof TimeMilliVector times) {
             times.setSafe(index, (int) Math.floorDiv(((Number) value).longValue(), 1000L));
         }
-        else if (vector instanceof TimeStampMicroVector timestamps) {
+        else if (vector instanceof TimeStampVector timestamps) {
             long raw = ((Number) value).longValue();
             timestamps.setSafe(index, type.typeId() == Type.TypeID.TIMESTAMP_NANO ? Math.floorDiv(raw, 1000L) : raw);
         }

@@ -26,7 +26,8 @@ import io.ontul.spi.TableHandle;
  * <p>
  * Reading: boolean, int, long, float, double, decimal, string, date map to their Arrow equals;
  * time to Time(MILLISECOND) (microseconds are truncated); timestamp and timestamp_ns to
- * Timestamp(MICROSECOND) without zone; timestamptz likewise, holding the UTC wall-clock time;
+ * Timestamp(MICROSECOND) without zone; timestamptz and timestamptz_ns to Timestamp(MICROSECOND,
+ * "UTC") (TIMESTAMP WITH TIME ZONE: the instant);
  * uuid to Utf8 text marked {@code ontul.type = UUID} (Ontul's UUID); binary and fixed to Binary.
  * Nested and variant columns have no Ontul type: they are left out of the table (and logged).
  * <p>
@@ -37,6 +38,7 @@ import io.ontul.spi.TableHandle;
 public final class IcebergTypes
 {
     public static final ArrowType TIMESTAMP = new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+    public static final ArrowType TIMESTAMP_WITH_ZONE = new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
 
     private IcebergTypes() {}
 
@@ -57,9 +59,16 @@ public final class IcebergTypes
             case BINARY, FIXED -> ArrowType.Binary.INSTANCE;
             case DATE -> new ArrowType.Date(DateUnit.DAY);
             case TIME -> new ArrowType.Time(TimeUnit.MILLISECOND, 32);
-            case TIMESTAMP, TIMESTAMP_NANO -> TIMESTAMP;
+            case TIMESTAMP, TIMESTAMP_NANO -> adjustsToUtc(type) ? TIMESTAMP_WITH_ZONE : TIMESTAMP;
             default -> null;
         });
+    }
+
+    /** Whether a timestamp type holds instants (timestamptz, timestamptz_ns). */
+    public static boolean adjustsToUtc(Type type)
+    {
+        return type instanceof Types.TimestampType timestamp && timestamp.shouldAdjustToUTC()
+                || type instanceof Types.TimestampNanoType nano && nano.shouldAdjustToUTC();
     }
 
     /** The readable top-level columns of a schema, in order; unreadable ones go to {@code skipped}. */

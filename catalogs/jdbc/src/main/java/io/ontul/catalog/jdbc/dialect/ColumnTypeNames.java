@@ -17,10 +17,13 @@ import io.ontul.spi.OntulException;
 /**
  * A dialect's names of the column types CREATE TABLE uses for the engine's types. Text with
  * field metadata {@code ontul.type = CHAR(n) | VARCHAR(n)} keeps its declared length; text marked
- * {@code UUID} is {@code uuid}, the dialect's UUID type (or text that holds one).
+ * {@code UUID} is {@code uuid}, the dialect's UUID type (or text that holds one). A timestamp
+ * with a time zone (TIMESTAMP WITH TIME ZONE, an instant) is the timestamp type followed by
+ * {@code withTimeZone}, or not storable when the dialect has none ({@code null}).
  */
 record ColumnTypeNames(String bool, String tinyint, String smallint, String integer, String bigint, String real, String doublePrecision,
-        String text, String date, String time, String timestampMillis, String timestampMicros, String binary, String uuid)
+        String text, String date, String time, String timestampMillis, String timestampMicros, String binary, String uuid,
+        String withTimeZone)
 {
     private static final Pattern DECLARED_TEXT = Pattern.compile("(CHAR|VARCHAR)\\((\\d+)\\)");
 
@@ -61,10 +64,11 @@ record ColumnTypeNames(String bool, String tinyint, String smallint, String inte
             case Time -> time;
             case Timestamp -> {
                 ArrowType.Timestamp timestamp = (ArrowType.Timestamp) type;
-                if (timestamp.getTimezone() != null) {
+                if (timestamp.getTimezone() != null && withTimeZone == null) {
                     throw unsupported(database, field);
                 }
-                yield timestamp.getUnit() == TimeUnit.MILLISECOND || timestamp.getUnit() == TimeUnit.SECOND ? timestampMillis : timestampMicros;
+                String name = timestamp.getUnit() == TimeUnit.MILLISECOND || timestamp.getUnit() == TimeUnit.SECOND ? timestampMillis : timestampMicros;
+                yield timestamp.getTimezone() == null ? name : name + withTimeZone;
             }
             default -> throw unsupported(database, field);
         };

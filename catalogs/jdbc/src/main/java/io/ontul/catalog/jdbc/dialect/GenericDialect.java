@@ -24,7 +24,7 @@ public final class GenericDialect
         implements JdbcDialect
 {
     private static final ColumnTypeNames TYPE_NAMES = new ColumnTypeNames("BOOLEAN", "SMALLINT", "SMALLINT", "INTEGER", "BIGINT", "REAL", "DOUBLE PRECISION",
-            "VARCHAR(32672)", "DATE", "TIME", "TIMESTAMP(3)", "TIMESTAMP(6)", "VARBINARY(32672)", "CHAR(36)");
+            "VARCHAR(32672)", "DATE", "TIME", "TIMESTAMP(3)", "TIMESTAMP(6)", "VARBINARY(32672)", "CHAR(36)", " WITH TIME ZONE");
     private static final PredicatePushdown TEXT_PUSHDOWN = new PredicatePushdown(EnumSet.of(Operator.EQUAL, Operator.IN), false, Optional.empty());
 
     private final String name;

@@ -29,7 +29,7 @@ public final class MySqlDialect
         implements JdbcDialect
 {
     private static final ColumnTypeNames TYPE_NAMES = new ColumnTypeNames("boolean", "tinyint", "smallint", "int", "bigint", "float", "double",
-            "longtext", "date", "time(3)", "datetime(3)", "datetime(6)", "longblob", "char(36)");
+            "longtext", "date", "time(3)", "datetime(3)", "datetime(6)", "longblob", "char(36)", null);
     private static final Set<String> SYSTEM_SCHEMAS = Set.of("information_schema", "performance_schema", "mysql", "sys");
     private static final PredicatePushdown TEXT_PUSHDOWN = new PredicatePushdown(EnumSet.of(Operator.EQUAL, Operator.IN, Operator.LIKE), false, Optional.empty());
 

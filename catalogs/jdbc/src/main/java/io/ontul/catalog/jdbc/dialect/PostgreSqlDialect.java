@@ -34,7 +34,7 @@ public final class PostgreSqlDialect
         implements JdbcDialect
 {
     private static final ColumnTypeNames TYPE_NAMES = new ColumnTypeNames("boolean", "smallint", "smallint", "integer", "bigint", "real", "double precision",
-            "text", "date", "time(3)", "timestamp(3)", "timestamp(6)", "bytea", "uuid");
+            "text", "date", "time(3)", "timestamp(3)", "timestamp(6)", "bytea", "uuid", " with time zone");
     private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "name");
     private static final Set<String> UNSUPPORTED_TYPES = Set.of("bit", "varbit", "money", "timetz", "interval", "json", "jsonb", "xml");
     private static final PredicatePushdown TEXT_PUSHDOWN = new PredicatePushdown(EnumSet.allOf(Operator.class), true, Optional.of("C"));

@@ -249,7 +249,7 @@ public final class JdbcQueryBuilder
             case Utf8 -> value instanceof String;
             case Date -> value instanceof LocalDate;
             case Time -> value instanceof LocalTime;
-            case Timestamp -> value instanceof LocalDateTime;
+            case Timestamp -> ((ArrowType.Timestamp) type).getTimezone() == null ? value instanceof LocalDateTime : value instanceof java.time.Instant;
             default -> false;
         };
     }

@@ -13,11 +13,13 @@ import org.apache.arrow.vector.Float8Vector;
 
 /**
  * Readers of aggregates the database computed, giving the values the engine would: exact sums
- * as BIGINT or DECIMAL whose unscaled value must fit 64 bits (else the engine's overflow error),
- * averages divided here from the database's sum and count as the engine divides them.
+ * as BIGINT (64 bits) or DECIMAL (38 digits), else the engine's overflow error; averages divided
+ * here from the database's sum and count as the engine divides them (its sums are 128-bit).
  */
 public final class AggregateReaders
 {
+    private static final BigInteger MAX_DECIMAL = BigInteger.TEN.pow(38);
+
     private AggregateReaders() {}
 
     /**
@@ -32,12 +34,18 @@ public final class AggregateReaders
                 vector.setNull(row);
                 return;
             }
-            long unscaled = unscaled(sum, scale, vector instanceof DecimalVector ? "DECIMAL" : "BIGINT");
+            BigInteger unscaled = sum.setScale(scale, RoundingMode.UNNECESSARY).unscaledValue();
             if (vector instanceof BigIntVector bigint) {
-                bigint.setSafe(row, unscaled);
+                if (unscaled.bitLength() > 63) {
+                    throw new ArithmeticException("numeric overflow: the sum does not fit BIGINT");
+                }
+                bigint.setSafe(row, unscaled.longValue());
             }
             else {
-                ((DecimalVector) vector).setSafe(row, BigDecimal.valueOf(unscaled, scale));
+                if (unscaled.abs().compareTo(MAX_DECIMAL) >= 0) {
+                    throw new ArithmeticException("numeric overflow: the sum does not fit DECIMAL(38," + scale + ")");
+                }
+                ((DecimalVector) vector).setSafe(row, new BigDecimal(unscaled, scale));
             }
         };
     }
@@ -57,7 +65,7 @@ public final class AggregateReaders
                 vector.setNull(row);
                 return;
             }
-            double average = BigDecimal.valueOf(unscaled(sum, scale, decimal ? "DECIMAL" : "BIGINT"), scale)
+            double average = sum.setScale(scale, RoundingMode.UNNECESSARY)
                     .divide(BigDecimal.valueOf(count), MathContext.DECIMAL64)
                     .doubleValue();
             write(vector, row, average);
@@ -89,13 +97,4 @@ public final class AggregateReaders
         }
     }
 
-    /** The engine adds exact values as 64-bit unscaled integers and fails when a sum leaves that range. */
-    private static long unscaled(BigDecimal sum, int scale, String type)
-    {
-        BigInteger unscaled = sum.setScale(scale, RoundingMode.UNNECESSARY).unscaledValue();
-        if (unscaled.bitLength() > 63) {
-            throw new ArithmeticException("numeric overflow: the sum does not fit " + type);
-        }
-        return unscaled.longValue();
-    }
 }

@@ -138,11 +138,11 @@ public final class StandardColumnMappings
                 fractionalDigits > 6 ? PredicatePushdown.nullChecksOnly() : PredicatePushdown.comparisons());
     }
 
-    /** A timestamp with a time zone, seen as the UTC date and time of its instant. */
+    /** A timestamp with a time zone: the engine's TIMESTAMP WITH TIME ZONE, the instant (held as UTC). */
     public static ColumnMapping timestampWithTimeZone(int fractionalDigits)
     {
         boolean millis = fractionalDigits >= 0 && fractionalDigits <= 3;
-        return new ColumnMapping(new ArrowType.Timestamp(millis ? TimeUnit.MILLISECOND : TimeUnit.MICROSECOND, null),
+        return new ColumnMapping(new ArrowType.Timestamp(millis ? TimeUnit.MILLISECOND : TimeUnit.MICROSECOND, "UTC"),
                 millis ? ColumnReaders.TIMESTAMP_WITH_ZONE_AS_UTC_MILLIS : ColumnReaders.TIMESTAMP_WITH_ZONE_AS_UTC_MICROS,
                 fractionalDigits > 6 ? PredicatePushdown.nullChecksOnly() : PredicatePushdown.comparisons())
                 .withBinder(ValueBinders.TIMESTAMP_AS_UTC);

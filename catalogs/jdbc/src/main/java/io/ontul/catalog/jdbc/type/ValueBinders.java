@@ -54,11 +54,14 @@ public final class ValueBinders
     };
 
     /**
-     * For a column with a time zone that the engine sees as a timestamp in UTC: a LocalDateTime is
-     * bound as that instant in UTC, so the session's time zone plays no part.
+     * For a column with a time zone: an Instant (or a LocalDateTime, taken as UTC) is bound as an
+     * OffsetDateTime in UTC, so the database session's time zone plays no part.
      */
     public static final ValueBinder TIMESTAMP_AS_UTC = (statement, index, value) -> {
-        if (value instanceof LocalDateTime dateTime) {
+        if (value instanceof java.time.Instant instant) {
+            statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+        }
+        else if (value instanceof LocalDateTime dateTime) {
             statement.setObject(index, OffsetDateTime.of(dateTime, ZoneOffset.UTC));
         }
         else {
