@@ -225,12 +225,22 @@ public final class Engine
      */
     public QueryResult runFragment(io.ontul.spi.cluster.FragmentRequest request)
     {
+        return runFragment(request, () -> false);
+    }
+
+    /**
+     * @param abandoned whether the caller no longer wants the rows (the coordinator cancelled its
+     * call): planning, which takes a while on a cold worker, stops at its next check, and the
+     * fragment does not start
+     */
+    public QueryResult runFragment(io.ontul.spi.cluster.FragmentRequest request, java.util.function.BooleanSupplier abandoned)
+    {
         if (request.consumer() >= 0) {
-            // a peer reads this worker's share of a fragment nested in its own: computed once, for every peer
-            io.ontul.engine.scheduler.PeerOutputs.Stream stream = peerOutputs.read(request, () -> streamOf(executeFragment(request)));
+            // a peer reads this worker's share of a fragment nested in its own: computed once, for every peer (one leaving does not stop it)
+            io.ontul.engine.scheduler.PeerOutputs.Stream stream = peerOutputs.read(request, () -> streamOf(executeFragment(request, () -> false)));
             return new PeerResult(request.queryId() + ".f" + request.fragment(), stream);
         }
-        return executeFragment(request);
+        return executeFragment(request, abandoned);
     }
 
     /** On a worker, periodically: stops its shares of fragments that no peer has read for a while (a peer's query failed first). */
@@ -239,7 +249,7 @@ public final class Engine
         peerOutputs.reapIdle();
     }
 
-    private QueryResult executeFragment(io.ontul.spi.cluster.FragmentRequest request)
+    private QueryResult executeFragment(io.ontul.spi.cluster.FragmentRequest request, java.util.function.BooleanSupplier abandoned)
     {
         Session session = createSession(request.user());
         session.setCatalog(request.catalog());
@@ -248,7 +258,7 @@ public final class Engine
         session.properties().putAll(request.properties());
         // an id of its own (the query's, then the fragment's): two fragments of one query may run here at once
         return new io.ontul.engine.execution.StatementExecutor(session, request.queryId() + ".f" + request.fragment(), request.sql())
-                .executeFragment(request, root -> fragmentHistory.record(request.queryId(), request.fragment(), root));
+                .executeFragment(request, abandoned, root -> fragmentHistory.record(request.queryId(), request.fragment(), root));
     }
 
     private static io.ontul.engine.scheduler.PeerOutputs.Stream streamOf(QueryResult result)

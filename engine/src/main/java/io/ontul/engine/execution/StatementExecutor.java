@@ -92,6 +92,8 @@ public final class StatementExecutor
     private java.util.Map<String, String> tableVersions = java.util.Map.of();
     // planning a worker's fragment: as the coordinator planned a distributed statement
     private boolean runsFragment;
+    /** For a worker's fragment: whether its coordinator gave up on it (planning checks it). */
+    private java.util.function.BooleanSupplier abandoned = () -> false;
     /** How often the statement was planned for the workers (a retry plans again). */
     private int plannings;
 
@@ -348,8 +350,20 @@ public final class StatementExecutor
     private PlanningDeadline planningDeadline()
     {
         TrackedQuery statement = tracked;
-        return new PlanningDeadline(SessionProperties.queryMaxPlanningTime(session.properties(), engine.queries().limits()),
-                statement == null ? () -> { } : statement::throwIfEnded);
+        return new PlanningDeadline(SessionProperties.queryMaxPlanningTime(session.properties(), engine.queries().limits()), () -> {
+            if (statement != null) {
+                statement.throwIfEnded();
+            }
+            throwIfAbandoned();
+        });
+    }
+
+    /** A worker's fragment whose coordinator cancelled the call stops planning, and does not start. */
+    private void throwIfAbandoned()
+    {
+        if (abandoned.getAsBoolean()) {
+            throw new OntulException(ErrorCode.QUERY_CANCELLED, "The coordinator no longer needs fragment " + queryId + " (its query was cancelled or ended)");
+        }
     }
 
     /**
@@ -413,8 +427,9 @@ public final class StatementExecutor
      *
      * @param started told the fragment's plan before it runs (whose operators' figures EXPLAIN ANALYZE asks for)
      */
-    public QueryResult executeFragment(FragmentRequest request, java.util.function.Consumer<PlanNode> started)
+    public QueryResult executeFragment(FragmentRequest request, java.util.function.BooleanSupplier abandoned, java.util.function.Consumer<PlanNode> started)
     {
+        this.abandoned = abandoned;
         tracked = register();
         try {
             tracked.start();
@@ -440,6 +455,7 @@ public final class StatementExecutor
                         + (request.fragment() < fragments.size() ? fragments.get(request.fragment()).fingerprint() : "(only " + fragments.size() + " fragments)"));
             }
             PlanNode fragment = fragments.get(request.fragment()).root();
+            throwIfAbandoned();
             started.accept(fragment);
             QueryContext context = openContext(request.instancesPerWorker());
             try {

@@ -42,7 +42,8 @@ final class WorkerProducer
         try {
             io.ontul.spi.cluster.FragmentRequest request = ClusterMessages.read(ticket.getBytes(), io.ontul.spi.cluster.FragmentRequest.class);
             fragmentsRun.incrementAndGet();
-            result = engine.runFragment(request);
+            // the coordinator cancels the call when the query is cancelled: planning (long on a cold worker) stops then too
+            result = engine.runFragment(request, listener::isCancelled);
         }
         catch (RuntimeException e) {
             listener.error(io.ontul.server.flight.ErrorMapping.toFlight(e));
