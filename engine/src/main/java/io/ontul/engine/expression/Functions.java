@@ -253,6 +253,23 @@ public final class Functions
         if (b == 0) {
             throw divisionByZero();
         }
+        // (a / 10^scaleA) / (b / 10^scaleB) at resultScale is a * 10^shift / b, rounded half away from zero
+        int shift = resultScale + scaleB - scaleA;
+        if (shift >= 0 && shift < POWERS_OF_TEN.length && b != Long.MIN_VALUE) {
+            long factor = POWERS_OF_TEN[shift];
+            long high = Math.multiplyHigh(a, factor);
+            long numerator = a * factor;
+            // (Long.MIN_VALUE / -1 overflows)
+            if (((high == 0 && numerator >= 0) || (high == -1 && numerator < 0)) && numerator != Long.MIN_VALUE) {
+                long quotient = numerator / b;
+                long remainder = Math.abs(numerator % b);
+                long divisor = Math.abs(b);
+                if (remainder >= divisor - remainder) {
+                    quotient += (numerator < 0) == (b < 0) ? 1 : -1;
+                }
+                return quotient;
+            }
+        }
         BigDecimal result = BigDecimal.valueOf(a, scaleA).divide(BigDecimal.valueOf(b, scaleB), resultScale, RoundingMode.HALF_UP);
         return unscaledInLong(result, resultScale);
     }

@@ -120,6 +120,26 @@ public final class VectorGather
         }
     }
 
+    /**
+     * Copies one cell's bytes. Most text cells are short, and a copyMemory call per cell costs
+     * more than moving them in 8-byte words (the JVM's copy has a fixed cost per call: measured as
+     * 13% of TPC-DS q04, which gathers seven text columns through a join).
+     */
+    private static void copyBytes(ArrowBuf from, long fromIndex, ArrowBuf to, long toIndex, int length)
+    {
+        if (length > 32) {
+            to.setBytes(toIndex, from, fromIndex, length);
+            return;
+        }
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES) {
+            to.setLong(toIndex + i, from.getLong(fromIndex + i));
+        }
+        for (; i < length; i++) {
+            to.setByte(toIndex + i, from.getByte(fromIndex + i));
+        }
+    }
+
     private static void gatherText(BaseVariableWidthVector source, int[] rows, int from, int count, BaseVariableWidthVector target, int at, boolean sourceHasNulls)
     {
         ArrowBuf sourceOffsets = source.getOffsetBuffer();
@@ -145,7 +165,7 @@ public final class VectorGather
             int row = rows[from + i];
             int start = sourceOffsets.getInt(row * 4L);
             int length = sourceOffsets.getInt((row + 1) * 4L) - start;
-            to.setBytes(position, data, start, length);
+            copyBytes(data, start, to, position, length);
             position += length;
             targetOffsets.setInt((long) (at + i + 1) * 4L, position);
         }
@@ -314,7 +334,7 @@ public final class VectorGather
             long row = (long) rows[from + i] * Integer.BYTES;
             int start = offsets.getInt(row);
             int length = offsets.getInt(row + Integer.BYTES) - start;
-            to.setBytes(position, column.data[batch], start, length);
+            copyBytes(column.data[batch], start, to, position, length);
             position += length;
             targetOffsets.setInt((long) (at + i + 1) * Integer.BYTES, position);
         }

@@ -37,6 +37,23 @@ class TestKeyGroups
         }
     }
 
+    /**
+     * Checkpoints keep state by key group: the group of a key must never change between versions
+     * (these were computed by the release that took the first checkpoints, text hashed byte by byte).
+     */
+    @Test
+    void keyGroupsNeverChange()
+    {
+        try (BufferAllocator allocator = new RootAllocator();
+                VectorSchemaRoot input = batch(allocator, 12, false)) {
+            assertThat(new KeyGroups(new int[] {1, 2}, 128).keyGroups(input)).containsExactly(FROZEN);
+            assertThat(new KeyGroups(new int[] {2}, 128).keyGroups(input)).containsExactly(FROZEN_TEXT);
+        }
+    }
+
+    private static final int[] FROZEN = {46, 106, 60, 107, 105, 124, 125, 2, 82, 47, 17, 5};
+    private static final int[] FROZEN_TEXT = {46, 87, 25, 2, 39, 6, 91, 34, 14, 35, 46, 98};
+
     @Test
     void eachTaskOwnsAContiguousRangeOfGroupsAtAnyParallelism()
     {
