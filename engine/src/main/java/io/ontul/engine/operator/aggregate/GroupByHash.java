@@ -2,6 +2,9 @@ package io.ontul.engine.operator.aggregate;
 
 import java.util.Arrays;
 
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -148,6 +151,9 @@ public final class GroupByHash
         else if (inputs.length > 1 && allLongKeysWithoutNulls(inputs)) {
             longKeys(inputs, nulled, groupSet, rowCount, groupIds, hashes);
         }
+        else if (textAndLongKeysWithoutNulls(inputs, nulled)) {
+            textAndLongKeys(inputs, nulled, groupSet, rowCount, groupIds, hashes);
+        }
         else {
             for (int row = 0; row < rowCount; row++) {
                 groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, Columns.mix(hashes[row]));
@@ -181,6 +187,77 @@ public final class GroupByHash
     {
         for (int k = 0; k < inputs.length; k++) {
             if (inputLongs[k] == null || inputs[k].getNullCount() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every key is integer-like or text and no key of the batch is NULL (or left out by the grouping set). */
+    private boolean textAndLongKeysWithoutNulls(FieldVector[] inputs, boolean[] nulled)
+    {
+        for (int k = 0; k < inputs.length; k++) {
+            boolean text = inputs[k] instanceof BaseVariableWidthVector && keys[k] instanceof BaseVariableWidthVector;
+            if (nulled[k] || (inputLongs[k] == null && !text) || inputs[k].getNullCount() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Group ids for keys of text and integers, without NULLs: text compared on the buffers of the
+     * batch and of the key vectors, without a per-cell dispatch on the type and NULL checks
+     * (TPC-DS q04 and Nexmark q15 group by several text columns, or text and a number).
+     */
+    private void textAndLongKeys(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
+    {
+        int keyCount = inputs.length;
+        ArrowBuf[] inputOffsets = new ArrowBuf[keyCount];
+        ArrowBuf[] inputData = new ArrowBuf[keyCount];
+        for (int k = 0; k < keyCount; k++) {
+            if (inputLongs[k] == null) {
+                inputOffsets[k] = inputs[k].getOffsetBuffer();
+                inputData[k] = inputs[k].getDataBuffer();
+            }
+        }
+        rows:
+        for (int row = 0; row < rowCount; row++) {
+            long hash = Columns.mix(hashes[row]);
+            int slot = (int) hash & mask;
+            while (true) {
+                int entry = table[slot];
+                if (entry == 0) {
+                    groupIds[row] = insert(inputs, nulled, groupSet, row, hash, slot);
+                    continue rows;
+                }
+                int group = entry - 1;
+                if (groupHashes[group] == hash && groupSets[group] == groupSet && !keyIsNull[group] && sameKeys(row, group, inputOffsets, inputData)) {
+                    groupIds[row] = group;
+                    continue rows;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+    }
+
+    /** Whether input row {@code row} has the (non-NULL) key of {@code group}; text keys are given by their input buffers. */
+    private boolean sameKeys(int row, int group, ArrowBuf[] inputOffsets, ArrowBuf[] inputData)
+    {
+        for (int k = 0; k < keys.length; k++) {
+            if (inputOffsets[k] == null) {
+                if (keyLongs[k][group] != inputLongs[k][row]) {
+                    return false;
+                }
+                continue;
+            }
+            ArrowBuf keyOffsets = keys[k].getOffsetBuffer();
+            long keyStart = keyOffsets.getInt((long) group * Integer.BYTES);
+            long keyEnd = keyOffsets.getInt((long) (group + 1) * Integer.BYTES);
+            long start = inputOffsets[k].getInt((long) row * Integer.BYTES);
+            long end = inputOffsets[k].getInt((long) (row + 1) * Integer.BYTES);
+            if (keyEnd - keyStart != end - start
+                    || ByteFunctionHelpers.equal(inputData[k], start, end, keys[k].getDataBuffer(), keyStart, keyEnd) != 1) {
                 return false;
             }
         }
