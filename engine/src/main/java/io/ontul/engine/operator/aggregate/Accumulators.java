@@ -922,7 +922,9 @@ public final class Accumulators
                     }
                 }
                 else if (wide) {
-                    addWide(group, highValues[row], longValues[row]);
+                    // a state row of an older release has no high word: its value fits the low one
+                    FieldVector highColumn = columns[first + (single ? 2 : 1)];
+                    addWide(group, highColumn.isNull(row) ? longValues[row] >> 63 : highValues[row], longValues[row]);
                 }
                 else if (!seen[group] || better(Long.compare(longValues[row], longs[group]))) {
                     longs[group] = longValues[row];

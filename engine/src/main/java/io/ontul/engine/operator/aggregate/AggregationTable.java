@@ -76,6 +76,41 @@ public final class AggregationTable
     }
 
     /**
+     * State rows of an older release in the columns of {@code expected}, matched by name: a state
+     * column added since (the high words of 128-bit sums, {@code state<a>_<i>}) is NULL, which the
+     * accumulators read as no high part. Checkpoints of streaming jobs hold such rows. The vectors
+     * of {@code state} are transferred into the result; the caller closes both.
+     */
+    public static VectorSchemaRoot conformState(VectorSchemaRoot state, Schema expected, org.apache.arrow.memory.BufferAllocator allocator)
+    {
+        int rows = state.getRowCount();
+        List<FieldVector> vectors = new ArrayList<>();
+        try {
+            for (Field field : expected.getFields()) {
+                FieldVector source = state.getVector(field.getName());
+                FieldVector target = field.createVector(allocator);
+                vectors.add(target);
+                if (source != null) {
+                    TransferPair transfer = source.makeTransferPair(target);
+                    transfer.transfer();
+                }
+                else {
+                    Batches.allocate(target, rows);
+                    for (int row = 0; row < rows; row++) {
+                        target.setNull(row);
+                    }
+                    target.setValueCount(rows);
+                }
+            }
+        }
+        catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new VectorSchemaRoot(expected.getFields(), vectors, rows);
+    }
+
+    /**
      * Adds input rows to the group of their key in every grouping set.
      *
      * @param nulled for each grouping set, the keys it leaves out

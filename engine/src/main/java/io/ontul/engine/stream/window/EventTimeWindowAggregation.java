@@ -420,6 +420,13 @@ public final class EventTimeWindowAggregation
     /** Takes back state rows of a checkpoint ({@link #stateSchema}); the caller keeps owning the batch. */
     public void restore(VectorSchemaRoot state)
     {
+        if (!state.getSchema().equals(stateSchema)) {
+            // a checkpoint of an older release: its state columns matched to today's by name
+            try (VectorSchemaRoot conformed = AggregationTable.conformState(state, stateSchema, context.allocator())) {
+                restore(conformed);
+            }
+            return;
+        }
         table.addState(state);
         spillIfShort();
         TimeStampVector windowEnds = (TimeStampVector) state.getVector(windowEndKey);
