@@ -148,9 +148,6 @@ public final class GroupByHash
         if (inputs.length == 1 && inputLongs[0] != null) {
             singleLongKey(inputs, nulled, groupSet, rowCount, groupIds, hashes);
         }
-        else if (inputs.length > 1 && allLongKeysWithoutNulls(inputs)) {
-            longKeys(inputs, nulled, groupSet, rowCount, groupIds, hashes);
-        }
         else if (textAndLongKeysWithoutNulls(inputs, nulled)) {
             textAndLongKeys(inputs, nulled, groupSet, rowCount, groupIds, hashes);
         }
@@ -183,16 +180,6 @@ public final class GroupByHash
         return hashes;
     }
 
-    private boolean allLongKeysWithoutNulls(FieldVector[] inputs)
-    {
-        for (int k = 0; k < inputs.length; k++) {
-            if (inputLongs[k] == null || inputs[k].getNullCount() > 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Whether every key is integer-like or text and no key of the batch is NULL (or left out by the grouping set). */
     private boolean textAndLongKeysWithoutNulls(FieldVector[] inputs, boolean[] nulled)
     {
@@ -206,8 +193,9 @@ public final class GroupByHash
     }
 
     /**
-     * Group ids for keys of text and integers, without NULLs: text compared on the buffers of the
-     * batch and of the key vectors, without a per-cell dispatch on the type and NULL checks
+     * Group ids for keys of integers and text, without NULLs: integers compared as longs, text on
+     * the buffers of the batch and of the key vectors, without a per-cell dispatch on the type and
+     * NULL checks
      * (TPC-DS q04 and Nexmark q15 group by several text columns, or text and a number).
      */
     private void textAndLongKeys(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
@@ -262,36 +250,6 @@ public final class GroupByHash
             }
         }
         return true;
-    }
-
-    /** Group ids for several integer-like keys of a batch without NULLs: primitive compares only. */
-    private void longKeys(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
-    {
-        int keyCount = inputs.length;
-        rows:
-        for (int row = 0; row < rowCount; row++) {
-            long hash = Columns.mix(hashes[row]);
-            int slot = (int) hash & mask;
-            while (true) {
-                int entry = table[slot];
-                if (entry == 0) {
-                    groupIds[row] = insert(inputs, nulled, groupSet, row, hash, slot);
-                    continue rows;
-                }
-                int group = entry - 1;
-                if (groupHashes[group] == hash && groupSets[group] == groupSet && !keyIsNull[group]) {
-                    boolean equal = true;
-                    for (int k = 0; k < keyCount && equal; k++) {
-                        equal = keyLongs[k][group] == inputLongs[k][row];
-                    }
-                    if (equal) {
-                        groupIds[row] = group;
-                        continue rows;
-                    }
-                }
-                slot = (slot + 1) & mask;
-            }
-        }
     }
 
     /** Group ids for one integer-like key: compares primitives, reads no Arrow cell on a hit. */
