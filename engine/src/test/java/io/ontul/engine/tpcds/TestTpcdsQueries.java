@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import org.duckdb.DuckDBConnection;
@@ -54,8 +51,6 @@ class TestTpcdsQueries
      * (dividing in DOUBLE) answers NaN. At sf1 the totals are not 0 and the bench compares them (bench/run-tpcds.sh).
      */
     private static final Set<String> DIVISION_BY_ZERO_AT_TINY = Set.of("q12", "q90");
-    /** Ratios of DECIMAL sums: see {@link #toFourPlaces}. */
-    private static final Set<String> DECIMAL_QUOTIENTS = Set.of("q61", "q66");
 
     private DuckDBConnection duckDb;
     private Engine engine;
@@ -104,7 +99,7 @@ class TestTpcdsQueries
                 }
             }
             String sql = "SELECT " + String.join(", ", sums) + " FROM ";
-            compare(table, sql + table, sql + "tpcds.tiny." + table, row -> row);
+            compare(table, sql + table, sql + "tpcds.tiny." + table);
         }
         // TPC-DS's first day: surrogate key 2415022 is 1900-01-02, a Monday
         assertThat(rows("SELECT CAST(d_date AS VARCHAR), d_day_name FROM tpcds.tiny.date_dim WHERE d_date_sk = 2415022")).containsExactly(List.of("1900-01-02", "Monday"));
@@ -131,7 +126,7 @@ class TestTpcdsQueries
             assertThatThrownBy(() -> rows(sql)).as(name).hasMessageContaining("Division by zero");
             return;
         }
-        compare(name, TpcdsQueries.forDuckDb(name, sql), sql, DECIMAL_QUOTIENTS.contains(name) ? TestTpcdsQueries::toFourPlaces : row -> row);
+        compare(name, TpcdsQueries.forDuckDb(name, sql), sql);
     }
 
     /**
@@ -154,47 +149,24 @@ class TestTpcdsQueries
     void stackedExistsMatchDuckDb(String sql)
             throws SQLException
     {
-        compare(sql, sql, sql, row -> row);
+        compare(sql, sql, sql);
     }
 
-    /** Compares {@code ontulSql}'s rows with {@code duckDbSql}'s, both passed through {@code normalize}. */
-    private void compare(String name, String duckDbSql, String ontulSql, UnaryOperator<List<Object>> normalize)
+    /** Compares {@code ontulSql}'s rows with {@code duckDbSql}'s. */
+    private void compare(String name, String duckDbSql, String sql)
             throws SQLException
     {
-        String sql = ontulSql;
         List<String> columnNames;
         List<List<Object>> expected;
         try (PreparedStatement statement = duckDb.prepareStatement(duckDbSql); ResultSet resultSet = statement.executeQuery()) {
             columnNames = ResultRows.columnNames(resultSet.getMetaData());
-            expected = ResultRows.drain(resultSet).stream().map(normalize).toList();
+            expected = ResultRows.drain(resultSet);
         }
-        List<List<Object>> actual = rows(sql).stream().map(normalize).toList();
+        List<List<Object>> actual = rows(sql);
         Optional<String> difference = ResultComparison.compare(sql, columnNames, expected, actual);
         if (difference.isPresent()) {
             fail(name + ": result differs from DuckDB: " + difference.get());
         }
-    }
-
-    /**
-     * Fractional numbers rounded to four places: for the queries whose DECIMAL quotients Ontul keeps
-     * to six places (DECIMAL is 18 digits until 128-bit arithmetic lands), and then multiplies
-     * by 100 or sums, where DuckDB divides in DOUBLE.
-     */
-    private static List<Object> toFourPlaces(List<Object> row)
-    {
-        List<Object> rounded = new ArrayList<>();
-        for (Object value : row) {
-            if (value instanceof BigDecimal decimal) {
-                rounded.add(decimal.setScale(4, RoundingMode.HALF_UP));
-            }
-            else if (value instanceof Double number) {
-                rounded.add(BigDecimal.valueOf(number).setScale(4, RoundingMode.HALF_UP));
-            }
-            else {
-                rounded.add(value);
-            }
-        }
-        return rounded;
     }
 
     private List<List<Object>> duckDbRows(String sql)
