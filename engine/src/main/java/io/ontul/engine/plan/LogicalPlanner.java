@@ -212,6 +212,16 @@ public final class LogicalPlanner
                 CoreRules.AGGREGATE_PROJECT_MERGE,
                 CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
                 CoreRules.UNION_TO_DISTINCT);
+        rel = hep(rel, false,
+                OUTER_JOIN_TRANSITIVE_PREDICATES,
+                InnerJoinBeforeOuterJoin.RULE,
+                InnerJoinBeforeOuterJoin.THROUGH_FILTER,
+                CoreRules.FILTER_INTO_JOIN,
+                CoreRules.JOIN_CONDITION_PUSH,
+                CoreRules.FILTER_PROJECT_TRANSPOSE,
+                CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+                CoreRules.FILTER_SET_OP_TRANSPOSE,
+                CoreRules.FILTER_MERGE);
 
         // before join ordering too: there a decorrelated subquery's aggregate still joins the outer
         // query it served, already filtered (q20: partsupp of the 'forest' parts), which the
@@ -234,6 +244,20 @@ public final class LogicalPlanner
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);
     }
+
+    /**
+     * A filter on the preserved side of an outer (or semi/anti) join that the join's equalities carry
+     * to the other side (TPC-DS q78: {@code ss LEFT JOIN ws ON ws_sold_year = ss_sold_year ... WHERE
+     * ss_sold_year = 2000} aggregates web sales of 2000 only, not of every year). Inner joins are
+     * left to the join order, which sees their conditions together: inferring over long chains of
+     * inner joins is what made planning 64-table joins slow.
+     */
+    private static final RelOptRule OUTER_JOIN_TRANSITIVE_PREDICATES = org.apache.calcite.rel.rules.JoinPushTransitivePredicatesRule.Config.DEFAULT
+            .withOperandSupplier(operand -> operand.operand(org.apache.calcite.rel.core.Join.class)
+                    .predicate(join -> join.getJoinType() != org.apache.calcite.rel.core.JoinRelType.INNER)
+                    .anyInputs())
+            .as(org.apache.calcite.rel.rules.JoinPushTransitivePredicatesRule.Config.class)
+            .toRule();
 
     /**
      * STDDEV, VARIANCE and COVAR in their population and sample forms, rewritten by Calcite into
