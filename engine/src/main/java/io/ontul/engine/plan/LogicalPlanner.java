@@ -197,6 +197,8 @@ public final class LogicalPlanner
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
         // statistical aggregates become sums and counts the aggregation operators compute
         rel = hep(rel, false, STATISTICAL_AGGREGATES);
+        // before trimming, which would give each branch's copy of the common input its own columns
+        rel = UnionOfAggregatesToGroupingSets.rewrite(rel, relBuilder);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         rel = CommonConjuncts.pullInFilters(rel);
 

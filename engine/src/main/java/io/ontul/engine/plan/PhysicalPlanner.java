@@ -139,7 +139,7 @@ public final class PhysicalPlanner
                 return pushed;
             }
             PlanNode input = plan(aggregate.getInput());
-            if (input.splittable() && aggregate.getGroupSets().size() == 1 && aggregate.getAggCallList().stream().allMatch(Accumulators::supportsPartial)) {
+            if (input.splittable() && aggregate.getAggCallList().stream().allMatch(Accumulators::supportsPartial)) {
                 return partialAndFinal(aggregate, input);
             }
             return new AggregateNode(aggregate.getRowType(), gathered(input), aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList());
@@ -192,7 +192,10 @@ public final class PhysicalPlanner
      * Aggregation in two steps: each parallel pipeline aggregates its own rows (partial), then
      * the final step merges the partial results by key: in parallel when grouped, each instance
      * on the keys a {@link HashExchangeNode} sends it, else in one place. AVG travels as
-     * (sum, count).
+     * (sum, count). Grouping sets (ROLLUP, CUBE) are aggregated partially on all their keys
+     * together, and the final step, in one place, merges those partial rows into each set's
+     * groups: it sees the partial groups (TPC-DS q22: 18 thousand) instead of every input row
+     * once per set (2.3 million times 5).
      */
     private PlanNode partialAndFinal(Aggregate aggregate, PlanNode input)
     {
@@ -237,8 +240,9 @@ public final class PhysicalPlanner
         for (int k = 0; k < keys.length; k++) {
             finalKeys[k] = k;
         }
-        if (keys.length == 0) {
-            return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.aggregate.AggregationStep.FINAL, false);
+        if (keys.length == 0 || aggregate.getGroupSets().size() > 1) {
+            boolean[][] membership = AggregateNode.membership(keys, aggregate.getGroupSets());
+            return new AggregateNode(aggregate.getRowType(), new GatherNode(partial), finalKeys, membership, finalSpecs, io.ontul.engine.operator.aggregate.AggregationStep.FINAL, false);
         }
         // grouped: the final step runs in parallel too, each instance on its share of the keys
         return new AggregateNode(aggregate.getRowType(), new HashExchangeNode(partial, finalKeys), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.aggregate.AggregationStep.FINAL, true);
