@@ -242,6 +242,11 @@ public final class LogicalPlanner
                 CoreRules.PROJECT_JOIN_TRANSPOSE,
                 CoreRules.PROJECT_MERGE);
         rel = AggregateSemiJoinReduction.afterJoinOrder(rel);
+        // a semi join the reduction placed over a join goes down to the side its keys come from
+        // (TPC-DS q02: the weeks of one year filter date_dim, not 2.2 million joined sales)
+        rel = hep(rel, false,
+                CoreRules.SEMI_JOIN_PROJECT_TRANSPOSE,
+                CoreRules.SEMI_JOIN_JOIN_TRANSPOSE);
         rel = hep(rel, false, CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);

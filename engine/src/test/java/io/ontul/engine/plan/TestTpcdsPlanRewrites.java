@@ -31,12 +31,13 @@ import io.trino.tpcds.Table;
  * inner join that keeps fewer rows moves below a left join it sat on ({@link InnerJoinBeforeOuterJoin}),
  * also through the outer join's IS NULL filter; an inner join that keeps every row does not move.
  * A ROLLUP written as a UNION ALL of aggregates ({@link UnionOfAggregatesToGroupingSets}) reads
- * its input once.
+ * its input once. A semi join that reduces an aggregate's input goes down to the join side its
+ * keys come from.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestTpcdsPlanRewrites
 {
-    private static final List<Table> TABLES = List.of(Table.STORE_SALES, Table.STORE_RETURNS, Table.WEB_SALES, Table.DATE_DIM, Table.ITEM, Table.INVENTORY, Table.WAREHOUSE);
+    private static final List<Table> TABLES = List.of(Table.STORE_SALES, Table.STORE_RETURNS, Table.WEB_SALES, Table.DATE_DIM, Table.ITEM, Table.INVENTORY, Table.WAREHOUSE, Table.CATALOG_SALES);
 
     private DuckDBConnection duckDb;
     private Engine engine;
@@ -136,6 +137,19 @@ class TestTpcdsPlanRewrites
         String text = String.join("\n", plan);
         assertThat(text).contains("groupingSets=5").doesNotContain("UnionAll");
         assertThat(plan.stream().filter(line -> line.contains("HashJoin INNER on inv_item_sk = i_item_sk")).count()).as(text).isEqualTo(1);
+        assertMatchesDuckDb(sql);
+    }
+
+    @Test
+    void q02sWeeksOfOneYearFilterTheDatesBeforeTheSales()
+            throws SQLException
+    {
+        String sql = io.ontul.engine.testing.TpcdsQueries.load("q02");
+        List<String> plan = explain(sql);
+        int inner = line(plan, "HashJoin INNER on sold_date_sk = d_date_sk");
+        int semi = line(plan, "HashJoin SEMI on d_week_seq = d_week_seq");
+        assertThat(semi).as(String.join("\n", plan)).isGreaterThan(inner);
+        assertThat(indent(plan.get(semi))).isGreaterThan(indent(plan.get(inner)));
         assertMatchesDuckDb(sql);
     }
 
