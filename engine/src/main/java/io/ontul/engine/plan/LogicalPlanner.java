@@ -216,6 +216,8 @@ public final class LogicalPlanner
                 CoreRules.UNION_TO_DISTINCT);
         rel = hep(rel, false,
                 OUTER_JOIN_TRANSITIVE_PREDICATES,
+                NullRejectedOuterJoin.RULE,
+                NullRejectedOuterJoin.THROUGH_PROJECT,
                 InnerJoinBeforeOuterJoin.RULE,
                 InnerJoinBeforeOuterJoin.THROUGH_FILTER,
                 CoreRules.FILTER_INTO_JOIN,

@@ -29,7 +29,8 @@ import io.trino.tpcds.Table;
  * DuckDB loaded with the same generated rows. Around outer joins: a filter on an outer join's preserved side reaches the other
  * side through the join's equalities (the logical planner's transitive predicates), and an
  * inner join that keeps fewer rows moves below a left join it sat on ({@link InnerJoinBeforeOuterJoin}),
- * also through the outer join's IS NULL filter; an inner join that keeps every row does not move.
+ * also through the outer join's IS NULL filter; an inner join that keeps every row does not move;
+ * a left join whose unmatched rows a join above drops is an inner join ({@link NullRejectedOuterJoin}).
  * A ROLLUP written as a UNION ALL of aggregates ({@link UnionOfAggregatesToGroupingSets}) reads
  * its input once. A semi join that reduces an aggregate's input goes down to the join side its
  * keys come from.
@@ -37,7 +38,7 @@ import io.trino.tpcds.Table;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TestTpcdsPlanRewrites
 {
-    private static final List<Table> TABLES = List.of(Table.STORE_SALES, Table.STORE_RETURNS, Table.WEB_SALES, Table.DATE_DIM, Table.ITEM, Table.INVENTORY, Table.WAREHOUSE, Table.CATALOG_SALES);
+    private static final List<Table> TABLES = List.of(Table.STORE_SALES, Table.STORE_RETURNS, Table.WEB_SALES, Table.DATE_DIM, Table.ITEM, Table.INVENTORY, Table.WAREHOUSE, Table.CATALOG_SALES, Table.REASON);
 
     private DuckDBConnection duckDb;
     private Engine engine;
@@ -151,6 +152,39 @@ class TestTpcdsPlanRewrites
         assertThat(semi).as(String.join("\n", plan)).isGreaterThan(inner);
         assertThat(indent(plan.get(semi))).isGreaterThan(indent(plan.get(inner)));
         assertMatchesDuckDb(sql);
+    }
+
+    @Test
+    void q93sReturnsOfOneReasonAreAnInnerJoin()
+            throws SQLException
+    {
+        // q93's shape (its reason has no returns at tiny)
+        String sql = """
+                SELECT ss_customer_sk, sum(CASE WHEN sr_return_quantity IS NOT NULL THEN (ss_quantity - sr_return_quantity) * ss_sales_price ELSE ss_quantity * ss_sales_price END) act_sales
+                FROM store_sales LEFT OUTER JOIN store_returns ON (sr_item_sk = ss_item_sk AND sr_ticket_number = ss_ticket_number), reason
+                WHERE sr_reason_sk = r_reason_sk AND r_reason_sk <= 5
+                GROUP BY ss_customer_sk ORDER BY act_sales, ss_customer_sk LIMIT 100""";
+        List<String> plan = explain(sql);
+        assertThat(String.join("\n", plan)).doesNotContain("HashJoin LEFT").contains("HashJoin INNER on sr_reason_sk = r_reason_sk");
+        assertMatchesDuckDb(sql);
+    }
+
+    @Test
+    void aJoinConditionTrueForAMissingReturnKeepsTheLeftJoin()
+            throws SQLException
+    {
+        // COALESCE makes the condition true for sales without a return (reason 1): they stay
+        String sql = """
+                SELECT r_reason_sk, count(*), count(sr_ticket_number), sum(ss_quantity)
+                FROM store_sales
+                LEFT JOIN store_returns ON sr_ticket_number = ss_ticket_number AND sr_item_sk = ss_item_sk
+                JOIN reason ON coalesce(sr_reason_sk, 1) = r_reason_sk
+                GROUP BY r_reason_sk ORDER BY 1 LIMIT 5""";
+        List<String> plan = explain(sql);
+        assertThat(String.join("\n", plan)).contains("HashJoin LEFT");
+        List<List<Object>> rows = assertMatchesDuckDb(sql);
+        // reason 1 holds every sale without a return: far more rows than returns
+        assertThat((Long) rows.get(0).get(1)).isGreaterThan((Long) rows.get(0).get(2));
     }
 
     private List<String> explain(String sql)
