@@ -244,11 +244,7 @@ public final class LogicalPlanner
                 CoreRules.PROJECT_JOIN_TRANSPOSE,
                 CoreRules.PROJECT_MERGE);
         rel = AggregateSemiJoinReduction.afterJoinOrder(rel);
-        // a semi join the reduction placed over a join goes down to the side its keys come from
-        // (TPC-DS q02: the weeks of one year filter date_dim, not 2.2 million joined sales)
-        rel = hep(rel, false,
-                CoreRules.SEMI_JOIN_PROJECT_TRANSPOSE,
-                CoreRules.SEMI_JOIN_JOIN_TRANSPOSE);
+        rel = hep(rel, false, CoreRules.SEMI_JOIN_PROJECT_TRANSPOSE, SEMI_JOIN_TO_SMALLER_INPUT);
         rel = hep(rel, false, CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
         return root.withRel(rel);
@@ -267,6 +263,38 @@ public final class LogicalPlanner
                     .anyInputs())
             .as(org.apache.calcite.rel.rules.JoinPushTransitivePredicatesRule.Config.class)
             .toRule();
+
+    /**
+     * A semi join over a join goes down to the join's input its keys come from when that input
+     * has no more rows than the join's result (TPC-DS q02: the weeks of one year filter date_dim,
+     * not 2.2 million sales joined with it). Not when the input is bigger: an EXISTS over the
+     * sales joined with filtered dimensions (q16, q94) would probe every sale instead of the few
+     * the dimensions keep.
+     */
+    private static final RelOptRule SEMI_JOIN_TO_SMALLER_INPUT = new org.apache.calcite.rel.rules.SemiJoinJoinTransposeRule(
+            org.apache.calcite.rel.rules.SemiJoinJoinTransposeRule.Config.DEFAULT.withDescription("SemiJoinToSmallerInput").as(org.apache.calcite.rel.rules.SemiJoinJoinTransposeRule.Config.class))
+    {
+        @Override
+        public boolean matches(org.apache.calcite.plan.RelOptRuleCall call)
+        {
+            org.apache.calcite.rel.core.Join semiJoin = call.rel(0);
+            org.apache.calcite.rel.core.Join join = call.rel(1);
+            int leftWidth = join.getLeft().getRowType().getFieldCount();
+            List<Integer> keys = semiJoin.analyzeCondition().leftKeys;
+            if (keys.isEmpty()) {
+                return false;
+            }
+            boolean fromLeft = keys.stream().allMatch(key -> key < leftWidth);
+            boolean fromRight = keys.stream().allMatch(key -> key >= leftWidth);
+            if (!fromLeft && !fromRight) {
+                return false;
+            }
+            org.apache.calcite.rel.metadata.RelMetadataQuery mq = call.getMetadataQuery();
+            Double input = mq.getRowCount(fromLeft ? join.getLeft() : join.getRight());
+            Double joined = mq.getRowCount(join);
+            return input != null && joined != null && input <= joined;
+        }
+    };
 
     /**
      * STDDEV, VARIANCE and COVAR in their population and sample forms, rewritten by Calcite into
