@@ -214,6 +214,8 @@ public final class LogicalPlanner
                 CoreRules.AGGREGATE_PROJECT_MERGE,
                 CoreRules.AGGREGATE_EXPAND_DISTINCT_AGGREGATES,
                 CoreRules.UNION_TO_DISTINCT);
+        // outer joins, once the filters are down: filters carried across them, left joins that
+        // cannot keep an unmatched row made inner, inner joins that shrink their input moved below them
         rel = hep(rel, false,
                 OUTER_JOIN_TRANSITIVE_PREDICATES,
                 NullRejectedOuterJoin.RULE,
@@ -244,6 +246,7 @@ public final class LogicalPlanner
                 CoreRules.PROJECT_JOIN_TRANSPOSE,
                 CoreRules.PROJECT_MERGE);
         rel = AggregateSemiJoinReduction.afterJoinOrder(rel);
+        // semi joins (EXISTS, and the reduction's above) go down to the join input their keys come from, if smaller
         rel = hep(rel, false, CoreRules.SEMI_JOIN_PROJECT_TRANSPOSE, SEMI_JOIN_TO_SMALLER_INPUT);
         rel = hep(rel, false, CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
         rel = new RelFieldTrimmer(null, relBuilder).trim(rel);
