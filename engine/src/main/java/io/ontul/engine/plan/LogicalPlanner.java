@@ -195,6 +195,8 @@ public final class LogicalPlanner
                 CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
         rel = ExistsToSemiJoin.rewrite(rel);
         rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
+        // 1200 + 11, DATE '1995-09-01' + INTERVAL '1' MONTH: literals, which scans and estimates can use
+        rel = ConstantFolding.fold(rel);
         // statistical aggregates become sums and counts the aggregation operators compute
         rel = hep(rel, false, STATISTICAL_AGGREGATES);
         // before trimming, which would give each branch's copy of the common input its own columns
@@ -235,6 +237,9 @@ public final class LogicalPlanner
         rel = AggregateSemiJoinReduction.beforeJoinOrder(rel);
         rel = hep(rel, true, CoreRules.JOIN_TO_MULTI_JOIN);
         rel = hep(rel, false, GreedyJoinOrder.RULE, CoreRules.MULTI_JOIN_OPTIMIZE);
+        // again: Calcite's join order may join an outer join's input with its outer join first and a
+        // filtered dimension after, the shape InnerJoinBeforeOuterJoin undid before
+        rel = hep(rel, false, InnerJoinBeforeOuterJoin.RULE, InnerJoinBeforeOuterJoin.THROUGH_FILTER);
 
         rel = hep(rel, false,
                 CoreRules.FILTER_INTO_JOIN,

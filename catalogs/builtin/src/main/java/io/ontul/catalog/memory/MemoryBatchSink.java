@@ -32,6 +32,8 @@ public final class MemoryBatchSink
     private final MemoryTable table;
     private final BufferAllocator allocator;
     private final List<VectorSchemaRoot> appended = new ArrayList<>();
+    /** Column statistics of the appended rows, one per appending thread at a time; merged at commit. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<MemoryTableStatistics> statistics = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** The batches an overwriting sink replaces; null for one that appends. */
     private final List<MemoryBatch> replaced;
     private State state = State.OPEN;
@@ -64,6 +66,12 @@ public final class MemoryBatchSink
         catch (OutOfMemoryException e) {
             throw MemoryTable.outOfMemory(table.qualifiedName(), e);
         }
+        MemoryTableStatistics summary = statistics.poll();
+        if (summary == null) {
+            summary = new MemoryTableStatistics(table.schema());
+        }
+        summary.add(copy);
+        statistics.add(summary);
         synchronized (this) {
             if (state != State.OPEN) {
                 copy.close();
@@ -82,7 +90,9 @@ public final class MemoryBatchSink
         state = State.COMMITTED;
         List<VectorSchemaRoot> batches = List.copyOf(appended);
         appended.clear();
-        return replaced == null ? table.commit(batches) : table.replace(replaced, batches);
+        MemoryTableStatistics summary = new MemoryTableStatistics(table.schema());
+        statistics.forEach(summary::merge);
+        return replaced == null ? table.commit(batches, summary) : table.replace(replaced, batches, summary);
     }
 
     @Override

@@ -176,6 +176,6 @@ public final class MemoryMetadata
     {
         List<List<String>> keys = new java.util.ArrayList<>(TableConstraints.keys(table.schema()));
         table.uniqueColumns().stream().map(List::of).filter(key -> !keys.contains(key)).forEach(keys::add);
-        return new TableHandle(catalogName, table.schemaName(), table.tableName(), table.schema(), new TableStatistics(table.rowCount(), keys), table);
+        return new TableHandle(catalogName, table.schemaName(), table.tableName(), table.schema(), new TableStatistics(table.rowCount(), keys, table.columnStatistics()), table);
     }
 }

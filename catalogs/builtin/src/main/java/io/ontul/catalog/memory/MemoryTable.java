@@ -14,6 +14,7 @@ import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 
+import io.ontul.spi.ColumnStatistics;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.TableConstraints;
@@ -40,6 +41,9 @@ public final class MemoryTable
     private final Map<List<String>, Set<List<Object>>> keyValues = new HashMap<>();
     private volatile long rowCount;
     private volatile List<String> uniqueColumns = List.of();
+    /** The committed rows' column statistics: kept to merge the next commit's into, and as the planner reads them. */
+    private MemoryTableStatistics statistics;
+    private volatile Map<String, ColumnStatistics> columnStatistics = Map.of();
     private volatile boolean dropped;
 
     MemoryTable(String catalogName, String schemaName, String tableName, Schema schema)
@@ -81,6 +85,12 @@ public final class MemoryTable
         return rowCount;
     }
 
+    /** Statistics of each column's committed values ({@link MemoryTableStatistics}). */
+    public Map<String, ColumnStatistics> columnStatistics()
+    {
+        return columnStatistics;
+    }
+
     /** The committed batches now; throws NOT_FOUND once the table is dropped. */
     List<MemoryBatch> snapshot()
     {
@@ -112,7 +122,7 @@ public final class MemoryTable
      * replaced or changed, so a batch is freed only when the table is dropped and its last reader
      * is done.
      */
-    synchronized long commit(List<VectorSchemaRoot> incoming)
+    synchronized long commit(List<VectorSchemaRoot> incoming, MemoryTableStatistics incomingStatistics)
     {
         long added = incoming.stream().mapToLong(VectorSchemaRoot::getRowCount).sum();
         if (dropped) {
@@ -134,6 +144,11 @@ public final class MemoryTable
         keyValues.putAll(values);
         rowCount += added;
         uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
+        if (statistics == null) {
+            statistics = new MemoryTableStatistics(schema);
+        }
+        statistics.merge(incomingStatistics);
+        columnStatistics = statistics.statistics();
         return added;
     }
 
@@ -144,7 +159,7 @@ public final class MemoryTable
      *
      * @throws OntulException TRANSACTION_CONFLICT if the table's batches are no longer {@code expected}
      */
-    synchronized long replace(List<MemoryBatch> expected, List<VectorSchemaRoot> incoming)
+    synchronized long replace(List<MemoryBatch> expected, List<VectorSchemaRoot> incoming, MemoryTableStatistics incomingStatistics)
     {
         if (dropped || batches != expected) {
             incoming.forEach(VectorSchemaRoot::close);
@@ -167,6 +182,8 @@ public final class MemoryTable
         keyValues.putAll(values);
         rowCount = rows;
         uniqueColumns = MemoryColumnStatistics.uniqueIntegerColumns(schema(), updated.stream().map(MemoryBatch::root).toList());
+        statistics = incomingStatistics;
+        columnStatistics = statistics.statistics();
         expected.forEach(MemoryBatch::release);
         return rows;
     }
@@ -284,6 +301,8 @@ public final class MemoryTable
         List<MemoryBatch> current = batches;
         batches = List.of();
         rowCount = 0;
+        statistics = null;
+        columnStatistics = Map.of();
         current.forEach(MemoryBatch::release);
     }
 }

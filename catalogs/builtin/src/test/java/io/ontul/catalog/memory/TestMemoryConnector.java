@@ -417,6 +417,54 @@ class TestMemoryConnector
         assertThat(catalogAllocator.getAllocatedMemory()).isZero();
     }
 
+    /**
+     * Column statistics follow the committed rows: distinct counts (HLL, within 3% here), NULL
+     * shares and ranges match what the rows hold, computed by hand from {@link #batch}; a second
+     * commit adds to them; an overwriting commit (DELETE, UPDATE) replaces them.
+     */
+    @Test
+    void testColumnStatisticsFollowCommits()
+    {
+        TableHandle table = connector.metadata().createTable("default", "t", SCHEMA);
+        assertThat(table.statistics().columns()).isEmpty();
+        insert(table, 0, 10_000);
+        TableHandle after = connector.metadata().getTable("default", "t").orElseThrow();
+        // ids 0..9999: all distinct; names NULL where id % 7 == 3 (1,429 rows), the others distinct;
+        // prices id * 1.01; days NULL where id % 5 == 0 (2,000 rows), else 19000 + id
+        assertStatistics(after.statistics().column("id"), 10_000, 0, 0, 9_999);
+        assertStatistics(after.statistics().column("name"), 10_000 - 1_429, 1_429 / 10_000.0, Double.NaN, Double.NaN);
+        assertStatistics(after.statistics().column("price"), 10_000, 0, 0, 9_999 * 1.01);
+        assertStatistics(after.statistics().column("day"), 8_000, 0.2, 19_001, 19_000 + 9_999);
+
+        insert(table, 10_000, 10_000);
+        after = connector.metadata().getTable("default", "t").orElseThrow();
+        assertStatistics(after.statistics().column("id"), 20_000, 0, 0, 19_999);
+        assertStatistics(after.statistics().column("day"), 16_000, 0.2, 19_001, 19_000 + 19_999);
+
+        // an overwriting commit of 100 rows: the statistics of those rows only
+        BatchSink overwrite = connector.createOverwriteSink(after);
+        try (VectorSchemaRoot batch = batch(queryAllocator, 500, 100)) {
+            overwrite.append(batch);
+        }
+        overwrite.commit();
+        after = connector.metadata().getTable("default", "t").orElseThrow();
+        assertStatistics(after.statistics().column("id"), 100, 0, 500, 599);
+        assertStatistics(after.statistics().column("day"), 80, 0.2, 19_501, 19_599);
+    }
+
+    private static void assertStatistics(io.ontul.spi.ColumnStatistics column, double distinct, double nullFraction, double min, double max)
+    {
+        assertThat(column.distinctCount()).isCloseTo(distinct, org.assertj.core.data.Percentage.withPercentage(3));
+        assertThat(column.nullFraction()).isCloseTo(nullFraction, org.assertj.core.data.Offset.offset(1e-9));
+        if (Double.isNaN(min)) {
+            assertThat(column.hasRange()).isFalse();
+        }
+        else {
+            assertThat(column.min()).isCloseTo(min, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(column.max()).isCloseTo(max, org.assertj.core.data.Offset.offset(1e-6));
+        }
+    }
+
     private void insert(TableHandle table, long firstId, int rowCount)
     {
         BatchSink sink = connector.createSink(table);
