@@ -45,6 +45,8 @@ public final class ColumnStatisticsEstimator
 {
     /** A constant outside a column's range keeps (next to) nothing; not zero, which later multiplications could not undo. */
     private static final double NONE = 1e-6;
+    /** The share of rows a LIKE keeps. */
+    private static final double LIKE = 0.1;
 
     private final TableStatistics statistics;
     private final List<String> columns;
@@ -224,6 +226,13 @@ public final class ColumnStatisticsEstimator
                 }
                 break;
             }
+            case LIKE:
+                // a pattern keeps few of a text column's rows: a tenth (TPC-H's '%green%' keeps 5% of
+                // part, 'PROMO%' a sixth), where Calcite guesses a quarter
+                if (column(call.getOperands().get(0)) != null) {
+                    return LIKE;
+                }
+                break;
             case SEARCH: {
                 Double estimate = search(call);
                 if (estimate != null) {

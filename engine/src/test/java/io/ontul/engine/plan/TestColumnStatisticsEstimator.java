@@ -89,6 +89,8 @@ class TestColumnStatisticsEstimator
         assertThat(rows("SELECT * FROM sales WHERE qty IS NULL")).isCloseTo(10_000, withPercentage(1));
         // 1 - (1 - 1/10) * (1 - 1/1000)
         assertThat(rows("SELECT * FROM sales WHERE note = 'x' OR item = 7")).isCloseTo(100_000 * (1 - 0.9 * 0.999), withPercentage(1));
+        // a LIKE on a column with statistics keeps a tenth
+        assertThat(rows("SELECT * FROM sales WHERE note LIKE '%x%'")).isCloseTo(10_000, withPercentage(1));
         // conjunctions multiply: 1/1000 * 1/10
         assertThat(rows("SELECT * FROM sales WHERE item = 7 AND note = 'x'")).isCloseTo(10, withPercentage(1));
     }
