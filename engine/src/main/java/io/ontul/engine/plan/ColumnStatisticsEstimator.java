@@ -6,7 +6,8 @@ import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rel.metadata.BuiltInMetadata;
+import org.apache.calcite.rel.metadata.RelMdDistinctRowCount;
+import org.apache.calcite.rel.metadata.RelMdSelectivity;
 import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexCall;
@@ -24,15 +25,16 @@ import org.apache.calcite.util.TimestampString;
 import com.google.common.collect.BoundType;
 import com.google.common.collect.Range;
 
+import io.ontul.engine.sql.ConnectorTable;
 import io.ontul.spi.ColumnStatistics;
 import io.ontul.spi.TableStatistics;
 
 /**
  * Estimates from a table's column statistics ({@link ColumnStatistics}: distinct values, NULL
  * share, smallest and largest value): the share of the table's rows a filter on its scan keeps,
- * and how many distinct values a set of its columns holds. Calcite asks the table for these
- * ({@code RelMdSelectivity} and {@code RelMdDistinctRowCount} unwrap a scan's table), so the
- * estimates reach every filter, aggregation and join above the scan; where a column has no
+ * and how many distinct values a set of its columns holds. {@link Selectivity} and
+ * {@link DistinctRowCount} answer Calcite's questions about scans with them, so the estimates
+ * reach every filter, aggregation and join above the scan; where a column has no
  * statistics Calcite's guesses apply (0.15 per equality, 0.5 per comparison, a tenth of the rows
  * per aggregation).
  * <p>
@@ -57,30 +59,41 @@ public final class ColumnStatisticsEstimator
         this.columns = List.copyOf(columns);
     }
 
-    /** This estimator as Calcite's selectivity handler of the table's scans. */
-    public BuiltInMetadata.Selectivity.Handler selectivityHandler()
+    /**
+     * Calcite's selectivity, from column statistics for a scan of a table that has them
+     * ({@link JoinRowCountEstimator#provider()} puts it before Calcite's own).
+     */
+    public static final class Selectivity
+            extends RelMdSelectivity
     {
-        return new BuiltInMetadata.Selectivity.Handler()
+        @Override
+        public Double getSelectivity(TableScan scan, RelMetadataQuery mq, RexNode predicate)
         {
-            @Override
-            public Double getSelectivity(RelNode rel, RelMetadataQuery mq, RexNode predicate)
-            {
-                return ColumnStatisticsEstimator.this.getSelectivity(rel, mq, predicate);
-            }
-        };
+            ColumnStatisticsEstimator estimator = of(scan);
+            return estimator == null ? super.getSelectivity(scan, mq, predicate) : estimator.getSelectivity(scan, mq, predicate);
+        }
     }
 
-    /** This estimator as Calcite's distinct row count handler of the table's scans. */
-    public BuiltInMetadata.DistinctRowCount.Handler distinctRowCountHandler()
+    /** Calcite's distinct row count, from column statistics for a scan of a table that has them. */
+    public static final class DistinctRowCount
+            extends RelMdDistinctRowCount
     {
-        return new BuiltInMetadata.DistinctRowCount.Handler()
+        @Override
+        public Double getDistinctRowCount(TableScan scan, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate)
         {
-            @Override
-            public Double getDistinctRowCount(RelNode rel, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate)
-            {
-                return ColumnStatisticsEstimator.this.getDistinctRowCount(rel, mq, groupKey, predicate);
-            }
-        };
+            ColumnStatisticsEstimator estimator = of(scan);
+            return estimator == null ? super.getDistinctRowCount(scan, mq, groupKey, predicate) : estimator.getDistinctRowCount(scan, mq, groupKey, predicate);
+        }
+    }
+
+    /** The estimator of a scan's table, null if it is no connector's table or has no column statistics. */
+    private static ColumnStatisticsEstimator of(TableScan scan)
+    {
+        ConnectorTable table = scan.getTable().unwrap(ConnectorTable.class);
+        if (table == null || !table.handle().statistics().isKnown() || table.handle().statistics().columns().isEmpty()) {
+            return null;
+        }
+        return new ColumnStatisticsEstimator(table.handle().statistics(), scan.getTable().getRowType().getFieldNames());
     }
 
     public Double getSelectivity(RelNode rel, RelMetadataQuery mq, RexNode predicate)

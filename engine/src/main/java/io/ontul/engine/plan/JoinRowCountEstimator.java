@@ -36,6 +36,8 @@ public final class JoinRowCountEstimator
 {
     private static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinRowCountEstimator(), BuiltInMetadata.RowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new ColumnStatisticsEstimator.Selectivity(), BuiltInMetadata.Selectivity.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new ColumnStatisticsEstimator.DistinctRowCount(), BuiltInMetadata.DistinctRowCount.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     /** A metadata query that uses this estimator, for a cluster's supplier. */

@@ -97,22 +97,6 @@ public final class ConnectorTable
         return keys.isEmpty() ? Statistics.UNKNOWN : Statistics.of((Double) null, keys, List.of(), List.of());
     }
 
-    /** Calcite asks a scan's table for filter selectivity and distinct counts: answered from the column statistics. */
-    @Override
-    public <C> C unwrap(Class<C> type)
-    {
-        if ((type == org.apache.calcite.rel.metadata.BuiltInMetadata.Selectivity.Handler.class
-                || type == org.apache.calcite.rel.metadata.BuiltInMetadata.DistinctRowCount.Handler.class)
-                && handle.statistics().isKnown() && !handle.statistics().columns().isEmpty()) {
-            List<String> columns = handle.columns().getFields().stream().map(Field::getName).toList();
-            io.ontul.engine.plan.ColumnStatisticsEstimator estimator = new io.ontul.engine.plan.ColumnStatisticsEstimator(handle.statistics(), columns);
-            return type.cast(type == org.apache.calcite.rel.metadata.BuiltInMetadata.Selectivity.Handler.class
-                    ? estimator.selectivityHandler()
-                    : estimator.distinctRowCountHandler());
-        }
-        return super.unwrap(type);
-    }
-
     @SuppressWarnings("deprecation")
     @Override
     public boolean isGeneratedAlways(RelOptTable table, int column)

@@ -1,7 +1,6 @@
 package io.ontul.catalog.memory;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.apache.arrow.memory.ArrowBuf;
@@ -56,13 +55,6 @@ final class MemoryTableStatistics
         for (int i = 0; i < columns.length; i++) {
             columns[i] = new ColumnSummary();
         }
-    }
-
-    static MemoryTableStatistics of(Schema schema, List<VectorSchemaRoot> batches)
-    {
-        MemoryTableStatistics statistics = new MemoryTableStatistics(schema);
-        batches.forEach(statistics::add);
-        return statistics;
     }
 
     long rows()

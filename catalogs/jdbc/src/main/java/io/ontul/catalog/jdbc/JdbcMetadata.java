@@ -27,6 +27,7 @@ import io.ontul.catalog.jdbc.dialect.JdbcDialect;
 import io.ontul.catalog.jdbc.type.ColumnMapping;
 import io.ontul.catalog.jdbc.type.RemoteColumn;
 import io.ontul.spi.ConnectorMetadata;
+import io.ontul.spi.ColumnStatistics;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
 import io.ontul.spi.TableHandle;
@@ -244,7 +245,19 @@ final class JdbcMetadata
         double rowCount = rowCount(connection, schema, table);
         JdbcTableHandle jdbcTable = new JdbcTableHandle(catalogName, schema, table, columns, leftOut);
         Schema arrowSchema = new Schema(columns.stream().map(JdbcColumn::field).toList());
-        return new TableHandle(catalogName, schema, table, arrowSchema, new TableStatistics(rowCount, uniqueKeys), jdbcTable);
+        return new TableHandle(catalogName, schema, table, arrowSchema,
+                new TableStatistics(rowCount, uniqueKeys, columnStatistics(connection, schema, table, arrowSchema, rowCount)), jdbcTable);
+    }
+
+    private Map<String, ColumnStatistics> columnStatistics(Connection connection, String schema, String table, Schema columns, double rowCount)
+    {
+        try {
+            return dialect.columnStatistics(connection, schema, table, columns.getFields(), rowCount);
+        }
+        catch (SQLException e) {
+            LOG.debug("Catalog '{}': no column statistics for {}.{}: {}", catalogName, schema, table, errors.scrub(String.valueOf(e.getMessage())));
+            return Map.of();
+        }
     }
 
     private double rowCount(Connection connection, String schema, String table)

@@ -51,6 +51,10 @@ class TestJdbcMetadata
                 "CREATE TABLE meta_test.customers (id integer PRIMARY KEY, name varchar(30) NOT NULL, city text)",
                 "INSERT INTO meta_test.customers VALUES (1, 'Ada', 'London'), (2, 'Grace', NULL), (3, 'Edsger', 'Austin')",
                 "ANALYZE meta_test.customers",
+                // 1,000 events: 100 days from 2024-01-01, 50 amounts 0.00..73.50, kind NULL in every fourth row, else k0..k2
+                "CREATE TABLE meta_test.events (day date, amount numeric(10,2), kind text)",
+                "INSERT INTO meta_test.events SELECT DATE '2024-01-01' + (i % 100), (i % 50) * 1.5, CASE WHEN i % 4 = 0 THEN NULL ELSE 'k' || (i % 3) END FROM generate_series(1, 1000) AS i",
+                "ANALYZE meta_test.events",
                 "CREATE TABLE meta_test.order_lines (order_id integer, line integer, quantity integer, PRIMARY KEY (order_id, line))",
                 "CREATE VIEW meta_test.customer_names AS SELECT id, name FROM meta_test.customers",
                 "CREATE MATERIALIZED VIEW meta_test.cities AS SELECT DISTINCT city FROM meta_test.customers",
@@ -84,7 +88,7 @@ class TestJdbcMetadata
     @Test
     void listsTablesAndViews()
     {
-        assertThat(metadata.listTables(SCHEMA)).containsExactly("DUP", "Dup", "MixedCase", "cities", "customer_names", "customers", "order_lines", "under_score", "underxscore");
+        assertThat(metadata.listTables(SCHEMA)).containsExactly("DUP", "Dup", "MixedCase", "cities", "customer_names", "customers", "events", "order_lines", "under_score", "underxscore");
         assertThat(metadata.listTables("sales")).containsExactly("deals");
         assertThat(metadata.listTables("no_such_schema")).isEmpty();
     }
@@ -101,7 +105,21 @@ class TestJdbcMetadata
         assertThat(customers.statistics().uniqueKeys()).containsExactly(List.of("id"));
         assertThat(customers.statistics().rowCount()).isEqualTo(3);
 
+        // pg_stats after ANALYZE: id's n_distinct is -1 (every row), city NULL in one of three rows
+        assertThat(customers.statistics().column("id")).isEqualTo(new io.ontul.spi.ColumnStatistics(3, 0, 1, 3));
+        assertThat(customers.statistics().column("city").distinctCount()).isEqualTo(2);
+        assertThat(customers.statistics().column("city").nullFraction()).isCloseTo(1 / 3.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(customers.statistics().column("city").hasRange()).isFalse();
+        TableHandle events = metadata.getTable(SCHEMA, "events").orElseThrow();
+        assertThat(events.statistics().column("day")).isEqualTo(new io.ontul.spi.ColumnStatistics(
+                100, 0, java.time.LocalDate.of(2024, 1, 1).toEpochDay(), java.time.LocalDate.of(2024, 1, 1).plusDays(99).toEpochDay()));
+        assertThat(events.statistics().column("amount")).isEqualTo(new io.ontul.spi.ColumnStatistics(50, 0, 0, 73.5));
+        assertThat(events.statistics().column("kind").distinctCount()).isEqualTo(3);
+        assertThat(events.statistics().column("kind").nullFraction()).isCloseTo(0.25, org.assertj.core.data.Offset.offset(1e-6));
+
         TableHandle lines = metadata.getTable(SCHEMA, "order_lines").orElseThrow();
+        // never analyzed: no column statistics either
+        assertThat(lines.statistics().columns()).isEmpty();
         assertThat(lines.statistics().uniqueKeys()).containsExactly(List.of("order_id", "line"));
         // never analyzed: PostgreSQL has no estimate
         assertThat(lines.statistics().isKnown()).isFalse();

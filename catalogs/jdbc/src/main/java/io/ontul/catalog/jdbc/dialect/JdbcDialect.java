@@ -3,6 +3,7 @@ package io.ontul.catalog.jdbc.dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -12,6 +13,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 import io.ontul.catalog.jdbc.type.ColumnMapping;
 import io.ontul.catalog.jdbc.type.RemoteColumn;
+import io.ontul.spi.ColumnStatistics;
 
 /**
  * What differs between databases behind the same JDBC code: identifier quoting, the LIMIT
@@ -130,6 +132,19 @@ public interface JdbcDialect
             throws SQLException
     {
         return OptionalLong.empty();
+    }
+
+    /**
+     * The database's statistics of the table's columns ({@link ColumnStatistics}) by column name,
+     * for the planner's estimates; empty where it keeps none (or the table was never analyzed).
+     *
+     * @param columns the columns Ontul maps, with their Arrow types
+     * @param rowCount the table's estimated rows, negative if unknown
+     */
+    default Map<String, ColumnStatistics> columnStatistics(Connection connection, String schema, String table, List<Field> columns, double rowCount)
+            throws SQLException
+    {
+        return Map.of();
     }
 
     /** The database's own message of a failure, on one line, without the driver's decoration. */

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +23,7 @@ import io.ontul.catalog.jdbc.type.RemoteColumn;
 import io.ontul.catalog.jdbc.type.StandardColumnMappings;
 import io.ontul.catalog.jdbc.type.ValueBinders;
 import io.ontul.spi.ColumnPredicate.Operator;
+import io.ontul.spi.ColumnStatistics;
 
 /**
  * PostgreSQL ({@code jdbc:postgresql:}). Results are streamed with a cursor, which needs a
@@ -132,6 +134,46 @@ public final class PostgreSqlDialect
         // the driver fetches through a cursor only inside a transaction
         connection.setAutoCommit(false);
         statement.setFetchSize(fetchSize);
+    }
+
+    /**
+     * From {@code pg_stats}, which ANALYZE (or autovacuum) fills: {@code n_distinct} (negative:
+     * a share of the rows), {@code null_frac}, and the smallest and largest of the histogram's
+     * bounds and the most common values, for numeric, date and time columns.
+     */
+    @Override
+    public Map<String, ColumnStatistics> columnStatistics(Connection connection, String schema, String table, List<Field> columns, double rowCount)
+            throws SQLException
+    {
+        Map<String, Field> byName = new java.util.HashMap<>();
+        columns.forEach(field -> byName.put(field.getName(), field));
+        String sql = "SELECT attname, null_frac, n_distinct, histogram_bounds::text, most_common_vals::text FROM pg_catalog.pg_stats "
+                + "WHERE schemaname = ? AND tablename = ? AND NOT inherited";
+        Map<String, ColumnStatistics> statistics = new java.util.HashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, schema);
+            statement.setString(2, table);
+            try (ResultSet resultSet = statement.executeQuery()) {
+                while (resultSet.next()) {
+                    Field field = byName.get(resultSet.getString(1));
+                    if (field == null) {
+                        continue;
+                    }
+                    double nullFraction = resultSet.getDouble(2);
+                    double distinct = resultSet.getDouble(3);
+                    if (distinct < 0) {
+                        // a share of the rows: the count grows with the table
+                        distinct = rowCount >= 0 ? Math.max(1, Math.round(-distinct * rowCount)) : Double.NaN;
+                    }
+                    else if (distinct == 0) {
+                        distinct = Double.NaN;
+                    }
+                    double[] range = PgStatsValues.range(field, resultSet.getString(4), resultSet.getString(5));
+                    statistics.put(field.getName(), new ColumnStatistics(distinct, nullFraction, range[0], range[1]));
+                }
+            }
+        }
+        return statistics;
     }
 
     @Override
