@@ -187,13 +187,18 @@ public final class ColumnStatisticsEstimator
         if (column == null || !column.hasRange() || Double.isNaN(value)) {
             return null;
         }
-        Range<Double> range = switch (kind) {
+        return new Bound(ref.getIndex(), range(kind, value));
+    }
+
+    /** The values {@code column kind value} keeps ({@code kind} one of <, <=, >, >=). */
+    private static Range<Double> range(SqlKind kind, double value)
+    {
+        return switch (kind) {
             case LESS_THAN -> Range.lessThan(value);
             case LESS_THAN_OR_EQUAL -> Range.atMost(value);
             case GREATER_THAN -> Range.greaterThan(value);
             default -> Range.atLeast(value);
         };
-        return new Bound(ref.getIndex(), range);
     }
 
     private double predicate(RexNode node)
@@ -302,13 +307,7 @@ public final class ColumnStatisticsEstimator
                 if (!column.hasRange() || Double.isNaN(value)) {
                     return null;
                 }
-                Range<Double> range = switch (kind) {
-                    case LESS_THAN -> Range.lessThan(value);
-                    case LESS_THAN_OR_EQUAL -> Range.atMost(value);
-                    case GREATER_THAN -> Range.greaterThan(value);
-                    default -> Range.atLeast(value);
-                };
-                return nonNull * share(column, range);
+                return nonNull * share(column, range(kind, value));
             }
         }
     }

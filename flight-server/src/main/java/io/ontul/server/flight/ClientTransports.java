@@ -55,6 +55,10 @@ public final class ClientTransports
 
     private static java.util.Optional<String> name(Attributes attributes)
     {
+        if (attributes == null) {
+            // a transport that ended before its handshake (a TLS client on a plain port) has none
+            return java.util.Optional.empty();
+        }
         SocketAddress remote = attributes.get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
         return java.util.Optional.ofNullable(remote).map(ClientAddress::transportOf);
     }
