@@ -1,10 +1,8 @@
 package io.ontul.engine.plan;
 
-import java.math.BigDecimal;
 import java.util.List;
 
 import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMdDistinctRowCount;
 import org.apache.calcite.rel.metadata.RelMdSelectivity;
@@ -22,7 +20,6 @@ import org.apache.calcite.util.Sarg;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 
-import com.google.common.collect.BoundType;
 import com.google.common.collect.Range;
 
 import io.ontul.engine.sql.ConnectorTable;
@@ -70,7 +67,7 @@ public final class ColumnStatisticsEstimator
         public Double getSelectivity(TableScan scan, RelMetadataQuery mq, RexNode predicate)
         {
             ColumnStatisticsEstimator estimator = of(scan);
-            return estimator == null ? super.getSelectivity(scan, mq, predicate) : estimator.getSelectivity(scan, mq, predicate);
+            return estimator == null ? super.getSelectivity(scan, mq, predicate) : estimator.selectivity(predicate);
         }
     }
 
@@ -82,7 +79,7 @@ public final class ColumnStatisticsEstimator
         public Double getDistinctRowCount(TableScan scan, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate)
         {
             ColumnStatisticsEstimator estimator = of(scan);
-            return estimator == null ? super.getDistinctRowCount(scan, mq, groupKey, predicate) : estimator.getDistinctRowCount(scan, mq, groupKey, predicate);
+            return estimator == null ? super.getDistinctRowCount(scan, mq, groupKey, predicate) : estimator.distinctRowCount(scan, mq, groupKey, predicate);
         }
     }
 
@@ -96,18 +93,15 @@ public final class ColumnStatisticsEstimator
         return new ColumnStatisticsEstimator(table.handle().statistics(), scan.getTable().getRowType().getFieldNames());
     }
 
-    public Double getSelectivity(RelNode rel, RelMetadataQuery mq, RexNode predicate)
+    private double selectivity(RexNode predicate)
     {
         if (predicate == null || predicate.isAlwaysTrue()) {
             return 1.0;
         }
-        if (!(rel instanceof TableScan)) {
-            return RelMdUtil.guessSelectivity(predicate);
-        }
         return Math.max(NONE, conjunction(predicate));
     }
 
-    public Double getDistinctRowCount(RelNode rel, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate)
+    private Double distinctRowCount(TableScan rel, RelMetadataQuery mq, ImmutableBitSet groupKey, RexNode predicate)
     {
         if (groupKey.isEmpty()) {
             return 1.0;
@@ -116,9 +110,9 @@ public final class ColumnStatisticsEstimator
         if (rows == null) {
             return null;
         }
-        double selectivity = predicate == null ? 1 : getSelectivity(rel, mq, predicate);
+        double selectivity = selectivity(predicate);
         double selected = Math.max(1, rows * selectivity);
-        if (rel.getTable() != null && rel.getTable().isKey(groupKey)) {
+        if (rel.getTable().isKey(groupKey)) {
             return selected;
         }
         double distinct = 1;
@@ -153,13 +147,19 @@ public final class ColumnStatisticsEstimator
         }
         for (java.util.Map.Entry<Integer, Range<Double>> range : ranges.entrySet()) {
             ColumnStatistics column = column(range.getKey());
-            double nonNull = column.hasNullFraction() ? 1 - column.nullFraction() : 1;
+            double nonNull = nonNull(column);
             selectivity *= range.getValue().isEmpty() ? NONE : nonNull * share(column, range.getValue());
         }
         return selectivity;
     }
 
     private record Bound(int column, Range<Double> range) {}
+
+    /** The share of a column's rows that are not NULL; 1 when unknown. */
+    private static double nonNull(ColumnStatistics column)
+    {
+        return column.hasNullFraction() ? 1 - column.nullFraction() : 1;
+    }
 
     /** {@code column < constant} (and the other comparisons) on a column with a known range; null for anything else. */
     private Bound bound(RexNode node)
@@ -280,7 +280,7 @@ public final class ColumnStatisticsEstimator
         if (column == null) {
             return null;
         }
-        double nonNull = column.hasNullFraction() ? 1 - column.nullFraction() : 1;
+        double nonNull = nonNull(column);
         ColumnStatistics other = column(right);
         if (other != null) {
             if (kind != SqlKind.EQUALS || !column.hasDistinctCount() || !other.hasDistinctCount()) {
@@ -323,7 +323,7 @@ public final class ColumnStatisticsEstimator
         if (sarg == null) {
             return null;
         }
-        double nonNull = column.hasNullFraction() ? 1 - column.nullFraction() : 1;
+        double nonNull = nonNull(column);
         double nulls = sarg.nullAs == RexUnknownAs.TRUE && column.hasNullFraction() ? column.nullFraction() : 0;
         if ((sarg.isPoints() || sarg.isComplementedPoints()) && column.hasDistinctCount()) {
             // NOT IN (p1, ..., pk) is the k + 1 ranges around the points
@@ -383,15 +383,12 @@ public final class ColumnStatisticsEstimator
         if (low > high) {
             return null;
         }
-        return Range.range(low, range.lowerBoundType(), high, range.upperBoundType() == BoundType.CLOSED ? BoundType.CLOSED : BoundType.OPEN);
+        return Range.range(low, range.lowerBoundType(), high, range.upperBoundType());
     }
 
     /** A constant on the scale of {@link ColumnStatistics#min()}; NaN for text and what has no such scale. */
     private static double value(Object value)
     {
-        if (value instanceof BigDecimal number) {
-            return number.doubleValue();
-        }
         if (value instanceof Number number) {
             return number.doubleValue();
         }

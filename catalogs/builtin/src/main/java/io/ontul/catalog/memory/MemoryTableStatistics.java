@@ -215,9 +215,15 @@ final class MemoryTableStatistics
             }
             else if (vector instanceof Float8Vector || vector instanceof Float4Vector || vector instanceof SmallIntVector
                     || vector instanceof TinyIntVector || vector instanceof BitVector) {
+                // read from the buffer, not boxed per row
+                java.util.function.IntToDoubleFunction read = vector instanceof Float8Vector ? row -> values.getDouble((long) row * 8)
+                        : vector instanceof Float4Vector ? row -> values.getFloat((long) row * 4)
+                        : vector instanceof SmallIntVector ? row -> values.getShort((long) row * 2)
+                        : vector instanceof TinyIntVector ? row -> values.getByte(row)
+                        : ((BitVector) vector)::get;
                 for (int row = 0; row < count; row++) {
                     if (noNulls || !vector.isNull(row)) {
-                        double value = ((Number) numeric(vector, row)).doubleValue();
+                        double value = read.applyAsDouble(row);
                         // -0.0 and 0.0 are one value
                         hll.update(Double.doubleToLongBits(value == 0 ? 0.0 : value));
                         low = Math.min(low, value);
@@ -238,14 +244,6 @@ final class MemoryTableStatistics
             ranged = true;
             min = low;
             max = high;
-        }
-
-        private static Number numeric(FieldVector vector, int row)
-        {
-            if (vector instanceof BitVector bit) {
-                return bit.get(row);
-            }
-            return (Number) vector.getObject(row);
         }
 
         /** A 64-bit hash of bytes {@code [start, end)}: eight bytes at a time, then the rest. */
