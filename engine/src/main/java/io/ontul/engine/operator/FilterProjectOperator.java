@@ -17,6 +17,12 @@ import io.ontul.engine.expression.ProjectionKernel;
 public final class FilterProjectOperator
         implements Operator
 {
+    /**
+     * A batch that keeps at most one row in this many is copied into vectors of its size (see
+     * {@link Batches#compact}): copying a few rows costs less than holding the rest.
+     */
+    private static final int SPARSE = 4;
+
     private final OperatorContext context;
     private final Operator child;
     private final ProjectionKernel kernel;
@@ -68,7 +74,8 @@ public final class FilterProjectOperator
                     }
                     continue;
                 }
-                return Batches.root(outputSchema, outputs, produced);
+                VectorSchemaRoot output = Batches.root(outputSchema, outputs, produced);
+                return produced <= rowCount / SPARSE ? Batches.compact(output, context.allocator()) : output;
             }
         }
     }

@@ -268,7 +268,7 @@ public class TestSpillingJoin
     public void semiJoinWithBuildSideDominatedByOneKey()
             throws SQLException, IOException
     {
-        assertSpillsAndMatchesDuckDb("12MB", """
+        assertSpillsAndMatchesDuckDb("4MB", """
                 SELECT o_orderkey, o_orderstatus FROM tpch.sf0_1.orders
                 WHERE o_orderkey <= 40 AND EXISTS (
                     SELECT 1 FROM tpch.sf0_1.lineitem WHERE l_returnflag = 'R' AND l_quantity > 25 AND l_linestatus = o_orderstatus AND l_quantity < o_orderkey + 10)""");
