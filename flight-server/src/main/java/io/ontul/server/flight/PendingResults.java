@@ -75,10 +75,17 @@ public final class PendingResults
     public QueryResult take(Session session, ByteString handle)
     {
         Entry entry = results.get(handle);
-        if (entry == null || entry.session() != session || !results.remove(handle, entry)) {
+        if (entry == null || entry.session() != session) {
             throw CallStatus.NOT_FOUND.withDescription("Unknown or already fetched query ticket").toRuntimeException();
         }
+        // known as streaming before it leaves the parked ones: a closeAll running meanwhile finds
+        // it in one map or the other, never in neither (it would have streamed on for nobody)
         streaming.put(handle, entry);
+        if (!results.remove(handle, entry)) {
+            // taken or closed meanwhile
+            streaming.remove(handle, entry);
+            throw CallStatus.NOT_FOUND.withDescription("Unknown or already fetched query ticket").toRuntimeException();
+        }
         return entry.result();
     }
 

@@ -50,9 +50,10 @@ public final class JoinBuild
     private long[][] longKeys;
     private boolean[] columnHasNulls;
     private RuntimeException failure;
-    // one integer-like key: open addressing over distinct keys (a slot holds the last row of its
-    // key, whose value is in longKeys), rows of one key chained by next
-    private int[] slotHeads;
+    // one integer-like key: open addressing over distinct keys, a slot two longs, the key and the
+    // last row of that key (-1: empty), so that a probe reads one cache line; rows of one key
+    // chained by next
+    private long[] slots;
     private long reserved;
     private boolean built;
     private final java.util.concurrent.atomic.AtomicInteger probing = new java.util.concurrent.atomic.AtomicInteger();
@@ -213,9 +214,11 @@ public final class JoinBuild
 
     private void buildSingleLongKey(int capacity)
     {
-        reserve(capacity * 4L);
-        slotHeads = new int[capacity];
-        java.util.Arrays.fill(slotHeads, -1);
+        reserve(capacity * 16L);
+        long[] table = new long[2 * capacity];
+        for (int slot = 1; slot < table.length; slot += 2) {
+            table[slot] = -1;
+        }
         long[] keys = longKeys[0];
         FieldVector keyVector = batches.isEmpty() ? null : batches.get(0).getVector(keyColumns[0]);
         boolean nulls = keyVector != null && keyVector.getNullCount() > 0;
@@ -226,12 +229,14 @@ public final class JoinBuild
             }
             long key = keys[row];
             int slot = (int) Columns.mix(key) & mask;
-            while (slotHeads[slot] >= 0 && keys[slotHeads[slot]] != key) {
+            while (table[2 * slot + 1] >= 0 && table[2 * slot] != key) {
                 slot = (slot + 1) & mask;
             }
-            next[row] = slotHeads[slot];
-            slotHeads[slot] = row;
+            next[row] = (int) table[2 * slot + 1];
+            table[2 * slot] = key;
+            table[2 * slot + 1] = row;
         }
+        slots = table;
         built = true;
         recordMemory();
     }
@@ -250,18 +255,18 @@ public final class JoinBuild
     /** True when {@link #findKey} applies: one integer-like key that is not null-safe. */
     boolean hasSingleLongKey()
     {
-        return slotHeads != null;
+        return slots != null;
     }
 
     /** The first build row whose key equals {@code key} (rows of that key follow by {@link #next}), or -1. */
     int findKey(long key)
     {
-        long[] keys = longKeys[0];
+        long[] table = slots;
         int slot = (int) Columns.mix(key) & mask;
         while (true) {
-            int head = slotHeads[slot];
-            if (head < 0 || keys[head] == key) {
-                return head;
+            long head = table[2 * slot + 1];
+            if (head < 0 || table[2 * slot] == key) {
+                return (int) head;
             }
             slot = (slot + 1) & mask;
         }
@@ -303,11 +308,11 @@ public final class JoinBuild
      * Bytes the hash table over {@code rows} build rows takes at its peak beyond their Arrow
      * data (what {@link #build} reserves, every key counted as integer-like): per row a chain
      * link, a match mark and the keys as longs (and, with several keys, the key hashes while
-     * building); per slot a chain head.
+     * building); per slot a chain head, with one key the key too.
      */
     static long tableBytes(long rows, int keyCount)
     {
-        return rows * (5 + 8L * keyCount + (keyCount > 1 ? 8 : 0)) + 4L * slots(rows);
+        return rows * (5 + 8L * keyCount + (keyCount > 1 ? 8 : 0)) + (keyCount == 1 ? 16L : 4L) * slots(rows);
     }
 
     /** Slots of the table over {@code rows} rows: a power of two, at least twice the rows. */
