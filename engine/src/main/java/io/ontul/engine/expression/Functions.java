@@ -25,6 +25,7 @@ public final class Functions
     private static final long[] POWERS_OF_TEN = new long[19];
     private static final DateTimeFormatter TIMESTAMP_MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
     private static final DateTimeFormatter TIMESTAMP_MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+    private static final DateTimeFormatter TIME_MILLIS = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
     static {
         long value = 1;
@@ -836,9 +837,10 @@ public final class Functions
         return LocalDate.ofEpochDay(days).toString();
     }
 
+    /** {@code HH:mm:ss.SSS}, as TIMESTAMP's time part ({@code LocalTime.toString()} drops zero seconds: {@code 00:00}). */
     public static String timeToString(int millis)
     {
-        return LocalTime.ofNanoOfDay(millis * 1_000_000L).toString();
+        return TIME_MILLIS.format(LocalTime.ofNanoOfDay(millis * 1_000_000L));
     }
 
     public static String timestampToString(long value, boolean micros)

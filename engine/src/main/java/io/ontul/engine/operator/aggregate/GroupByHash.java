@@ -4,7 +4,9 @@ import java.util.Arrays;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.ByteFunctionHelpers;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -17,7 +19,8 @@ import io.ontul.engine.operator.OperatorContext;
 /**
  * Assigns a dense group id to each distinct key, for hash aggregation. Keys are rows of one or
  * more columns plus a grouping-set index; NULL is a key value like any other (NULLs form one
- * group). Distinct keys are copied into Arrow vectors owned by this object, in group id order.
+ * group). Distinct keys are copied into Arrow vectors owned by this object, in group id order
+ * (one integer-like key is kept as longs and written into its vector when read).
  * Open addressing over an int table; the table and per-group arrays are reserved against the
  * query's memory budget.
  */
@@ -38,6 +41,19 @@ public final class GroupByHash
     private final long[][] keyLongs;
     private long[][] inputLongs;
     private boolean[] keyIsNull;
+    // one integer-like key: its value per slot beside the table, so that a probe that finds its
+    // key reads the slot's two entries and no array by group (null otherwise)
+    private long[] slotKeys;
+    // whether a group of a NULL key or of another grouping set than the first exists: only then
+    // must a key found in its slot be checked for them
+    private boolean mixedGroups;
+    // one integer-like key: its vector is written from keyLongs when read (keys(), seal()), not
+    // cell by cell as groups come; groups below keysWritten are written
+    private final boolean deferredKey;
+    private int keysWritten;
+    /** Rows whose slots are read ahead of probing them ({@link #touch}). */
+    private static final int PREFETCH_ROWS = 64;
+    private long touched;
 
     /** @param memory the reservation of the operator that owns the table: its arrays are reserved there */
     public GroupByHash(OperatorContext context, MemoryReservation memory, java.util.List<Field> keyFields)
@@ -53,11 +69,14 @@ public final class GroupByHash
             keys[i] = keyFields.get(i).createVector(context.allocator());
             longKeys += Columns.isLongLike(keys[i]) ? 1 : 0;
         }
+        deferredKey = keys.length == 1 && longKeys == 1;
         try {
             // reserve before allocating: a refused reservation leaves no buffer behind
             reserve(capacity * 4L + capacity * (8L + 4L) + longKeys * (capacity / 2) * 8L);
             for (int i = 0; i < keys.length; i++) {
-                Batches.allocate(keys[i], capacity / 2);
+                if (!deferredKey) {
+                    Batches.allocate(keys[i], capacity / 2);
+                }
                 if (Columns.isLongLike(keys[i])) {
                     keyLongs[i] = new long[capacity / 2];
                 }
@@ -69,6 +88,10 @@ public final class GroupByHash
         }
         keyIsNull = new boolean[capacity / 2];
         table = new int[capacity];
+        if (keys.length == 1 && keyLongs[0] != null) {
+            reserve(capacity * 8L);
+            slotKeys = new long[capacity];
+        }
         mask = capacity - 1;
         groupHashes = new long[capacity];
         groupSets = new int[capacity];
@@ -85,9 +108,60 @@ public final class GroupByHash
         return groupCount;
     }
 
+    /** The key vectors, with every group's key written. */
     public FieldVector[] keys()
     {
+        writeDeferredKeys();
         return keys;
+    }
+
+    /** Writes the keys of the groups added since the last call into the vector of a {@link #deferredKey}. */
+    private void writeDeferredKeys()
+    {
+        if (!deferredKey || keysWritten == groupCount) {
+            return;
+        }
+        BaseFixedWidthVector key = (BaseFixedWidthVector) keys[0];
+        if (keysWritten == 0) {
+            key.clear();
+            Batches.allocate(key, groupCount);
+        }
+        while (key.getValueCapacity() < groupCount) {
+            key.reAlloc();
+        }
+        long[] values = keyLongs[0];
+        ArrowBuf data = key.getDataBuffer();
+        ArrowBuf validity = key.getValidityBuffer();
+        int width = key.getTypeWidth();
+        for (int group = keysWritten; group < groupCount; group++) {
+            if (keyIsNull[group]) {
+                BitVectorHelper.unsetBit(validity, group);
+                continue;
+            }
+            long value = values[group];
+            long at = (long) group * width;
+            switch (width) {
+                case 8 -> data.setLong(at, value);
+                case 4 -> data.setInt(at, (int) value);
+                case 2 -> data.setShort(at, (short) value);
+                case 1 -> data.setByte(at, (byte) value);
+                case 16 -> {
+                    // a DECIMAL of up to 18 digits: the unscaled value, sign-extended to 128 bits
+                    data.setLong(at, value);
+                    data.setLong(at + 8, value >> 63);
+                }
+                default -> throw new IllegalStateException("key of " + width + " bytes");
+            }
+            BitVectorHelper.setBit(validity, group);
+        }
+        keysWritten = groupCount;
+    }
+
+    /** Whether key {@code k} of {@code group} is NULL. */
+    private boolean keyNull(int k, int group)
+    {
+        // a deferred key is the only key: the group's key is NULL when that one is
+        return deferredKey ? keyIsNull[group] : keys[k].isNull(group);
     }
 
     public int groupSet(int group)
@@ -256,11 +330,13 @@ public final class GroupByHash
     private void singleLongKey(FieldVector[] inputs, boolean[] nulled, int groupSet, int rowCount, int[] groupIds, long[] hashes)
     {
         long[] values = inputLongs[0];
-        long[] stored = keyLongs[0];
         FieldVector input = inputs[0];
         boolean nulls = input.getNullCount() > 0;
         rows:
         for (int row = 0; row < rowCount; row++) {
+            if ((row & (PREFETCH_ROWS - 1)) == 0) {
+                touch(hashes, row, Math.min(rowCount, row + PREFETCH_ROWS));
+            }
             long hash = Columns.mix(hashes[row]);
             if (nulls && input.isNull(row)) {
                 groupIds[row] = findOrInsert(inputs, nulled, groupSet, row, hash);
@@ -272,17 +348,37 @@ public final class GroupByHash
                 int entry = table[slot];
                 if (entry == 0) {
                     groupIds[row] = insert(inputs, nulled, groupSet, row, hash, slot);
-                    stored = keyLongs[0];
                     continue rows;
                 }
                 int group = entry - 1;
-                if (groupHashes[group] == hash && stored[group] == value && groupSets[group] == groupSet && !keyIsNull[group]) {
+                // the same key in the same grouping set hashes the same: no hash to compare
+                if (slotKeys[slot] == value && (!mixedGroups || (groupSets[group] == groupSet && !keyIsNull[group]))) {
                     groupIds[row] = group;
                     continue rows;
                 }
                 slot = (slot + 1) & mask;
             }
         }
+    }
+
+    /**
+     * Reads the slots of rows {@code from .. to - 1} ahead of probing them. The reads do not depend
+     * on one another, so the processor has many cache misses in flight at once, where the probe
+     * loop, which branches on each slot it reads, waits for them one by one: a table larger than
+     * the cache (a final aggregation of a million groups) is probed several times faster.
+     */
+    private void touch(long[] hashes, int from, int to)
+    {
+        int[] table = this.table;
+        long[] slotKeys = this.slotKeys;
+        int mask = this.mask;
+        long sum = 0;
+        for (int row = from; row < to; row++) {
+            int slot = (int) Columns.mix(hashes[row]) & mask;
+            sum += table[slot] + slotKeys[slot];
+        }
+        // kept, so that the reads are not optimised away
+        touched += sum;
     }
 
     /** The group of the empty key (for a grouping set without columns), created if absent. */
@@ -315,14 +411,20 @@ public final class GroupByHash
     {
         for (int k = 0; k < keys.length; k++) {
             if (nulled[k] || row < 0) {
-                if (!keys[k].isNull(group)) {
+                if (!keyNull(k, group)) {
                     return false;
                 }
             }
             else if (inputLongs != null && inputLongs[k] != null) {
                 boolean inputNull = inputs[k].isNull(row);
-                boolean keyNull = keys[k].isNull(group);
+                boolean keyNull = keyNull(k, group);
                 if (inputNull != keyNull || (!inputNull && inputLongs[k][row] != keyLongs[k][group])) {
+                    return false;
+                }
+            }
+            else if (deferredKey) {
+                boolean inputNull = inputs[k].isNull(row);
+                if (inputNull != keyIsNull[group] || (!inputNull && Columns.getLong(inputs[k], row) != keyLongs[k][group])) {
                     return false;
                 }
             }
@@ -353,12 +455,24 @@ public final class GroupByHash
         }
         // true when any key of the group is NULL: the primitive fast paths never match such a group
         keyIsNull[group] = anyNull;
+        mixedGroups |= anyNull || groupSet != groupSets[0];
         for (int k = 0; k < keys.length; k++) {
+            if (deferredKey) {
+                if (group >= keyLongs[k].length) {
+                    reserve(keyLongs[k].length * 8L);
+                    keyLongs[k] = Arrays.copyOf(keyLongs[k], keyLongs[k].length * 2);
+                }
+                keyLongs[k][group] = anyNull ? 0 : inputLongs != null && inputLongs[k] != null ? inputLongs[k][row] : Columns.getLong(inputs[k], row);
+                continue;
+            }
             if (nulled[k] || row < 0) {
                 while (keys[k].getValueCapacity() <= group) {
                     keys[k].reAlloc();
                 }
                 keys[k].setNull(group);
+            }
+            else if (keyLongs[k] != null && inputLongs != null && inputLongs[k] != null) {
+                copyFixedWidth((BaseFixedWidthVector) inputs[k], row, (BaseFixedWidthVector) keys[k], group);
             }
             else {
                 keys[k].copyFromSafe(row, group, inputs[k]);
@@ -368,21 +482,45 @@ public final class GroupByHash
                     reserve(keyLongs[k].length * 8L);
                     keyLongs[k] = Arrays.copyOf(keyLongs[k], keyLongs[k].length * 2);
                 }
-                keyLongs[k][group] = nulled[k] || row < 0 || keys[k].isNull(group) ? 0 : Columns.getLong(keys[k], group);
+                keyLongs[k][group] = nulled[k] || row < 0 || keys[k].isNull(group) ? 0
+                        : inputLongs != null && inputLongs[k] != null ? inputLongs[k][row] : Columns.getLong(keys[k], group);
             }
         }
         table[slot] = group + 1;
+        if (slotKeys != null) {
+            slotKeys[slot] = keyLongs[0][group];
+        }
         if (groupCount * 2 > table.length) {
             rehash();
         }
         return group;
     }
 
+    /**
+     * {@code copyFromSafe} for an integer-like key (of the same type on both sides): the cell's
+     * bytes and validity bit, without Arrow's per-call checks, which cost as much as the rest of
+     * inserting a group.
+     */
+    private static void copyFixedWidth(BaseFixedWidthVector from, int row, BaseFixedWidthVector to, int index)
+    {
+        while (to.getValueCapacity() <= index) {
+            to.reAlloc();
+        }
+        if (from.isNull(row)) {
+            BitVectorHelper.unsetBit(to.getValidityBuffer(), index);
+            return;
+        }
+        int width = to.getTypeWidth();
+        to.getDataBuffer().setBytes((long) index * width, from.getDataBuffer(), (long) row * width, width);
+        BitVectorHelper.setBit(to.getValidityBuffer(), index);
+    }
+
     private void rehash()
     {
         int capacity = table.length * 2;
-        reserve((long) (capacity - table.length) * 4);
+        reserve((long) (capacity - table.length) * (slotKeys == null ? 4 : 12));
         int[] newTable = new int[capacity];
+        long[] newSlotKeys = slotKeys == null ? null : new long[capacity];
         int newMask = capacity - 1;
         for (int group = 0; group < groupCount; group++) {
             int slot = (int) groupHashes[group] & newMask;
@@ -390,8 +528,12 @@ public final class GroupByHash
                 slot = (slot + 1) & newMask;
             }
             newTable[slot] = group + 1;
+            if (newSlotKeys != null) {
+                newSlotKeys[slot] = keyLongs[0][group];
+            }
         }
         table = newTable;
+        slotKeys = newSlotKeys;
         mask = newMask;
     }
 
@@ -414,6 +556,7 @@ public final class GroupByHash
     /** Sets the value count of the key vectors; call before reading them. */
     public void seal()
     {
+        writeDeferredKeys();
         for (FieldVector key : keys) {
             key.setValueCount(groupCount);
         }
@@ -428,6 +571,7 @@ public final class GroupByHash
         memory.shrink(reserved);
         reserved = 0;
         table = null;
+        slotKeys = null;
         groupHashes = null;
     }
 }
