@@ -54,6 +54,7 @@ public final class JoinBuild
     // last row of that key (-1: empty), so that a probe reads one cache line; rows of one key
     // chained by next
     private long[] slots;
+    private long touched;
     private long reserved;
     private boolean built;
     private final java.util.concurrent.atomic.AtomicInteger probing = new java.util.concurrent.atomic.AtomicInteger();
@@ -256,6 +257,23 @@ public final class JoinBuild
     boolean hasSingleLongKey()
     {
         return slots != null;
+    }
+
+    /**
+     * Reads the slots of keys {@code values[from .. to - 1]} ahead of {@link #findKey} for them.
+     * The reads do not depend on one another, so the processor has many cache misses in flight
+     * at once, where the probe loop, which branches on each slot it reads, waits for them one by
+     * one: a table larger than the cache (a million orders) is probed markedly faster.
+     */
+    void touch(long[] values, int from, int to)
+    {
+        long[] table = slots;
+        long sum = 0;
+        for (int i = from; i < to; i++) {
+            sum += table[2 * ((int) Columns.mix(values[i]) & mask)];
+        }
+        // kept, so that the reads are not optimised away
+        touched += sum;
     }
 
     /** The first build row whose key equals {@code key} (rows of that key follow by {@link #next}), or -1. */

@@ -33,6 +33,9 @@ import io.ontul.engine.operator.VectorGather;
  */
 final class JoinProbe
 {
+    /** Probe rows whose slots are read ahead of looking them up ({@link JoinBuild#touch}). */
+    private static final int READ_AHEAD_ROWS = 64;
+
     private final OperatorContext context;
     private final JoinBuild build;
     private final JoinSpec spec;
@@ -220,6 +223,9 @@ final class JoinProbe
         {
             if (firstMatchDecides && !spec.joinType().tracksBuildMatches()) {
                 for (int r = row; r < rows; r++) {
+                    if (r % READ_AHEAD_ROWS == 0) {
+                        build.touch(values, r, Math.min(rows, r + READ_AHEAD_ROWS));
+                    }
                     if (!(valueNulls && keys[0].isNull(r)) && build.findKey(values[r]) >= 0) {
                         matched[r] = true;
                     }
@@ -231,8 +237,13 @@ final class JoinProbe
             int r = row;
             int next = candidate;
             boolean started = rowStarted;
+            int readAhead = r;
             while (r < rows) {
                 if (!started) {
+                    if (r >= readAhead) {
+                        readAhead = Math.min(rows, r + READ_AHEAD_ROWS);
+                        build.touch(values, r, readAhead);
+                    }
                     if (valueNulls && keys[0].isNull(r)) {
                         r++;
                         continue;
