@@ -25,6 +25,7 @@ public final class Functions
     private static final long[] POWERS_OF_TEN = new long[19];
     private static final DateTimeFormatter TIMESTAMP_MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
     private static final DateTimeFormatter TIMESTAMP_MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+    private static final DateTimeFormatter TIME_SECONDS = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final DateTimeFormatter TIME_MILLIS = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
     static {
@@ -837,10 +838,14 @@ public final class Functions
         return LocalDate.ofEpochDay(days).toString();
     }
 
-    /** {@code HH:mm:ss.SSS}, as TIMESTAMP's time part ({@code LocalTime.toString()} drops zero seconds: {@code 00:00}). */
+    /**
+     * {@code HH:mm:ss}, with {@code .SSS} when the milliseconds are not zero (as PostgreSQL and
+     * DuckDB print a TIME; {@code LocalTime.toString()} also drops zero seconds: {@code 00:00}).
+     */
     public static String timeToString(int millis)
     {
-        return TIME_MILLIS.format(LocalTime.ofNanoOfDay(millis * 1_000_000L));
+        LocalTime time = LocalTime.ofNanoOfDay(millis * 1_000_000L);
+        return (millis % 1000 == 0 ? TIME_SECONDS : TIME_MILLIS).format(time);
     }
 
     public static String timestampToString(long value, boolean micros)

@@ -54,7 +54,6 @@ public final class JoinBuild
     // last row of that key (-1: empty), so that a probe reads one cache line; rows of one key
     // chained by next
     private long[] slots;
-    private long touched;
     private long reserved;
     private boolean built;
     private final java.util.concurrent.atomic.AtomicInteger probing = new java.util.concurrent.atomic.AtomicInteger();
@@ -264,16 +263,18 @@ public final class JoinBuild
      * The reads do not depend on one another, so the processor has many cache misses in flight
      * at once, where the probe loop, which branches on each slot it reads, waits for them one by
      * one: a table larger than the cache (a million orders) is probed markedly faster.
+     *
+     * @return the sum of the keys read, for the caller to keep (else the reads are optimised away);
+     * not kept here, where every probing thread would write to the same field
      */
-    void touch(long[] values, int from, int to)
+    long touch(long[] values, int from, int to)
     {
         long[] table = slots;
         long sum = 0;
         for (int i = from; i < to; i++) {
             sum += table[2 * ((int) Columns.mix(values[i]) & mask)];
         }
-        // kept, so that the reads are not optimised away
-        touched += sum;
+        return sum;
     }
 
     /** The first build row whose key equals {@code key} (rows of that key follow by {@link #next}), or -1. */

@@ -120,6 +120,8 @@ final class JoinProbe
         private final FieldVector[] keys;
         private final boolean[] matched;
         private final PairBuffer pairs = new PairBuffer();
+        // what JoinBuild.touch read, kept so that its reads are not optimised away
+        private long touched;
         // one integer-like key: the probe keys as longs, looked up by value
         private final long[] values;
         private final boolean valueNulls;
@@ -224,7 +226,7 @@ final class JoinProbe
             if (firstMatchDecides && !spec.joinType().tracksBuildMatches()) {
                 for (int r = row; r < rows; r++) {
                     if (r % READ_AHEAD_ROWS == 0) {
-                        build.touch(values, r, Math.min(rows, r + READ_AHEAD_ROWS));
+                        touched += build.touch(values, r, Math.min(rows, r + READ_AHEAD_ROWS));
                     }
                     if (!(valueNulls && keys[0].isNull(r)) && build.findKey(values[r]) >= 0) {
                         matched[r] = true;
@@ -242,7 +244,7 @@ final class JoinProbe
                 if (!started) {
                     if (r >= readAhead) {
                         readAhead = Math.min(rows, r + READ_AHEAD_ROWS);
-                        build.touch(values, r, readAhead);
+                        touched += build.touch(values, r, readAhead);
                     }
                     if (valueNulls && keys[0].isNull(r)) {
                         r++;
