@@ -471,9 +471,6 @@ public final class GroupByHash
                 }
                 keys[k].setNull(group);
             }
-            else if (keyLongs[k] != null && inputLongs != null && inputLongs[k] != null) {
-                copyFixedWidth((BaseFixedWidthVector) inputs[k], row, (BaseFixedWidthVector) keys[k], group);
-            }
             else {
                 keys[k].copyFromSafe(row, group, inputs[k]);
             }
@@ -482,8 +479,7 @@ public final class GroupByHash
                     reserve(keyLongs[k].length * 8L);
                     keyLongs[k] = Arrays.copyOf(keyLongs[k], keyLongs[k].length * 2);
                 }
-                keyLongs[k][group] = nulled[k] || row < 0 || keys[k].isNull(group) ? 0
-                        : inputLongs != null && inputLongs[k] != null ? inputLongs[k][row] : Columns.getLong(keys[k], group);
+                keyLongs[k][group] = nulled[k] || row < 0 || keys[k].isNull(group) ? 0 : Columns.getLong(keys[k], group);
             }
         }
         table[slot] = group + 1;
@@ -494,25 +490,6 @@ public final class GroupByHash
             rehash();
         }
         return group;
-    }
-
-    /**
-     * {@code copyFromSafe} for an integer-like key (of the same type on both sides): the cell's
-     * bytes and validity bit, without Arrow's per-call checks, which cost as much as the rest of
-     * inserting a group.
-     */
-    private static void copyFixedWidth(BaseFixedWidthVector from, int row, BaseFixedWidthVector to, int index)
-    {
-        while (to.getValueCapacity() <= index) {
-            to.reAlloc();
-        }
-        if (from.isNull(row)) {
-            BitVectorHelper.unsetBit(to.getValidityBuffer(), index);
-            return;
-        }
-        int width = to.getTypeWidth();
-        to.getDataBuffer().setBytes((long) index * width, from.getDataBuffer(), (long) row * width, width);
-        BitVectorHelper.setBit(to.getValidityBuffer(), index);
     }
 
     private void rehash()
