@@ -112,14 +112,12 @@ public final class KernelCompiler
         }
         List<Integer> computed = new ArrayList<>();
         List<String> bulkCopies = new ArrayList<>();
+        int[] bare = bareInputs(inputTypes, projections);
         for (int i = 0; i < projections.size(); i++) {
-            RexNode projection = projections.get(i);
-            RelDataType type = projection.getType();
-            String vectorClass = Vectors.vectorClass(type);
-            if (projection instanceof RexInputRef ref && Vectors.vectorClass(inputTypes.get(ref.getIndex())).equals(vectorClass)
-                    && sameLayout(inputTypes.get(ref.getIndex()), type)) {
+            if (bare[i] >= 0) {
                 // a bare column: not computed per row; the selected rows are copied in bulk after the loop, without decoding
-                bulkCopies.add("io.ontul.engine.operator.VectorGather.gather(inputs[" + ref.getIndex() + "], selection, k, outputs[" + i + "]);\n");
+                // (unless the caller takes them itself: see ProjectionKernel)
+                bulkCopies.add("if (outputs[" + i + "] != null) io.ontul.engine.operator.VectorGather.gather(inputs[" + bare[i] + "], selection, k, outputs[" + i + "]);\n");
                 continue;
             }
             computed.add(i);
@@ -183,13 +181,16 @@ public final class KernelCompiler
         source.append("public ").append(className).append("(Object[] constants) { this.constants = constants; }\n");
         source.append(generator.classMembers());
         source.append(methods);
+        source.append("private int[] rows = new int[0];\n");
+        source.append("public int[] selection() { return rows; }\n");
         source.append("private boolean initialized;\n");
         source.append("public int process(final org.apache.arrow.vector.FieldVector[] inputs, final org.apache.arrow.vector.FieldVector[] outputs, int rowCount) {\n");
         source.append("if (!initialized) { init(); initialized = true; }\n");
         source.append(generator.columnDeclarations());
         source.append(outputDeclarations);
         source.append("int k = 0;\n");
-        source.append("final int[] selection = new int[rowCount];\n");
+        source.append("if (rows.length < rowCount) rows = new int[rowCount];\n");
+        source.append("final int[] selection = rows;\n");
         source.append("for (int i = 0; i < rowCount; i++) {\n");
         source.append(body);
         source.append("}\n");
@@ -198,6 +199,22 @@ public final class KernelCompiler
         source.append("}\n");
         source.append("}\n");
         return new Generated(source.toString(), generator.constants(), generator.decimalsUsed());
+    }
+
+    /**
+     * For each projection, the input column it is when it is one, unchanged (same vector class and
+     * layout): such outputs are copied or moved, never computed row by row; -1 for the others.
+     */
+    public static int[] bareInputs(List<RelDataType> inputTypes, List<RexNode> projections)
+    {
+        int[] bare = new int[projections.size()];
+        for (int i = 0; i < bare.length; i++) {
+            RexNode projection = projections.get(i);
+            RelDataType type = projection.getType();
+            bare[i] = projection instanceof RexInputRef ref && Vectors.vectorClass(inputTypes.get(ref.getIndex())).equals(Vectors.vectorClass(type))
+                    && sameLayout(inputTypes.get(ref.getIndex()), type) ? ref.getIndex() : -1;
+        }
+        return bare;
     }
 
     /** Computes projection number {@code index} for input row {@code i} and writes it at output row {@code k} of {@code out<index>}. */
@@ -255,6 +272,12 @@ public final class KernelCompiler
                 wide = true;
                 return kernel.process(inputs, outputs, rowCount);
             }
+        }
+
+        @Override
+        public int[] selection()
+        {
+            return kernel.selection();
         }
     }
 

@@ -9,9 +9,15 @@ import org.apache.arrow.vector.FieldVector;
  * <p>
  * Protocol: the caller allocates every output vector with capacity for {@code rowCount} rows
  * (variable-width vectors grow as needed), calls {@link #process}, then sets the output value
- * count to the returned number. Instances are not thread-safe: one per operator instance.
+ * count to the returned number. An output that is a bare input column
+ * ({@link KernelCompiler#bareInputs}) is copied from the selected rows after the loop; the caller
+ * may pass null for it instead and take those rows itself ({@link #selection}), by moving the
+ * input vector when every row passed. Instances are not thread-safe: one per operator instance.
  */
 public interface ProjectionKernel
 {
     int process(FieldVector[] inputs, FieldVector[] outputs, int rowCount);
+
+    /** The input rows that passed in the last {@link #process} call, in order: its first (returned) entries. */
+    int[] selection();
 }

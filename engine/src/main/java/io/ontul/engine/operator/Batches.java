@@ -99,24 +99,6 @@ public final class Batches
     }
 
     /**
-     * {@code batch}'s rows in vectors of their size, when its vectors were allocated for many more
-     * rows than it holds (a selective filter's output): a batch kept by a hash join's build side or
-     * a sort would otherwise hold, and the allocator hand out fresh, memory for rows that never
-     * came. The copy is of the rows held only; {@code batch} is closed.
-     */
-    public static VectorSchemaRoot compact(VectorSchemaRoot batch, BufferAllocator allocator)
-    {
-        try (batch) {
-            int count = batch.getRowCount();
-            int[] rows = new int[count];
-            for (int i = 0; i < count; i++) {
-                rows[i] = i;
-            }
-            return gather(batch, rows, count, hasNulls(batch), allocator);
-        }
-    }
-
-    /**
      * A new batch (of {@code allocator}) of the rows {@code rows[0..count)} of {@code batch}, in
      * that order, copied with {@link VectorGather}.
      *

@@ -52,9 +52,9 @@ public final class FilterProjectNode
     protected Operator create(TaskContext task)
     {
         PlanNode child = children().get(0);
-        ProjectionKernel kernel = passThrough != null ? null : KernelCompiler.compile(
-                child.rowType().getFieldList().stream().map(RelDataTypeField::getType).toList(), filter, projections, task.query().rexBuilder());
-        return new FilterProjectOperator(task.query(), child.open(task), kernel, schema(), passThrough);
+        List<RelDataType> inputTypes = child.rowType().getFieldList().stream().map(RelDataTypeField::getType).toList();
+        ProjectionKernel kernel = passThrough != null ? null : KernelCompiler.compile(inputTypes, filter, projections, task.query().rexBuilder());
+        return new FilterProjectOperator(task.query(), child.open(task), kernel, schema(), passThrough, KernelCompiler.bareInputs(inputTypes, projections));
     }
 
     @Override

@@ -107,26 +107,6 @@ class TestBatches
         Batches.closeAll(batches);
     }
 
-    @Test
-    void compactingKeepsTheRowsInBuffersOfTheirSize()
-    {
-        // a filter's output: vectors allocated for 8192 rows, 100 of them kept
-        VectorSchemaRoot sparse = batch(300, 100);
-        BigIntVector keys = (BigIntVector) sparse.getVector(0);
-        keys.reAlloc();
-        while (keys.getValueCapacity() < 8192) {
-            keys.reAlloc();
-        }
-        long sparseBytes = Batches.allocatedBytes(List.of(sparse));
-        try (VectorSchemaRoot compacted = Batches.compact(sparse, allocator)) {
-            assertRows(compacted, 300, 100);
-            long compactedBytes = Batches.allocatedBytes(List.of(compacted));
-            assertThat(compactedBytes).isLessThan(sparseBytes / 8);
-            // the sparse batch was released: only the compacted one's buffers are held
-            assertThat(allocator.getAllocatedMemory()).isEqualTo(compactedBytes);
-        }
-    }
-
     /** Rows first .. first + count - 1: key i (NULL every 7th), string "row-i" (NULL every 5th, empty every 11th). */
     private VectorSchemaRoot batch(int first, int count)
     {
