@@ -50,10 +50,8 @@ public final class JoinBuild
     private long[][] longKeys;
     private boolean[] columnHasNulls;
     private RuntimeException failure;
-    // one integer-like key: open addressing over distinct keys, a slot two longs, the key and the
-    // last row of that key (-1: empty), so that a probe reads one cache line; rows of one key
-    // chained by next
-    private long[] slots;
+    // one integer-like key: the key's rows by key (the rows of one key chained by next)
+    private SingleKeyTable singleKey;
     private long reserved;
     private boolean built;
     private final java.util.concurrent.atomic.AtomicInteger probing = new java.util.concurrent.atomic.AtomicInteger();
@@ -215,28 +213,26 @@ public final class JoinBuild
     private void buildSingleLongKey(int capacity)
     {
         reserve(capacity * 16L);
-        long[] table = new long[2 * capacity];
-        for (int slot = 1; slot < table.length; slot += 2) {
-            table[slot] = -1;
-        }
-        long[] keys = longKeys[0];
         FieldVector keyVector = batches.isEmpty() ? null : batches.get(0).getVector(keyColumns[0]);
-        boolean nulls = keyVector != null && keyVector.getNullCount() > 0;
-        for (int row = 0; row < rowCount; row++) {
-            if (nulls && keyVector.isNull(row)) {
-                next[row] = -2;
-                continue;
+        boolean[] excluded = null;
+        if (keyVector != null && keyVector.getNullCount() > 0) {
+            excluded = new boolean[rowCount];
+            for (int row = 0; row < rowCount; row++) {
+                if (keyVector.isNull(row)) {
+                    excluded[row] = true;
+                    next[row] = -2;
+                }
             }
-            long key = keys[row];
-            int slot = (int) Columns.mix(key) & mask;
-            while (table[2 * slot + 1] >= 0 && table[2 * slot] != key) {
-                slot = (slot + 1) & mask;
-            }
-            next[row] = (int) table[2 * slot + 1];
-            table[2 * slot] = key;
-            table[2 * slot + 1] = row;
         }
-        slots = table;
+        singleKey = SingleKeyTable.build(longKeys[0], excluded, rowCount, capacity, next);
+        // what the table holds instead of the estimate: a dense key's array is smaller, a bitmap adds to a hashed one
+        long held = singleKey.bytes();
+        if (held > capacity * 16L) {
+            reserve(held - capacity * 16L);
+        }
+        else {
+            release(capacity * 16L - held);
+        }
         built = true;
         recordMemory();
     }
@@ -255,40 +251,25 @@ public final class JoinBuild
     /** True when {@link #findKey} applies: one integer-like key that is not null-safe. */
     boolean hasSingleLongKey()
     {
-        return slots != null;
+        return singleKey != null;
     }
 
-    /**
-     * Reads the slots of keys {@code values[from .. to - 1]} ahead of {@link #findKey} for them.
-     * The reads do not depend on one another, so the processor has many cache misses in flight
-     * at once, where the probe loop, which branches on each slot it reads, waits for them one by
-     * one: a table larger than the cache (a million orders) is probed markedly faster.
-     *
-     * @return the sum of the keys read, for the caller to keep (else the reads are optimised away);
-     * not kept here, where every probing thread would write to the same field
-     */
+    /** See {@link SingleKeyTable#worthReadingAhead}. */
+    boolean worthReadingAhead()
+    {
+        return singleKey.worthReadingAhead();
+    }
+
+    /** See {@link SingleKeyTable#touch}. */
     long touch(long[] values, int from, int to)
     {
-        long[] table = slots;
-        long sum = 0;
-        for (int i = from; i < to; i++) {
-            sum += table[2 * ((int) Columns.mix(values[i]) & mask)];
-        }
-        return sum;
+        return singleKey.touch(values, from, to);
     }
 
     /** The first build row whose key equals {@code key} (rows of that key follow by {@link #next}), or -1. */
     int findKey(long key)
     {
-        long[] table = slots;
-        int slot = (int) Columns.mix(key) & mask;
-        while (true) {
-            long head = table[2 * slot + 1];
-            if (head < 0 || table[2 * slot] == key) {
-                return (int) head;
-            }
-            slot = (slot + 1) & mask;
-        }
+        return singleKey.find(key);
     }
 
     /**

@@ -223,9 +223,10 @@ final class JoinProbe
          */
         private boolean advanceSingleKey()
         {
+            boolean readAhead = build.worthReadingAhead();
             if (firstMatchDecides && !spec.joinType().tracksBuildMatches()) {
                 for (int r = row; r < rows; r++) {
-                    if (r % READ_AHEAD_ROWS == 0) {
+                    if (readAhead && r % READ_AHEAD_ROWS == 0) {
                         touched += build.touch(values, r, Math.min(rows, r + READ_AHEAD_ROWS));
                     }
                     if (!(valueNulls && keys[0].isNull(r)) && build.findKey(values[r]) >= 0) {
@@ -239,12 +240,12 @@ final class JoinProbe
             int r = row;
             int next = candidate;
             boolean started = rowStarted;
-            int readAhead = r;
+            int readUpTo = readAhead ? r : rows;
             while (r < rows) {
                 if (!started) {
-                    if (r >= readAhead) {
-                        readAhead = Math.min(rows, r + READ_AHEAD_ROWS);
-                        touched += build.touch(values, r, readAhead);
+                    if (r >= readUpTo) {
+                        readUpTo = Math.min(rows, r + READ_AHEAD_ROWS);
+                        touched += build.touch(values, r, readUpTo);
                     }
                     if (valueNulls && keys[0].isNull(r)) {
                         r++;
