@@ -207,7 +207,8 @@ public final class PhysicalPlanner
         }
         List<AggregateNode.AccumulatorSpec> partialSpecs = new ArrayList<>();
         List<AggregateNode.AccumulatorSpec> finalSpecs = new ArrayList<>();
-        int column = keys.length;
+        // partial columns by what they compute: SUM(x) and AVG(x) in one query share x's sum (TPC-H q01)
+        java.util.Map<String, Integer> partialColumns = new java.util.HashMap<>();
         RelDataType bigint = typeFactory.createSqlType(SqlTypeName.BIGINT);
         for (AggregateCall call : aggregate.getAggCallList()) {
             if (call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.AVG) {
@@ -217,20 +218,18 @@ public final class PhysicalPlanner
                 RelDataType sumType = typeFactory.createTypeWithNullability(SqlTypeName.EXACT_TYPES.contains(argType.getSqlTypeName())
                         ? typeFactory.createSqlType(SqlTypeName.DECIMAL, 38, argType.getSqlTypeName() == SqlTypeName.DECIMAL ? argType.getScale() : 0)
                         : typeFactory.getTypeSystem().deriveSumType(typeFactory, argType), true);
-                partialSpecs.add(new AggregateNode.AccumulatorSpec("partial SUM($" + argument + ")", types -> Accumulators.partialSum(argument, argType), call.filterArg));
-                partialSpecs.add(new AggregateNode.AccumulatorSpec("partial COUNT($" + argument + ")", types -> Accumulators.partialCount(argument), call.filterArg));
-                partialType.add("p" + column, sumType);
-                partialType.add("p" + (column + 1), bigint);
-                int[] columns = {column, column + 1};
+                int[] columns = {
+                        partialColumn(new AggregateNode.AccumulatorSpec("partial SUM($" + argument + ")", types -> Accumulators.partialSum(argument, argType), call.filterArg),
+                                sumType, keys.length, partialSpecs, partialType, partialColumns),
+                        partialColumn(new AggregateNode.AccumulatorSpec("partial COUNT($" + argument + ")", types -> Accumulators.partialCount(argument), call.filterArg),
+                                bigint, keys.length, partialSpecs, partialType, partialColumns)};
                 finalSpecs.add(new AggregateNode.AccumulatorSpec("merge " + call, types -> Accumulators.createFinal(call, columns, types), -1));
-                column += 2;
             }
             else {
-                partialSpecs.add(new AggregateNode.AccumulatorSpec("partial " + call, types -> Accumulators.create(call, types, new int[0], new boolean[1][0]), call.filterArg));
-                partialType.add("p" + column, call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.COUNT ? bigint : typeFactory.createTypeWithNullability(call.getType(), true));
-                int[] columns = {column};
+                RelDataType type = call.getAggregation().getKind() == org.apache.calcite.sql.SqlKind.COUNT ? bigint : typeFactory.createTypeWithNullability(call.getType(), true);
+                int[] columns = {partialColumn(new AggregateNode.AccumulatorSpec("partial " + call, types -> Accumulators.create(call, types, new int[0], new boolean[1][0]), call.filterArg),
+                        type, keys.length, partialSpecs, partialType, partialColumns)};
                 finalSpecs.add(new AggregateNode.AccumulatorSpec("merge " + call, types -> Accumulators.createFinal(call, columns, types), -1));
-                column++;
             }
         }
         boolean[][] allKeys = new boolean[1][keys.length];
@@ -246,6 +245,26 @@ public final class PhysicalPlanner
         }
         // grouped: the final step runs in parallel too, each instance on its share of the keys
         return new AggregateNode(aggregate.getRowType(), new HashExchangeNode(partial, finalKeys), finalKeys, allKeys, finalSpecs, io.ontul.engine.operator.aggregate.AggregationStep.FINAL, true);
+    }
+
+    /**
+     * The partial column computing {@code spec} into {@code type}: one added for it, or the one an
+     * earlier call added for the same (description, filter, type); a partial's description names
+     * its function, DISTINCT and arguments, so equal ones compute the same.
+     */
+    private static int partialColumn(AggregateNode.AccumulatorSpec spec, RelDataType type, int keyCount, List<AggregateNode.AccumulatorSpec> partialSpecs,
+            RelDataTypeFactory.Builder partialType, java.util.Map<String, Integer> partialColumns)
+    {
+        String key = spec.description() + " filter " + spec.filterColumn() + " as " + type.getFullTypeString();
+        Integer existing = partialColumns.get(key);
+        if (existing != null) {
+            return existing;
+        }
+        int column = keyCount + partialSpecs.size();
+        partialSpecs.add(spec);
+        partialType.add("p" + column, type);
+        partialColumns.put(key, column);
+        return column;
     }
 
     PlanNode planGathered(RelNode rel)
