@@ -11,6 +11,7 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -27,7 +28,10 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * first (a "magic set"). Decorrelated scalar subqueries (TPC-H q17: the average quantity per part,
  * for the few parts of one brand) take this shape. The other side is then evaluated twice, so
  * the rewrite applies only when that side reads at most half the table rows the aggregate's
- * input reads (it is cheap to evaluate twice). It is tried in two places of planning:
+ * input reads (it is cheap to evaluate twice); else the part of it the keys come from (through
+ * filters, projections and inner joins) serves if it does (TPC-H q02: the parts of one size and
+ * type, not their join with partsupp). Only the join keys that are grouping columns count (q02
+ * joins on the lowest cost too). It is tried in two places of planning:
  * <ul>
  * <li>{@link #beforeJoinOrder}, where a decorrelated subquery's aggregate still joins the outer
  * query it served, already joined with what filters it (TPC-H q20: partsupp of the 'forest'
@@ -99,45 +103,54 @@ final class AggregateSemiJoinReduction
             return null;
         }
         List<Integer> aggregateKeys = aggregateOnLeft ? info.leftKeys : info.rightKeys;
-        List<Integer> otherKeys = aggregateOnLeft ? info.rightKeys : info.leftKeys;
+        List<Integer> joinOtherKeys = aggregateOnLeft ? info.rightKeys : info.leftKeys;
+        // the keys that are grouping columns: a join also on an aggregate's value (TPC-H q02:
+        // the lowest cost) still keeps only the groups whose grouping keys the other side has
         List<Integer> groupColumns = new ArrayList<>();
-        for (int key : aggregateKeys) {
-            int column = key;
+        List<Integer> otherKeys = new ArrayList<>();
+        for (int i = 0; i < aggregateKeys.size(); i++) {
+            int column = aggregateKeys.get(i);
             if (project != null) {
-                if (!(project.getProjects().get(key) instanceof RexInputRef ref)) {
-                    return null;
+                if (!(project.getProjects().get(column) instanceof RexInputRef ref)) {
+                    continue;
                 }
                 column = ref.getIndex();
             }
-            if (column >= aggregate.getGroupCount()) {
-                return null;
+            if (column < aggregate.getGroupCount()) {
+                groupColumns.add(column);
+                otherKeys.add(joinOtherKeys.get(i));
             }
-            groupColumns.add(column);
         }
         if (groupColumns.isEmpty()) {
             return null;
         }
         RelMetadataQuery mq = join.getCluster().getMetadataQuery();
         Double inputRows = mq.getRowCount(aggregate.getInput());
-        Double otherRows = mq.getRowCount(otherSide);
-        if (inputRows == null || otherRows == null) {
+        if (inputRows == null) {
             return null;
         }
-        if ((beforeJoinOrder ? otherRows >= inputRows : otherRows * MIN_REDUCTION > inputRows)
-                || scannedRows(otherSide, mq) > MAX_SCAN_SHARE * scannedRows(aggregate.getInput(), mq)) {
+        // the other side, or the part of it its keys come from when the whole would cost too much
+        // to evaluate twice (TPC-H q02: the parts of one size and type, not their join with partsupp)
+        KeySource source = new KeySource(otherSide, otherKeys);
+        while (source != null && !worthIt(source.rel(), aggregate.getInput(), inputRows, mq)) {
+            source = source.narrower();
+        }
+        if (source == null) {
             return null;
         }
+        RelNode keys = source.rel();
+        otherKeys = source.keys();
         RexBuilder rexBuilder = join.getCluster().getRexBuilder();
         int inputCount = aggregate.getInput().getRowType().getFieldCount();
         List<RexNode> conditions = new ArrayList<>();
-        for (int i = 0; i < aggregateKeys.size(); i++) {
+        for (int i = 0; i < groupColumns.size(); i++) {
             int inputColumn = aggregate.getGroupSet().nth(groupColumns.get(i));
             int otherColumn = otherKeys.get(i);
             conditions.add(rexBuilder.makeCall(SqlStdOperatorTable.EQUALS,
                     new RexInputRef(inputColumn, aggregate.getInput().getRowType().getFieldList().get(inputColumn).getType()),
-                    new RexInputRef(inputCount + otherColumn, otherSide.getRowType().getFieldList().get(otherColumn).getType())));
+                    new RexInputRef(inputCount + otherColumn, keys.getRowType().getFieldList().get(otherColumn).getType())));
         }
-        RelNode semi = LogicalJoin.create(aggregate.getInput(), otherSide, List.of(), RexUtil.composeConjunction(rexBuilder, conditions), Set.of(), JoinRelType.SEMI);
+        RelNode semi = LogicalJoin.create(aggregate.getInput(), keys, List.of(), RexUtil.composeConjunction(rexBuilder, conditions), Set.of(), JoinRelType.SEMI);
         RelNode reducedAggregate = aggregate.copy(aggregate.getTraitSet(), List.of(semi));
         if (project != null) {
             reducedAggregate = project.copy(project.getTraitSet(), List.of(reducedAggregate));
@@ -145,6 +158,51 @@ final class AggregateSemiJoinReduction
         return aggregateOnLeft
                 ? join.copy(join.getTraitSet(), List.of(reducedAggregate, join.getRight()))
                 : join.copy(join.getTraitSet(), List.of(join.getLeft(), reducedAggregate));
+    }
+
+    /** Whether semi-joining the aggregate's input with {@code keys} reduces it enough for what evaluating {@code keys} again costs. */
+    private boolean worthIt(RelNode keys, RelNode aggregateInput, double inputRows, RelMetadataQuery mq)
+    {
+        Double keyRows = mq.getRowCount(keys);
+        return keyRows != null
+                && (beforeJoinOrder ? keyRows < inputRows : keyRows * MIN_REDUCTION <= inputRows)
+                && scannedRows(keys, mq) <= MAX_SCAN_SHARE * scannedRows(aggregateInput, mq);
+    }
+
+    /**
+     * A plan whose rows hold, in columns {@code keys}, every key value the join's other side
+     * holds (and maybe more): the other side itself, or an input it takes those columns from
+     * unchanged.
+     */
+    private record KeySource(RelNode rel, List<Integer> keys)
+    {
+        /** The input this plan takes all its key columns from, through a filter, a projection of them or an inner join; null if none. */
+        KeySource narrower()
+        {
+            if (rel instanceof LogicalFilter filter) {
+                return new KeySource(filter.getInput(), keys);
+            }
+            if (rel instanceof LogicalProject project) {
+                List<Integer> mapped = new ArrayList<>();
+                for (int key : keys) {
+                    if (!(project.getProjects().get(key) instanceof RexInputRef ref)) {
+                        return null;
+                    }
+                    mapped.add(ref.getIndex());
+                }
+                return new KeySource(project.getInput(), mapped);
+            }
+            if (rel instanceof LogicalJoin join && (join.getJoinType() == JoinRelType.INNER || join.getJoinType() == JoinRelType.SEMI)) {
+                int leftCount = join.getLeft().getRowType().getFieldCount();
+                if (keys.stream().allMatch(key -> key < leftCount)) {
+                    return new KeySource(join.getLeft(), keys);
+                }
+                if (join.getJoinType() == JoinRelType.INNER && keys.stream().allMatch(key -> key >= leftCount)) {
+                    return new KeySource(join.getRight(), keys.stream().map(key -> key - leftCount).toList());
+                }
+            }
+            return null;
+        }
     }
 
     /** The estimated rows of the tables {@code rel} reads, summed: what evaluating it once costs, roughly. */

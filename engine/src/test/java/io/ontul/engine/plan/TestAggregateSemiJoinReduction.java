@@ -40,7 +40,7 @@ import io.trino.tpch.TpchTable;
 class TestAggregateSemiJoinReduction
 {
     private static final String BUDGET = "2GB";
-    private static final List<TpchTable<?>> TABLES = List.of(TpchTable.PART, TpchTable.PART_SUPPLIER, TpchTable.LINE_ITEM, TpchTable.SUPPLIER, TpchTable.NATION);
+    private static final List<TpchTable<?>> TABLES = List.of(TpchTable.PART, TpchTable.PART_SUPPLIER, TpchTable.LINE_ITEM, TpchTable.SUPPLIER, TpchTable.NATION, TpchTable.REGION);
 
     @TempDir
     static Path dataDirectory;
@@ -94,6 +94,23 @@ class TestAggregateSemiJoinReduction
         long aggregated = rowsOf(plan, "HashJoin SEMI on l_partkey");
         // about 1 in 100 parts is named 'forest...': the aggregate sees their lineitems only
         assertThat(aggregated).as(text).isPositive().isLessThan(lineitems1994 / 20);
+        assertThat(check.assertMatches(sql, BUDGET)).isNotEmpty();
+    }
+
+    @Test
+    void q02AggregatesTheLowestCostOnlyForThePartsOfOneSizeAndType()
+            throws SQLException, IOException
+    {
+        // the outer query (parts joined with partsupp, supplier, nation, region) costs more to
+        // evaluate twice than the aggregate's input; the parts it takes its keys from do not
+        String sql = TpchQueries.withTablePrefix(TpchQueries.load().get("q02"), "memory.\"default\".");
+        List<String> plan = explain("EXPLAIN ANALYZE " + sql);
+        String text = String.join("\n", plan);
+        assertThat(text).contains("HashJoin SEMI on ps_partkey = p_partkey");
+        long supplyCosts = rowsOf(plan, "HashJoin INNER on ps_suppkey = s_suppkey");
+        long aggregated = rowsOf(plan, "HashJoin SEMI on ps_partkey");
+        // about 1 in 270 parts has size 15 and a BRASS type
+        assertThat(aggregated).as(text).isPositive().isLessThan(supplyCosts / 50);
         assertThat(check.assertMatches(sql, BUDGET)).isNotEmpty();
     }
 
