@@ -132,7 +132,7 @@ final class AggregateSemiJoinReduction
         // the other side, or the part of it its keys come from when the whole would cost too much
         // to evaluate twice (TPC-H q02: the parts of one size and type, not their join with partsupp)
         KeySource source = new KeySource(otherSide, otherKeys);
-        while (source != null && !worthIt(source.rel(), aggregate.getInput(), inputRows, mq)) {
+        while (source != null && !worthIt(source.rel(), aggregate, inputRows, mq)) {
             source = source.narrower();
         }
         if (source == null) {
@@ -161,12 +161,16 @@ final class AggregateSemiJoinReduction
     }
 
     /** Whether semi-joining the aggregate's input with {@code keys} reduces it enough for what evaluating {@code keys} again costs. */
-    private boolean worthIt(RelNode keys, RelNode aggregateInput, double inputRows, RelMetadataQuery mq)
+    private boolean worthIt(RelNode keys, LogicalAggregate aggregate, double inputRows, RelMetadataQuery mq)
     {
         Double keyRows = mq.getRowCount(keys);
+        // no fewer keys than groups: it may keep every group (TPC-H q15: all suppliers), and the
+        // aggregate would no longer match its twin as a common subplan
+        Double groups = mq.getDistinctRowCount(aggregate.getInput(), aggregate.getGroupSet(), null);
         return keyRows != null
+                && (groups == null || keyRows < groups)
                 && (beforeJoinOrder ? keyRows < inputRows : keyRows * MIN_REDUCTION <= inputRows)
-                && scannedRows(keys, mq) <= MAX_SCAN_SHARE * scannedRows(aggregateInput, mq);
+                && scannedRows(keys, mq) <= MAX_SCAN_SHARE * scannedRows(aggregate.getInput(), mq);
     }
 
     /**

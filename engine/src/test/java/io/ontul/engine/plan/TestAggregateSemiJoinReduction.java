@@ -115,6 +115,18 @@ class TestAggregateSemiJoinReduction
     }
 
     @Test
+    void q15KeepsItsViewOneSubplanWhenTheOtherSideHoldsEveryKey()
+            throws SQLException, IOException
+    {
+        // the view's groups are the suppliers, and the join is with all of them: a semi join would
+        // keep every group, and make the view's two uses differ, so it is aggregated once
+        String sql = TpchQueries.withTablePrefix(TpchQueries.load().get("q15"), "memory.\"default\".");
+        String text = String.join("\n", explain("EXPLAIN " + sql));
+        assertThat(text).doesNotContain("SEMI").contains("SharedSubplan");
+        assertThat(check.assertMatches(sql, BUDGET)).hasSize(1);
+    }
+
+    @Test
     void aSideAsCostlyAsTheAggregatesInputIsNotEvaluatedTwice()
             throws SQLException, IOException
     {
