@@ -1485,7 +1485,7 @@ final class RowCodeGenerator
                 case DATE -> "java.time.LocalDate.ofEpochDay(" + value.value() + ")";
                 case TIMESTAMP -> F + "toLocalDateTime(" + value.value() + ", " + isMicros(value.type()) + ")";
                 case TIMESTAMP_TZ -> ZONED + "toZonedDateTime(" + value.value() + ", " + isMicros(value.type()) + ")";
-                case TINYINT, SMALLINT, INTEGER, BIGINT, BOOLEAN, DOUBLE, FLOAT, REAL, CHAR, VARCHAR -> "(Object) " + value.value();
+                case TINYINT, SMALLINT, INTEGER, BIGINT, BOOLEAN, DOUBLE, FLOAT, REAL, CHAR, VARCHAR -> "(Object) (" + value.value() + ")";
                 case NULL -> "null";
                 default -> throw new OntulException(ErrorCode.NOT_SUPPORTED, "FORMAT of a " + value.type().getSqlTypeName() + " argument is not supported");
             };
@@ -1759,7 +1759,8 @@ final class RowCodeGenerator
         if (kind(element) == JavaKind.WIDE_DECIMAL) {
             return "(Object) Long.valueOf(" + WIDE + "toUnscaledLong(" + value + ", " + element.getScale() + "))";
         }
-        return "(Object) " + value;
+        // parenthesized: "(Object) -2L" would parse as a subtraction
+        return "(Object) (" + value + ")";
     }
 
     /** A timestamp's long in the unit of {@code to} (milliseconds or microseconds). */

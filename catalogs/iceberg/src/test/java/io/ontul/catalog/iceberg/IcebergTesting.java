@@ -19,6 +19,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -120,13 +121,7 @@ public final class IcebergTesting
         for (int row = 0; row < batch.getRowCount(); row++) {
             Object[] values = new Object[vectors.size()];
             for (int column = 0; column < values.length; column++) {
-                FieldVector vector = vectors.get(column);
-                if (vector instanceof TimeMilliVector times && !times.isNull(row)) {
-                    values[column] = LocalTime.ofNanoOfDay(times.get(row) * 1_000_000L);
-                }
-                else {
-                    values[column] = plain(ResultRows.value(vector, row));
-                }
+                values[column] = value(vectors.get(column), row);
             }
             rows.add(Collections.unmodifiableList(Arrays.asList(values)));
         }
@@ -134,6 +129,25 @@ public final class IcebergTesting
     }
 
     /** The rows of the table's current snapshot as Iceberg's generic reader returns them. */
+    /** A cell as a plain value; a list as a List of its elements' plain values. */
+    private static Object value(FieldVector vector, int row)
+    {
+        if (vector.isNull(row)) {
+            return null;
+        }
+        if (vector instanceof TimeMilliVector times) {
+            return LocalTime.ofNanoOfDay(times.get(row) * 1_000_000L);
+        }
+        if (vector instanceof ListVector list) {
+            List<Object> elements = new ArrayList<>();
+            for (int index = list.getElementStartIndex(row); index < list.getElementEndIndex(row); index++) {
+                elements.add(value(list.getDataVector(), index));
+            }
+            return Collections.unmodifiableList(elements);
+        }
+        return plain(ResultRows.value(vector, row));
+    }
+
     public static List<List<Object>> icebergRows(Table table, List<String> columns)
     {
         table.refresh();
@@ -171,6 +185,12 @@ public final class IcebergTesting
         }
         if (value instanceof UUID uuid) {
             return uuid.toString();
+        }
+        if (value instanceof List<?> list) {
+            // a list's elements as the connector's rows hold them (NULL elements kept)
+            List<Object> elements = new ArrayList<>();
+            list.forEach(element -> elements.add(plain(element)));
+            return Collections.unmodifiableList(elements);
         }
         if (value instanceof byte[] bytes) {
             // compared by content (binary and fixed come as ByteBuffer and byte[])

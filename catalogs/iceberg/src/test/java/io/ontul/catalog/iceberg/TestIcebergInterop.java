@@ -240,7 +240,9 @@ class TestIcebergInterop
                 Types.NestedField.optional(4, "tags", Types.ListType.ofOptional(5, Types.StringType.get())),
                 Types.NestedField.optional(6, "t", Types.TimeType.get()),
                 Types.NestedField.optional(7, "tstz", Types.TimestampType.withZone()),
-                Types.NestedField.optional(8, "digest", Types.FixedType.ofLength(4)));
+                Types.NestedField.optional(8, "digest", Types.FixedType.ofLength(4)),
+                Types.NestedField.optional(9, "attrs", Types.MapType.ofOptional(10, 11, Types.StringType.get(), Types.StringType.get())),
+                Types.NestedField.optional(12, "points", Types.ListType.ofOptional(13, Types.StructType.of(Types.NestedField.optional(14, "x", Types.IntegerType.get())))));
         Table table = catalog.createTable(TableIdentifier.of("db", "odd"), schema);
         UUID uuid = UUID.fromString("123e4567-e89b-12d3-a456-426614174000");
         Record record = GenericRecord.create(schema).copy(Map.of(
@@ -250,12 +252,15 @@ class TestIcebergInterop
                 "tags", List.of("x"),
                 "t", java.time.LocalTime.of(12, 30, 15, 123_456_000),
                 "tstz", java.time.OffsetDateTime.parse("2026-03-01T10:00:00.000001+02:00"),
-                "digest", new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef}));
+                "digest", new byte[] {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef},
+                "attrs", Map.of("k", "v")));
         new IcebergApiWriter(table).append(List.of(List.of(record)));
 
         TableHandle handle = connector.metadata().getTable("db", "odd").orElseThrow();
-        // uuid is Ontul's UUID (canonical text), binary and fixed are VARBINARY; the list has no Ontul type
-        assertThat(handle.columns().getFields()).extracting(Field::getName).containsExactly("id", "u", "payload", "t", "tstz", "digest");
+        // uuid is Ontul's UUID (canonical text), binary and fixed are VARBINARY, a list of strings an ARRAY; a map and a list of structs have no Ontul type
+        assertThat(handle.columns().getFields()).extracting(Field::getName).containsExactly("id", "u", "payload", "tags", "t", "tstz", "digest");
+        assertThat(handle.columns().findField("tags").getType()).isEqualTo(ArrowType.List.INSTANCE);
+        assertThat(IcebergTesting.read(connector, handle, new ScanSpec(List.of("tags"), List.of()), allocator)).containsExactly(List.of(List.of("x")));
         assertThat(TableHandle.isUuid(handle.columns().findField("u"))).isTrue();
         assertThat(handle.columns().findField("payload").getType()).isEqualTo(ArrowType.Binary.INSTANCE);
         assertThat(handle.columns().findField("digest").getType()).isEqualTo(ArrowType.Binary.INSTANCE);
@@ -273,6 +278,74 @@ class TestIcebergInterop
         assertThat(IcebergTesting.read(connector, handle, byUuid, allocator)).containsExactly(List.of(1L));
         ScanSpec otherUuid = new ScanSpec(List.of("id"), List.of(new ColumnPredicate("u", Operator.EQUAL, List.of(UUID.randomUUID().toString()))));
         assertThat(connector.splits(handle, otherUuid, 1)).isEmpty();
+    }
+
+    @Test
+    void readsListsAsArrays()
+    {
+        Schema schema = new Schema(
+                Types.NestedField.required(1, "id", Types.LongType.get()),
+                Types.NestedField.optional(2, "ints", Types.ListType.ofOptional(10, Types.IntegerType.get())),
+                Types.NestedField.optional(3, "names", Types.ListType.ofOptional(11, Types.StringType.get())),
+                Types.NestedField.required(4, "longs", Types.ListType.ofRequired(12, Types.LongType.get())),
+                Types.NestedField.optional(5, "amounts", Types.ListType.ofOptional(13, Types.DecimalType.of(10, 2))),
+                Types.NestedField.optional(6, "days", Types.ListType.ofOptional(14, Types.DateType.get())),
+                Types.NestedField.optional(7, "times", Types.ListType.ofRequired(15, Types.TimestampType.withoutZone())),
+                Types.NestedField.optional(8, "flags", Types.ListType.ofOptional(16, Types.BooleanType.get())));
+        // small row groups and pages: lists cross page and row-group boundaries
+        Table table = catalog.createTable(TableIdentifier.of("db", "lists"), schema, PartitionSpec.unpartitioned(), Map.of(
+                TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, "1",
+                TableProperties.PARQUET_ROW_GROUP_CHECK_MIN_RECORD_COUNT, "700",
+                TableProperties.PARQUET_ROW_GROUP_CHECK_MAX_RECORD_COUNT, "700",
+                TableProperties.PARQUET_PAGE_SIZE_BYTES, "512"));
+        List<Record> records = new ArrayList<>();
+        for (int row = 0; row < 3_000; row++) {
+            int i = row;
+            Record record = GenericRecord.create(schema);
+            record.setField("id", (long) i);
+            // NULL lists, empty lists, NULL elements, lists of up to 40 elements
+            record.setField("ints", i % 11 == 0 ? null : i % 7 == 0 ? List.of() : numbers(i % 41, n -> n % 5 == 3 ? null : i * 100 + n));
+            record.setField("names", i % 13 == 0 ? null : numbers(i % 4, n -> n == 1 ? null : "n" + i + "é" + "x".repeat(n)));
+            record.setField("longs", numbers(i % 3, n -> Long.MIN_VALUE + i + n));
+            record.setField("amounts", i % 5 == 0 ? null : numbers(i % 6, n -> n == 2 ? null : BigDecimal.valueOf(i * 7L - n * 1000, 2)));
+            record.setField("days", numbers(i % 2 + 1, n -> java.time.LocalDate.of(2026, 1, 1).plusDays(i + n)));
+            record.setField("times", i % 3 == 0 ? null : List.of(LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(i * 61L)));
+            record.setField("flags", numbers(i % 3, n -> n == 0 ? null : (i + n) % 2 == 0));
+            records.add(record);
+        }
+        IcebergApiWriter writer = new IcebergApiWriter(table);
+        DataFile file = writer.dataFile(records);
+        table.newAppend().appendFile(file).commit();
+        TableHandle handle = connector.metadata().getTable("db", "lists").orElseThrow();
+        assertThat(handle.columns().findField("ints").getChildren().get(0).getType()).isEqualTo(new ArrowType.Int(32, true));
+        assertThat(handle.columns().findField("longs").isNullable()).isFalse();
+        assertThat(handle.columns().findField("longs").getChildren().get(0).isNullable()).isFalse();
+
+        List<String> columns = List.of("id", "ints", "names", "longs", "amounts", "days", "times", "flags");
+        List<List<Object>> expected = sorted(IcebergTesting.icebergRows(table, columns));
+        assertThat(expected.get(11).get(1)).isNull();
+        assertThat(expected.get(7).get(1)).isEqualTo(List.of());
+        assertThat(sorted(IcebergTesting.read(connector, handle, new ScanSpec(columns, List.of()), allocator))).isEqualTo(expected);
+        // one list alone, a list and a scalar in another order
+        assertThat(sorted(IcebergTesting.read(connector, handle, new ScanSpec(List.of("id", "names"), List.of()), allocator)))
+                .isEqualTo(expected.stream().map(row -> Arrays.asList(row.get(0), row.get(2))).toList());
+
+        // rows deleted by position: the lists of the rows kept stay whole
+        long[] deleted = {0, 1, 2, 699, 700, 1_500, 2_999};
+        table.newRowDelta().addDeletes(writer.positionDeletes(file, deleted)).commit();
+        TableHandle afterDeletes = connector.metadata().getTable("db", "lists").orElseThrow();
+        List<List<Object>> kept = expected.stream().filter(row -> Arrays.stream(deleted).noneMatch(id -> id == (Long) row.get(0))).toList();
+        assertThat(sorted(IcebergTesting.read(connector, afterDeletes, new ScanSpec(columns, List.of()), allocator))).hasSize(2_993).isEqualTo(kept);
+        assertThat(sorted(IcebergTesting.icebergRows(table, columns))).isEqualTo(kept);
+    }
+
+    private static <T> List<T> numbers(int count, java.util.function.IntFunction<T> element)
+    {
+        List<T> values = new ArrayList<>();
+        for (int n = 0; n < count; n++) {
+            values.add(element.apply(n));
+        }
+        return values;
     }
 
     private static Record event(long id, String category, LocalDateTime ts, BigDecimal amount)

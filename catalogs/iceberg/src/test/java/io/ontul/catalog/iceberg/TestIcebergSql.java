@@ -338,6 +338,43 @@ class TestIcebergSql
     }
 
     @Test
+    void arraysAreLists()
+    {
+        execute("CREATE TABLE iceberg.tpch.tagged (id BIGINT, tags VARCHAR ARRAY, scores INTEGER[], amounts ARRAY(DECIMAL(10, 2)))");
+        execute("INSERT INTO iceberg.tpch.tagged VALUES (1, ARRAY['a', NULL, 'ünï'], ARRAY[3, 1, 2], ARRAY[1.50, -2.25]), (2, NULL, ARRAY[7], NULL)");
+        execute("INSERT INTO iceberg.tpch.tagged SELECT n_nationkey + 10, ARRAY[n_name, CAST(n_regionkey AS VARCHAR)], ARRAY[n_regionkey], ARRAY[CAST(n_nationkey AS DECIMAL(10, 2))] FROM tpch.tiny.nation WHERE n_nationkey < 3");
+        Table table = catalog.loadTable(TableIdentifier.of("tpch", "tagged"));
+        org.apache.iceberg.types.Types.ListType tags = table.schema().findField("tags").type().asListType();
+        assertThat(tags.elementType()).isEqualTo(org.apache.iceberg.types.Types.StringType.get());
+        assertThat(tags.isElementOptional()).isTrue();
+        assertThat(table.schema().findField("amounts").type().asListType().elementType()).isEqualTo(org.apache.iceberg.types.Types.DecimalType.of(10, 2));
+        // Iceberg's own reader sees the lists written
+        assertThat(IcebergTesting.icebergRows(table, List.of("id", "tags", "scores", "amounts")).stream().sorted(SqlValues.ROW_ORDER).toList()).containsExactly(
+                List.of(1L, java.util.Arrays.asList("a", null, "ünï"), List.of(3L, 1L, 2L), List.of(new java.math.BigDecimal("1.50"), new java.math.BigDecimal("-2.25"))),
+                java.util.Arrays.asList(2L, null, List.of(7L), null),
+                List.of(10L, List.of("ALGERIA", "0"), List.of(0L), List.of(new java.math.BigDecimal("0.00"))),
+                List.of(11L, List.of("ARGENTINA", "1"), List.of(1L), List.of(new java.math.BigDecimal("1.00"))),
+                List.of(12L, List.of("BRAZIL", "1"), List.of(1L), List.of(new java.math.BigDecimal("2.00"))));
+        // and the engine reads them back as arrays
+        assertThat(execute("SELECT id, cardinality(tags), element_at(tags, 3), array_join(tags, '|', '?'), scores[1], contains(scores, 2), array_join(amounts, ';') "
+                + "FROM iceberg.tpch.tagged WHERE id < 10 ORDER BY id")).containsExactly(
+                List.of(1L, 3L, "ünï", "a|?|ünï", 3L, true, "1.50;-2.25"),
+                java.util.Arrays.asList(2L, null, null, null, 7L, false, null));
+        assertThat(execute("SELECT t, count(*) FROM iceberg.tpch.tagged CROSS JOIN UNNEST(tags) AS u(t) GROUP BY t ORDER BY t NULLS LAST"))
+                .containsExactly(List.of("0", 1L), List.of("1", 2L), List.of("ALGERIA", 1L), List.of("ARGENTINA", 1L), List.of("BRAZIL", 1L),
+                        List.of("a", 1L), List.of("ünï", 1L), java.util.Arrays.asList(null, 1L));
+        assertThat(execute("SELECT column_name, data_type FROM iceberg.information_schema.columns WHERE table_name = 'tagged' ORDER BY ordinal_position"))
+                .containsExactly(List.of("id", "BIGINT"), List.of("tags", "ARRAY(VARCHAR)"), List.of("scores", "ARRAY(INTEGER)"), List.of("amounts", "ARRAY(DECIMAL(10,2))"));
+        // CREATE TABLE AS keeps the arrays; arrays of arrays have no Iceberg table here
+        assertThat(execute("CREATE TABLE iceberg.tpch.tagged_copy AS SELECT id, tags FROM iceberg.tpch.tagged WHERE id = 1")).containsExactly(List.of(1L));
+        assertThat(execute("SELECT array_join(tags, ',', 'NULL') FROM iceberg.tpch.tagged_copy")).containsExactly(List.of("a,NULL,ünï"));
+        assertThatThrownBy(() -> execute("CREATE TABLE iceberg.tpch.nested AS SELECT ARRAY[ARRAY[1, 2]] AS grid"))
+                .isInstanceOfSatisfying(OntulException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_SUPPORTED))
+                .hasMessageContaining("'grid'");
+        assertThat(catalog.tableExists(TableIdentifier.of("tpch", "nested"))).isFalse();
+    }
+
+    @Test
     void schemasAndDrops()
     {
         execute("CREATE SCHEMA iceberg.scratch");

@@ -191,8 +191,8 @@ public final class IcebergParquetBatchSource
                 continue;
             }
             Type fileField = fileSchema.getType(fileIndex.get());
-            descriptors[i] = fileSchema.getColumnDescription(new String[] {fileField.getName()});
-            loaders[i] = ParquetColumnLoaders.create(descriptors[i], column.icebergType(), task.file().location());
+            descriptors[i] = fileSchema.getColumnDescription(leafPath(fileField, column));
+            loaders[i] = ParquetColumnLoaders.create(fileSchema, descriptors[i], column.icebergType(), task.file().location());
             // deleted rows are left out value by value, which only the column reader path does
             bulkLoaders[i] = task.deletes().isEmpty() ? ParquetBulkLoaders.create(descriptors[i], column.icebergType()) : null;
             requestedFields.add(fileField);
@@ -251,11 +251,34 @@ public final class IcebergParquetBatchSource
         List<Type> fields = schemaWithIds.getFields();
         for (int i = 0; i < fields.size(); i++) {
             Type field = fields.get(i);
-            if (field.getId() != null && field.getId().intValue() == fieldId && field.isPrimitive() && field.getRepetition() != Type.Repetition.REPEATED) {
+            if (field.getId() != null && field.getId().intValue() == fieldId && field.getRepetition() != Type.Repetition.REPEATED) {
                 return Optional.of(i);
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The path of the one leaf column of a file field: the field itself, or for a list the element
+     * under its repeated group.
+     *
+     * @throws OntulException NOT_SUPPORTED for a group of several leaves (a list of structs, a map)
+     */
+    private String[] leafPath(Type fileField, IcebergColumn column)
+    {
+        List<String> path = new ArrayList<>();
+        Type type = fileField;
+        path.add(type.getName());
+        while (!type.isPrimitive()) {
+            org.apache.parquet.schema.GroupType group = type.asGroupType();
+            if (group.getFieldCount() != 1) {
+                throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' of data file %s is the Parquet group %s, which Ontul cannot read as Iceberg type %s",
+                        column.name(), task.file().location(), fileField, column.icebergType());
+            }
+            type = group.getType(0);
+            path.add(type.getName());
+        }
+        return path.toArray(String[]::new);
     }
 
     private boolean nextRowGroup()
@@ -284,7 +307,7 @@ public final class IcebergParquetBatchSource
                         continue;
                     }
                     if (store == null) {
-                        store = new ColumnReadStoreImpl(pages, new ParquetSkippingConverter(), requestedSchema, createdBy);
+                        store = new ColumnReadStoreImpl(pages, new ParquetSkippingConverter(requestedSchema), requestedSchema, createdBy);
                     }
                     columnReaders[i] = store.getColumnReader(descriptors[i]);
                 }

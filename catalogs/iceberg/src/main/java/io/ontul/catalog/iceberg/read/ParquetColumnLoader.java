@@ -22,7 +22,7 @@ abstract class ParquetColumnLoader<V extends FieldVector>
      * @param deleted null, or for each of the {@code rowCount} rows whether it is deleted
      * @param keptRows the number of rows not deleted: the value count of the vector
      */
-    final void load(ColumnReader reader, FieldVector vector, int rowCount, boolean[] deleted, int keptRows)
+    void load(ColumnReader reader, FieldVector vector, int rowCount, boolean[] deleted, int keptRows)
     {
         V output = vectorClass.cast(vector);
         allocate(output, keptRows);
@@ -57,4 +57,10 @@ abstract class ParquetColumnLoader<V extends FieldVector>
 
     /** Reads the current (non-null) value of the reader into {@code index}. */
     abstract void read(ColumnReader reader, V vector, int index);
+
+    /** Reads the current (non-null) value into {@code index} of a vector whose capacity holds it: the element of a list. */
+    final void readElement(ColumnReader reader, FieldVector vector, int index)
+    {
+        read(reader, vectorClass.cast(vector), index);
+    }
 }

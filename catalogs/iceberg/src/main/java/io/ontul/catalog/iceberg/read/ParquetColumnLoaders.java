@@ -4,10 +4,12 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.UUID;
 
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -18,11 +20,14 @@ import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
@@ -41,7 +46,52 @@ final class ParquetColumnLoaders
 
     private ParquetColumnLoaders() {}
 
-    static ParquetColumnLoader<?> create(ColumnDescriptor descriptor, Type tableType, String file)
+    /**
+     * @param fileSchema the file's schema, for the definition levels of a list and its repeated group
+     * @throws OntulException NOT_SUPPORTED when the file column cannot be read as the table column
+     */
+    static ParquetColumnLoader<?> create(MessageType fileSchema, ColumnDescriptor descriptor, Type tableType, String file)
+    {
+        if (tableType.isListType()) {
+            return list(fileSchema, descriptor, tableType.asListType(), file);
+        }
+        if (descriptor.getMaxRepetitionLevel() > 0) {
+            throw notSupported(descriptor, tableType, file);
+        }
+        return scalar(descriptor, tableType, file);
+    }
+
+    /**
+     * A list of scalars: one leaf column, repeated once (the three-level list of the Parquet spec,
+     * or the two-level form older writers used, where the repeated field is the element).
+     */
+    private static ParquetColumnLoader<?> list(MessageType fileSchema, ColumnDescriptor descriptor, Types.ListType tableType, String file)
+    {
+        String[] path = descriptor.getPath();
+        if (descriptor.getMaxRepetitionLevel() != 1 || !tableType.elementType().isPrimitiveType()) {
+            throw notSupported(descriptor, tableType, file);
+        }
+        int repeatedDepth = -1;
+        for (int depth = 1; depth <= path.length && repeatedDepth < 0; depth++) {
+            if (fileSchema.getType(Arrays.copyOf(path, depth)).isRepetition(org.apache.parquet.schema.Type.Repetition.REPEATED)) {
+                repeatedDepth = depth;
+            }
+        }
+        if (repeatedDepth < 2) {
+            throw notSupported(descriptor, tableType, file);
+        }
+        int listDefined = fileSchema.getMaxDefinitionLevel(Arrays.copyOf(path, 1));
+        int elementPresent = fileSchema.getMaxDefinitionLevel(Arrays.copyOf(path, repeatedDepth));
+        return new ListLoader(scalar(descriptor, tableType.elementType(), file), listDefined, elementPresent);
+    }
+
+    private static OntulException notSupported(ColumnDescriptor descriptor, Type tableType, String file)
+    {
+        return OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' of data file %s has Parquet type %s, which Ontul cannot read as Iceberg type %s",
+                String.join(".", descriptor.getPath()), file, descriptor.getPrimitiveType(), tableType);
+    }
+
+    private static ParquetColumnLoader<?> scalar(ColumnDescriptor descriptor, Type tableType, String file)
     {
         PrimitiveType primitive = descriptor.getPrimitiveType();
         PrimitiveTypeName physical = primitive.getPrimitiveTypeName();
@@ -75,10 +125,90 @@ final class ParquetColumnLoaders
             default -> null;
         };
         if (loader == null) {
-            throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' of data file %s has Parquet type %s, which Ontul cannot read as Iceberg type %s",
-                    String.join(".", descriptor.getPath()), file, primitive, tableType);
+            throw notSupported(descriptor, tableType, file);
         }
         return loader;
+    }
+
+    /**
+     * A list column from its one leaf: a row's values follow one another until the next value of
+     * repetition level 0; a definition level below {@code listDefined} is a NULL list, below
+     * {@code elementPresent} an empty one, below the maximum a NULL element.
+     */
+    private static final class ListLoader
+            extends ParquetColumnLoader<ListVector>
+    {
+        private final ParquetColumnLoader<?> element;
+        private final int listDefined;
+        private final int elementPresent;
+
+        ListLoader(ParquetColumnLoader<?> element, int listDefined, int elementPresent)
+        {
+            super(ListVector.class);
+            this.element = element;
+            this.listDefined = listDefined;
+            this.elementPresent = elementPresent;
+        }
+
+        @Override
+        void load(ColumnReader reader, FieldVector vector, int rowCount, boolean[] deleted, int keptRows)
+        {
+            ListVector list = (ListVector) vector;
+            list.setInitialCapacity(keptRows);
+            list.allocateNew();
+            FieldVector data = list.getDataVector();
+            int maxDefinitionLevel = reader.getDescriptor().getMaxDefinitionLevel();
+            int index = 0;
+            int elements = 0;
+            for (int row = 0; row < rowCount; row++) {
+                boolean kept = deleted == null || !deleted[row];
+                int definitionLevel = reader.getCurrentDefinitionLevel();
+                boolean isNull = definitionLevel < listDefined;
+                int start = elements;
+                // the row's values: the first, then those repeated (level 1) after it; at the chunk's end the level reads 0
+                do {
+                    definitionLevel = reader.getCurrentDefinitionLevel();
+                    if (definitionLevel >= elementPresent) {
+                        if (!kept) {
+                            if (definitionLevel == maxDefinitionLevel) {
+                                reader.skip();
+                            }
+                        }
+                        else {
+                            while (elements >= data.getValueCapacity()) {
+                                data.reAlloc();
+                            }
+                            if (definitionLevel == maxDefinitionLevel) {
+                                element.readElement(reader, data, elements);
+                            }
+                            else {
+                                data.setNull(elements);
+                            }
+                            elements++;
+                        }
+                    }
+                    reader.consume();
+                }
+                while (reader.getCurrentRepetitionLevel() > 0);
+                if (kept) {
+                    if (isNull) {
+                        list.setNull(index);
+                    }
+                    else {
+                        list.startNewValue(index);
+                        list.endValue(index, elements - start);
+                    }
+                    index++;
+                }
+            }
+            list.setValueCount(keptRows);
+        }
+
+        @Override
+        void read(ColumnReader reader, ListVector vector, int index)
+        {
+            throw new IllegalStateException("a list is read a row at a time, in load");
+        }
     }
 
     private static ParquetColumnLoader<?> time(PrimitiveTypeName physical, LogicalTypeAnnotation annotation)

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -28,12 +29,14 @@ import io.ontul.spi.TableHandle;
  * time to Time(MILLISECOND) (microseconds are truncated); timestamp and timestamp_ns to
  * Timestamp(MICROSECOND) without zone; timestamptz and timestamptz_ns to Timestamp(MICROSECOND,
  * "UTC") (TIMESTAMP WITH TIME ZONE: the instant);
- * uuid to Utf8 text marked {@code ontul.type = UUID} (Ontul's UUID); binary and fixed to Binary.
- * Nested and variant columns have no Ontul type: they are left out of the table (and logged).
+ * uuid to Utf8 text marked {@code ontul.type = UUID} (Ontul's UUID); binary and fixed to Binary;
+ * a list of any of these to a List (Ontul's ARRAY) of it. Lists of nested types, maps, structs and
+ * variant columns have no Ontul type: they are left out of the table (and logged).
  * <p>
  * Writing (CREATE TABLE): Int(8/16/32) become int, Int(64) long, timestamps of any unit
  * timestamp (with a zone: timestamptz), Time time, Date date, Utf8 string (uuid when marked
- * UUID), Binary binary.
+ * UUID), Binary binary, a List of these list (its element optional when the element field is
+ * nullable). Field ids: the top-level columns 1..n in order, then the list elements.
  */
 public final class IcebergTypes
 {
@@ -64,6 +67,21 @@ public final class IcebergTypes
         });
     }
 
+    /** The Arrow field Ontul reads an Iceberg field as (a list with its element), or empty if Ontul cannot read it. */
+    public static Optional<Field> toArrowField(String name, Type type, boolean nullable)
+    {
+        if (type.isListType()) {
+            Types.NestedField element = type.asListType().fields().get(0);
+            if (!element.type().isPrimitiveType()) {
+                return Optional.empty();
+            }
+            return toArrowField("element", element.type(), element.isOptional())
+                    .map(child -> new Field(name, new FieldType(nullable, ArrowType.List.INSTANCE, null), List.of(child)));
+        }
+        Map<String, String> metadata = type.typeId() == Type.TypeID.UUID ? Map.of(TableHandle.TYPE_METADATA, TableHandle.UUID_TYPE) : null;
+        return toArrow(type).map(arrowType -> new Field(name, new FieldType(nullable, arrowType, null, metadata), null));
+    }
+
     /** Whether a timestamp type holds instants (timestamptz, timestamptz_ns). */
     public static boolean adjustsToUtc(Type type)
     {
@@ -76,14 +94,12 @@ public final class IcebergTypes
     {
         List<IcebergColumn> columns = new ArrayList<>();
         for (Types.NestedField field : schema.columns()) {
-            Optional<ArrowType> arrowType = toArrow(field.type());
-            if (arrowType.isEmpty()) {
+            Optional<Field> arrowField = toArrowField(field.name(), field.type(), field.isOptional());
+            if (arrowField.isEmpty()) {
                 skipped.add(field);
                 continue;
             }
-            Map<String, String> metadata = field.type().typeId() == Type.TypeID.UUID ? Map.of(TableHandle.TYPE_METADATA, TableHandle.UUID_TYPE) : null;
-            columns.add(new IcebergColumn(field.name(), field.fieldId(), field.type(), field.isRequired(),
-                    new Field(field.name(), new FieldType(field.isOptional(), arrowType.get(), null, metadata), null)));
+            columns.add(new IcebergColumn(field.name(), field.fieldId(), field.type(), field.isRequired(), arrowField.get()));
         }
         return List.copyOf(columns);
     }
@@ -98,11 +114,13 @@ public final class IcebergTypes
         List<Types.NestedField> fields = new ArrayList<>();
         Set<String> names = new HashSet<>();
         int id = 1;
+        // the elements of lists are numbered after the top-level columns, as Iceberg numbers new schemas
+        int[] nestedId = {columns.getFields().size()};
         for (Field field : columns.getFields()) {
             if (!names.add(field.getName())) {
                 throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "Column '%s' specified more than once in table '%s'", field.getName(), tableName);
             }
-            Type type = toIceberg(tableName, field);
+            Type type = toIceberg(tableName, field, field.getName(), () -> ++nestedId[0]);
             fields.add(field.isNullable() ? Types.NestedField.optional(id, field.getName(), type) : Types.NestedField.required(id, field.getName(), type));
             id++;
         }
@@ -114,9 +132,19 @@ public final class IcebergTypes
         return new Schema(fields, identifiers);
     }
 
-    private static Type toIceberg(String tableName, Field field)
+    private static Type toIceberg(String tableName, Field field, String column, IntSupplier nextId)
     {
         ArrowType type = field.getType();
+        if (type.getTypeID() == ArrowType.ArrowTypeID.List) {
+            Field element = field.getChildren().get(0);
+            if (element.getType().getTypeID() == ArrowType.ArrowTypeID.List || element.getType().getTypeID() == ArrowType.ArrowTypeID.Struct) {
+                throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' of table '%s' has type %s, which Iceberg tables written by Ontul do not support (arrays of scalar types only)",
+                        column, tableName, type);
+            }
+            int elementId = nextId.getAsInt();
+            Type elementType = toIceberg(tableName, element, column, nextId);
+            return element.isNullable() ? Types.ListType.ofOptional(elementId, elementType) : Types.ListType.ofRequired(elementId, elementType);
+        }
         Type converted = switch (type.getTypeID()) {
             case Bool -> Types.BooleanType.get();
             case Int -> {
@@ -139,7 +167,7 @@ public final class IcebergTypes
             default -> null;
         };
         if (converted == null) {
-            throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' of table '%s' has type %s, which Iceberg tables written by Ontul do not support", field.getName(), tableName, type);
+            throw OntulException.userError(ErrorCode.NOT_SUPPORTED, "Column '%s' of table '%s' has type %s, which Iceberg tables written by Ontul do not support", column, tableName, type);
         }
         return converted;
     }

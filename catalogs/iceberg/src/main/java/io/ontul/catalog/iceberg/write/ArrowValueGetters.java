@@ -8,6 +8,8 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import org.apache.arrow.vector.BigIntVector;
@@ -29,6 +31,7 @@ import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.avro.util.Utf8;
@@ -62,6 +65,7 @@ final class ArrowValueGetters
             case DATE -> date(vector);
             case TIME -> time(vector);
             case TIMESTAMP, TIMESTAMP_NANO -> timestamp(vector, type);
+            case LIST -> vector instanceof ListVector list ? list(list, type.asListType(), column, tableName) : null;
             default -> null;
         };
         if (getter == null) {
@@ -205,6 +209,29 @@ final class ArrowValueGetters
             catch (IllegalArgumentException e) {
                 throw OntulException.userError(ErrorCode.INVALID_CAST, "Value '%s' for uuid column '%s' of table '%s' is not a UUID", value, column, tableName);
             }
+        };
+    }
+
+    /** A java.util.List of the elements, each as the element type's getter gives it (Iceberg's generic writers take any List). */
+    private static ArrowValueGetter list(ListVector list, Types.ListType type, String column, String tableName)
+    {
+        ArrowValueGetter element = create(list.getDataVector(), type.elementType(), column, tableName);
+        boolean required = type.isElementRequired();
+        return row -> {
+            if (list.isNull(row)) {
+                return null;
+            }
+            int start = list.getElementStartIndex(row);
+            int end = list.getElementEndIndex(row);
+            List<Object> values = new ArrayList<>(end - start);
+            for (int index = start; index < end; index++) {
+                Object value = element.get(index);
+                if (value == null && required) {
+                    throw OntulException.userError(ErrorCode.INVALID_ARGUMENT, "NULL element not allowed in column '%s' of table '%s', whose elements are required", column, tableName);
+                }
+                values.add(value);
+            }
+            return values;
         };
     }
 
