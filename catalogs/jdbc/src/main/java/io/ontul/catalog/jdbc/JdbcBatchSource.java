@@ -13,6 +13,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import io.ontul.catalog.jdbc.dialect.JdbcDialect;
 import io.ontul.catalog.jdbc.query.JdbcQuery;
 import io.ontul.catalog.jdbc.query.ResultColumn;
+import io.ontul.catalog.jdbc.type.UnsupportedValueException;
 import io.ontul.spi.BatchSource;
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -214,6 +216,9 @@ public final class JdbcBatchSource
         catch (ArithmeticException e) {
             throw new OntulException(ErrorCode.NUMERIC_OVERFLOW, "Cannot read column '%s' of table '%s': %s".formatted(resultColumn.name(), table.qualifiedName(), e.getMessage()), e);
         }
+        catch (UnsupportedValueException e) {
+            throw new OntulException(ErrorCode.NOT_SUPPORTED, "Cannot read column '%s' of table '%s': %s".formatted(resultColumn.name(), table.qualifiedName(), e.getMessage()), e);
+        }
         catch (SQLException e) {
             // a value the driver cannot convert (PostgreSQL's NaN numeric, say) is not a connection problem
             if (e.getSQLState() == null || !e.getSQLState().startsWith("08")) {
@@ -224,12 +229,16 @@ public final class JdbcBatchSource
         }
     }
 
+    /** The bytes the variable-width vectors hold, and the elements of arrays (a row may hold many of any type). */
     private static long textBytes(List<FieldVector> vectors)
     {
         long bytes = 0;
         for (FieldVector vector : vectors) {
             if (vector instanceof BaseVariableWidthVector variableWidth) {
                 bytes += variableWidth.getDataBuffer().capacity();
+            }
+            else if (vector instanceof ListVector list) {
+                bytes += list.getDataVector().getDataBuffer().capacity();
             }
         }
         return bytes;

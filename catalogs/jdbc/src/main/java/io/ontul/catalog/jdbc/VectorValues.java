@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -27,6 +28,7 @@ import org.apache.arrow.vector.TimeStampSecVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
 
 import io.ontul.spi.ErrorCode;
 import io.ontul.spi.OntulException;
@@ -34,7 +36,8 @@ import io.ontul.spi.OntulException;
 /**
  * Values of Arrow vectors as the Java objects statements bind: Long for integers, Float, Double,
  * BigDecimal, String, Boolean, byte[], LocalDate, LocalTime, LocalDateTime (timestamps without zone)
- * and OffsetDateTime in UTC (timestamps with one: instants).
+ * and OffsetDateTime in UTC (timestamps with one: instants); an ARRAY is a List of such values
+ * (NULL elements as null).
  */
 final class VectorValues
 {
@@ -108,6 +111,15 @@ final class VectorValues
         }
         if (vector instanceof TimeStampNanoVector nanos) {
             return dateTime(nanos.get(row), 1_000_000_000L);
+        }
+        if (vector instanceof ListVector list) {
+            FieldVector elements = list.getDataVector();
+            int start = list.getElementStartIndex(row);
+            Object[] values = new Object[list.getElementEndIndex(row) - start];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = value(elements, start + i);
+            }
+            return Arrays.asList(values);
         }
         throw OntulException.userError(ErrorCode.TYPE_MISMATCH, "Cannot write values of type %s (column '%s') to a JDBC table", vector.getField().getType(), vector.getField().getName());
     }

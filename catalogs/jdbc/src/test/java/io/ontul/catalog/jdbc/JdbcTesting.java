@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 
 import io.ontul.catalog.jdbc.testing.TestingPostgres;
 import io.ontul.engine.api.Engine;
@@ -62,10 +63,16 @@ final class JdbcTesting
         return Engine.create(new EngineConfig(Map.of(), Map.of(CATALOG, catalogProperties)));
     }
 
+    /** The rows of a statement as {@link ResultRows#drain(QueryResult)} gives them, with ARRAYs as Lists ({@link #value}). */
     static List<List<Object>> execute(Session session, String sql)
     {
         try (QueryResult result = session.execute(sql)) {
-            return ResultRows.drain(result);
+            List<List<Object>> rows = new ArrayList<>();
+            VectorSchemaRoot batch;
+            while ((batch = result.nextBatch()) != null) {
+                rows.addAll(rows(batch));
+            }
+            return rows;
         }
     }
 
@@ -86,17 +93,37 @@ final class JdbcTesting
             VectorSchemaRoot batch;
             while ((batch = source.next()) != null) {
                 try (VectorSchemaRoot owned = batch) {
-                    List<FieldVector> vectors = owned.getFieldVectors();
-                    for (int row = 0; row < owned.getRowCount(); row++) {
-                        Object[] values = new Object[vectors.size()];
-                        for (int column = 0; column < values.length; column++) {
-                            values[column] = ResultRows.value(vectors.get(column), row);
-                        }
-                        rows.add(Arrays.asList(values));
-                    }
+                    rows.addAll(rows(owned));
                 }
             }
         }
         return rows;
+    }
+
+    private static List<List<Object>> rows(VectorSchemaRoot batch)
+    {
+        List<List<Object>> rows = new ArrayList<>();
+        List<FieldVector> vectors = batch.getFieldVectors();
+        for (int row = 0; row < batch.getRowCount(); row++) {
+            Object[] values = new Object[vectors.size()];
+            for (int column = 0; column < values.length; column++) {
+                values[column] = value(vectors.get(column), row);
+            }
+            rows.add(Arrays.asList(values));
+        }
+        return rows;
+    }
+
+    /** {@link ResultRows#value}, with an ARRAY as a List of such values. */
+    static Object value(FieldVector vector, int row)
+    {
+        if (vector instanceof ListVector list && !list.isNull(row)) {
+            List<Object> elements = new ArrayList<>();
+            for (int index = list.getElementStartIndex(row); index < list.getElementEndIndex(row); index++) {
+                elements.add(value(list.getDataVector(), index));
+            }
+            return elements;
+        }
+        return ResultRows.value(vector, row);
     }
 }

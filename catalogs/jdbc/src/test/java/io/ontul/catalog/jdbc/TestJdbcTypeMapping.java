@@ -111,7 +111,7 @@ class TestJdbcTypeMapping
         List<Field> fields = table.columns().getFields();
         assertThat(fields.stream().map(Field::getName)).containsExactly(
                 "id", "c_smallint", "c_integer", "c_bigint", "c_numeric", "c_numeric_plain", "c_real", "c_double", "c_text", "c_varchar", "c_char",
-                "c_bool", "c_date", "c_timestamp", "c_timestamp3", "c_timestamptz", "c_time", "c_uuid", "c_bytea", "c_mood");
+                "c_bool", "c_date", "c_timestamp", "c_timestamp3", "c_timestamptz", "c_time", "c_uuid", "c_int_array", "c_bytea", "c_mood");
         assertThat(fields.stream().map(Field::getType)).containsExactly(
                 new ArrowType.Int(32, true),
                 new ArrowType.Int(16, true),
@@ -131,6 +131,7 @@ class TestJdbcTypeMapping
                 new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC"),
                 new ArrowType.Time(TimeUnit.MILLISECOND, 32),
                 ArrowType.Utf8.INSTANCE,
+                ArrowType.List.INSTANCE,
                 ArrowType.Binary.INSTANCE,
                 ArrowType.Utf8.INSTANCE);
         assertThat(fields.get(0).isNullable()).isFalse();
@@ -139,6 +140,7 @@ class TestJdbcTypeMapping
         assertThat(fields.get(9).getMetadata()).containsEntry("ontul.type", "VARCHAR(20)");
         assertThat(fields.get(10).getMetadata()).containsEntry("ontul.type", "CHAR(5)");
         assertThat(fields.get(17).getMetadata()).as("uuid is Ontul's UUID").containsEntry("ontul.type", "UUID");
+        assertThat(fields.get(18).getChildren()).as("integer[] is ARRAY(INTEGER)").containsExactly(Field.nullable("element", new ArrowType.Int(32, true)));
         assertThat(table.statistics().uniqueKeys()).containsExactly(List.of("id"));
     }
 
@@ -158,6 +160,7 @@ class TestJdbcTypeMapping
                 java.time.Instant.parse("2024-01-02T01:04:05.123456Z"),
                 LocalDateTime.parse("1970-01-01T13:14:15.678"),
                 "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+                List.of(1L, 2L),
                 new byte[] {1, 2},
                 "happy");
         Object[] nulls = new Object[columns.size()];
@@ -236,8 +239,8 @@ class TestJdbcTypeMapping
         try (Engine engine = JdbcTesting.createEngine(Map.copyOf(postgres.catalogProperties()))) {
             Session session = engine.createSession("test");
             List<List<Object>> rows = JdbcTesting.execute(session, "DESCRIBE " + CATALOG + "." + SCHEMA + ".all_types");
-            assertThat(rows.stream().map(row -> row.get(0))).doesNotContain("c_json", "c_int_array").contains("c_uuid", "c_timestamptz", "c_bytea");
-            assertThat(rows).contains(List.of("c_uuid", "UUID", "YES"), List.of("c_bytea", "VARBINARY", "YES"));
+            assertThat(rows.stream().map(row -> row.get(0))).doesNotContain("c_json", "c_jsonb", "c_interval").contains("c_uuid", "c_timestamptz", "c_bytea");
+            assertThat(rows).contains(List.of("c_uuid", "UUID", "YES"), List.of("c_bytea", "VARBINARY", "YES"), List.of("c_int_array", "ARRAY(INTEGER)", "YES"));
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
@@ -24,13 +25,18 @@ import io.ontul.catalog.jdbc.type.StandardColumnMappings;
 import io.ontul.catalog.jdbc.type.ValueBinders;
 import io.ontul.spi.ColumnPredicate.Operator;
 import io.ontul.spi.ColumnStatistics;
+import io.ontul.spi.ErrorCode;
+import io.ontul.spi.OntulException;
 
 /**
  * PostgreSQL ({@code jdbc:postgresql:}). Results are streamed with a cursor, which needs a
  * transaction (autocommit off). Text columns ({@code text}, {@code varchar}, {@code name}) take
  * every predicate; ranges compare in the {@code "C"} collation (code point order, as the engine).
  * Aggregates run in the database (sum of bigint is numeric there: exact, checked against the
- * engine's range when read).
+ * engine's range when read). One-dimensional arrays of the scalar types mapped here are the
+ * engine's ARRAYs both ways ({@code _int4} is {@code ARRAY(INTEGER)}, {@code ARRAY(VARCHAR)} is
+ * created as {@code text[]}); PostgreSQL's type does not say how many dimensions a value has, so a
+ * multi-dimensional value fails the query when it is read.
  */
 public final class PostgreSqlDialect
         implements JdbcDialect
@@ -40,6 +46,25 @@ public final class PostgreSqlDialect
     private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "name");
     private static final Set<String> UNSUPPORTED_TYPES = Set.of("bit", "varbit", "money", "timetz", "interval", "json", "jsonb", "xml");
     private static final PredicatePushdown TEXT_PUSHDOWN = new PredicatePushdown(EnumSet.allOf(Operator.class), true, Optional.of("C"));
+    /** The JDBC types of the element types whose arrays ({@code _int4}, ...) are mapped: their elements map as columns of these types do. */
+    private static final Map<String, Integer> ARRAY_ELEMENT_TYPES = Map.ofEntries(
+            Map.entry("bool", Types.BOOLEAN),
+            Map.entry("int2", Types.SMALLINT),
+            Map.entry("int4", Types.INTEGER),
+            Map.entry("int8", Types.BIGINT),
+            Map.entry("float4", Types.REAL),
+            Map.entry("float8", Types.DOUBLE),
+            Map.entry("numeric", Types.NUMERIC),
+            Map.entry("text", Types.VARCHAR),
+            Map.entry("varchar", Types.VARCHAR),
+            Map.entry("name", Types.VARCHAR),
+            Map.entry("bpchar", Types.CHAR),
+            Map.entry("date", Types.DATE),
+            Map.entry("time", Types.TIME),
+            Map.entry("timestamp", Types.TIMESTAMP),
+            Map.entry("timestamptz", Types.TIMESTAMP_WITH_TIMEZONE),
+            Map.entry("uuid", Types.OTHER),
+            Map.entry("bytea", Types.BINARY));
 
     @Override
     public String name()
@@ -88,8 +113,11 @@ public final class PostgreSqlDialect
     public Optional<ColumnMapping> columnMapping(RemoteColumn column)
     {
         String typeName = column.typeName().toLowerCase(Locale.ROOT);
-        if (UNSUPPORTED_TYPES.contains(typeName) || typeName.startsWith("_")) {
+        if (UNSUPPORTED_TYPES.contains(typeName)) {
             return Optional.empty();
+        }
+        if (typeName.startsWith("_")) {
+            return arrayMapping(column, typeName.substring(1));
         }
         return switch (typeName) {
             case "bool" -> Optional.of(StandardColumnMappings.bool());
@@ -104,14 +132,39 @@ public final class PostgreSqlDialect
         };
     }
 
+    /**
+     * An array of a type {@link #ARRAY_ELEMENT_TYPES} lists, or empty. The driver describes an array
+     * column with its element's length, precision and scale ({@code numeric(10,2)[]} has size 10
+     * and 2 digits), so the element is mapped as a column of the element type with them.
+     */
+    private Optional<ColumnMapping> arrayMapping(RemoteColumn column, String elementTypeName)
+    {
+        Integer elementJdbcType = ARRAY_ELEMENT_TYPES.get(elementTypeName);
+        if (elementJdbcType == null) {
+            return Optional.empty();
+        }
+        RemoteColumn element = new RemoteColumn(column.name(), elementJdbcType, elementTypeName, column.columnSize(), column.decimalDigits(), true);
+        return columnMapping(element).map(mapping -> StandardColumnMappings.array(mapping, elementTypeName));
+    }
+
     private static boolean isUserDefinedText(RemoteColumn column, String typeName)
     {
         return (column.jdbcType() == Types.VARCHAR || column.jdbcType() == Types.CHAR) && !TEXT_TYPES.contains(typeName) && !typeName.equals("bpchar");
     }
 
+    /** An ARRAY is an array of its element's type ({@code integer[]}); an array of arrays is refused. */
     @Override
     public String columnType(Field field)
     {
+        if (field.getType() instanceof ArrowType.List) {
+            Field element = field.getChildren().get(0);
+            if (element.getType() instanceof ArrowType.List) {
+                throw OntulException.userError(ErrorCode.NOT_SUPPORTED,
+                        "Column '%s' is an array of arrays, which cannot be stored in %s: only arrays of scalar types are", field.getName(), name());
+            }
+            // the column's name, so that an element type PostgreSQL cannot hold is reported as the column's
+            return TYPE_NAMES.columnType(name(), new Field(field.getName(), element.getFieldType(), null)) + "[]";
+        }
         return TYPE_NAMES.columnType(name(), field);
     }
 

@@ -4,6 +4,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -14,6 +17,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
@@ -23,11 +27,13 @@ import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
 
 /**
  * The readers of the standard mappings. A value that has no representation in the engine's type
  * (a decimal with too many digits, PostgreSQL's {@code infinity} dates) throws
- * {@link ArithmeticException}, which the source reports naming the column.
+ * {@link ArithmeticException}, which the source reports naming the column; a value of another
+ * shape (a multi-dimensional array) throws {@link UnsupportedValueException}.
  */
 public final class ColumnReaders
 {
@@ -209,6 +215,42 @@ public final class ColumnReaders
                 throw new ArithmeticException("value %s does not fit DECIMAL(%d,%d)".formatted(value.toPlainString(), precision, scale));
             }
             ((DecimalVector) vector).setSafe(row, scaled);
+        };
+    }
+
+    /**
+     * A one-dimensional SQL ARRAY into a {@link ListVector}: the elements come from
+     * {@link Array#getResultSet()} (its second column holds them) and each is read by the element
+     * type's own reader into the list's data vector. NULL arrays, NULL elements and empty arrays
+     * are kept; the array's lower bound is not (PostgreSQL's {@code '[0:1]={5,6}'} is read as
+     * {@code ARRAY[5, 6]}). An array of arrays (PostgreSQL's multi-dimensional arrays, which any
+     * row of an array column may hold) throws {@link UnsupportedValueException}.
+     */
+    public static ColumnReader array(ColumnReader element)
+    {
+        return (resultSet, index, vector, row) -> {
+            ListVector list = (ListVector) vector;
+            Array array = resultSet.getArray(index);
+            if (array == null) {
+                list.setNull(row);
+                return;
+            }
+            try (ResultSet elements = array.getResultSet()) {
+                if (elements.getMetaData().getColumnType(2) == Types.ARRAY) {
+                    throw new UnsupportedValueException("a row holds a multi-dimensional array, and only one-dimensional arrays can be read");
+                }
+                FieldVector data = list.getDataVector();
+                int start = list.startNewValue(row);
+                int count = 0;
+                while (elements.next()) {
+                    element.read(elements, 2, data, start + count);
+                    count++;
+                }
+                list.endValue(row, count);
+            }
+            finally {
+                array.free();
+            }
         };
     }
 

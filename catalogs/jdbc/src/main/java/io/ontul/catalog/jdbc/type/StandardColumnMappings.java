@@ -138,6 +138,21 @@ public final class StandardColumnMappings
                 fractionalDigits > 6 ? PredicatePushdown.nullChecksOnly() : PredicatePushdown.comparisons());
     }
 
+    /**
+     * A PostgreSQL array of {@code element}'s values (an ARRAY of the element's type), bound as an
+     * array of {@code elementTypeName}. Only null checks are pushed: the engine compares arrays
+     * element by element with its own rules, and its arrays do not keep PostgreSQL's lower bounds.
+     */
+    public static ColumnMapping array(ColumnMapping element, String elementTypeName)
+    {
+        if (element.element().isPresent()) {
+            throw new IllegalArgumentException("arrays of arrays are not mapped");
+        }
+        boolean withTimeZone = element.type() instanceof ArrowType.Timestamp timestamp && timestamp.getTimezone() != null;
+        return new ColumnMapping(ArrowType.List.INSTANCE, Map.of(), Optional.of(element), ColumnReaders.array(element.reader()),
+                ValueBinders.array(elementTypeName, withTimeZone), PredicatePushdown.nullChecksOnly());
+    }
+
     /** A timestamp with a time zone: the engine's TIMESTAMP WITH TIME ZONE, the instant (held as UTC). */
     public static ColumnMapping timestampWithTimeZone(int fractionalDigits)
     {

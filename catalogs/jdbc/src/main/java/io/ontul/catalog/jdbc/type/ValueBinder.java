@@ -7,7 +7,8 @@ import java.sql.SQLException;
  * Binds a value of a column as a statement parameter: predicate values, split bounds and the rows
  * of INSERT. Values are the plain Java objects of {@link io.ontul.spi.ColumnPredicate} (Long for
  * every integer, Double, BigDecimal, String, LocalDate, LocalTime, LocalDateTime, Boolean), plus
- * Float for REAL columns. Never null: callers bind NULL with {@link PreparedStatement#setNull}
+ * Float for REAL columns and, for array columns, a List of such values (NULL elements as null).
+ * Never null: callers bind NULL with {@link PreparedStatement#setNull}
  * and the column's JDBC type.
  */
 @FunctionalInterface
