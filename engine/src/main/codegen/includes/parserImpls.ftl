@@ -201,6 +201,30 @@ SqlNode SqlSetSession() :
 }
 
 /**
+ * SET TIME ZONE 'zone' | LOCAL | DEFAULT (PostgreSQL's and Trino's): the session property
+ * time_zone; LOCAL and DEFAULT unset it (UTC).
+ */
+SqlNode SqlSetTimeZone() :
+{
+    final Span s;
+    final SqlNode value;
+}
+{
+    <SET> { s = span(); } <TIME> <ZONE>
+    (
+        value = StringLiteral()
+        {
+            return new SqlSetSession(s.end(this), new SqlIdentifier("time_zone", s.pos()), (SqlLiteral) SqlLiteral.unchain(value));
+        }
+    |
+        ( <LOCAL> | <DEFAULT_> )
+        {
+            return new SqlResetSession(s.end(this), new SqlIdentifier("time_zone", s.pos()));
+        }
+    )
+}
+
+/**
  * RESET SESSION [catalog.]name
  */
 SqlNode SqlResetSession() :

@@ -20,7 +20,9 @@ public final class SessionProperties
     public static final String QUERY_MAX_PLANNING_TIME = "query_max_planning_time";
     /** {@code none} (default) or {@code query}: a read-only query that loses a worker before its first rows runs again, once. */
     public static final String RETRY_POLICY = "retry_policy";
-    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY, QUERY_MAX_RUN_TIME, QUERY_MAX_PLANNING_TIME, RETRY_POLICY);
+    /** The session's time zone ({@code SET TIME ZONE 'Europe/Berlin'}); UTC unless set. */
+    public static final String TIME_ZONE = "time_zone";
+    private static final Set<String> KNOWN = Set.of(QUERY_MAX_MEMORY, QUERY_MAX_RUN_TIME, QUERY_MAX_PLANNING_TIME, RETRY_POLICY, TIME_ZONE);
 
     private SessionProperties() {}
 
@@ -45,6 +47,9 @@ public final class SessionProperties
         }
         if (key.equals(QUERY_MAX_RUN_TIME) || key.equals(QUERY_MAX_PLANNING_TIME)) {
             Durations.parse(value, key);
+        }
+        if (key.equals(TIME_ZONE)) {
+            io.ontul.engine.expression.ZonedTimestamps.sessionZone(value);
         }
         if (key.equals(RETRY_POLICY) && !value.equalsIgnoreCase("none") && !value.equalsIgnoreCase("query")) {
             throw new OntulException(ErrorCode.INVALID_ARGUMENT, "Invalid value '" + value + "' for session property " + RETRY_POLICY + ": expected 'none' or 'query'");
@@ -102,6 +107,13 @@ public final class SessionProperties
             return DataSize.parse(value, QUERY_MAX_MEMORY);
         }
         return DataSize.parse(config.property(EngineConfig.QUERY_MAX_MEMORY, "2GB"), EngineConfig.QUERY_MAX_MEMORY);
+    }
+
+    /** The session's time zone, as {@code ZonedTimestamps.sessionZone} writes it: {@code UTC} unless set. */
+    public static String timeZone(Map<String, String> session)
+    {
+        String value = session.get(TIME_ZONE);
+        return value == null ? "UTC" : io.ontul.engine.expression.ZonedTimestamps.sessionZone(value);
     }
 
     /** Whether the session asked for failed queries to run again ({@value #RETRY_POLICY} = 'query'). */

@@ -1628,6 +1628,10 @@ final class RowCodeGenerator
             case "UUID" -> BINARY + "randomUuid()";
             case "AT TIME ZONE" -> ZONED + (args.get(0).type().getSqlTypeName() == SqlTypeName.TIMESTAMP_TZ ? "toLocal(" : "fromLocal(")
                     + rescaleTimestamp(args.get(0).value(), args.get(0).type(), type) + ", " + isMicros(type) + ", " + args.get(1).value() + ")";
+            case "$TIMESTAMP_TZ_FROM_TEXT" -> ZONED + "parse(" + args.get(0).value() + ", " + isMicros(type) + ", " + args.get(1).value() + ")";
+            case "$TIMESTAMP_TZ_TO_TEXT" -> ZONED + "format(" + args.get(0).value() + ", " + isMicros(args.get(0).type()) + ", " + args.get(1).value() + ")";
+            // the planner writes the session's zone in its place where one is set (plan.SessionTimeZone)
+            case "CURRENT_TIMEZONE" -> "\"UTC\"";
             case "WITH_TIMEZONE" -> ZONED + "fromLocal(" + rescaleTimestamp(args.get(0).value(), args.get(0).type(), type) + ", " + isMicros(type) + ", " + args.get(1).value() + ")";
             case "CARDINALITY" -> castLong("((long) " + args.get(0).value() + ".size())", type);
             // each element as its text (CAST AS VARCHAR), as Trino prints it

@@ -17,8 +17,10 @@ import io.ontul.spi.OntulException;
 
 /**
  * TIMESTAMP WITH TIME ZONE, as PostgreSQL and DuckDB have it: an instant, held as epoch
- * milliseconds or microseconds (UTC). The session's time zone is UTC: text without a zone is
- * read in it, values print in it, and CAST to and from TIMESTAMP keeps the digits. {@code AT
+ * milliseconds or microseconds (UTC). The session's time zone ({@code SET TIME ZONE}, UTC unless
+ * set) is where text without a zone is read and values print; the planner passes it to the
+ * two-argument forms here ({@code plan.SessionTimeZone}), and in UTC CAST to and from TIMESTAMP
+ * keeps the digits. {@code AT
  * TIME ZONE} moves between the two types in any zone (IANA names such as
  * {@code Europe/Berlin}, or offsets such as {@code +02:00}), with the zone's rules for daylight
  * saving: a local time the clocks skip is moved forward by the gap, one they repeat takes the
@@ -36,6 +38,12 @@ public final class ZonedTimestamps
     /** {@code CAST(text AS TIMESTAMP WITH TIME ZONE)}: a date and time with an optional offset or zone name (UTC without one). */
     public static long parse(String text, boolean micros)
     {
+        return parse(text, micros, "UTC");
+    }
+
+    /** {@code CAST(text AS TIMESTAMP WITH TIME ZONE)} in a session whose time zone is {@code sessionZone}: text without a zone is a local time there. */
+    public static long parse(String text, boolean micros, String sessionZone)
+    {
         Matcher matcher = TEXT.matcher(text);
         if (!matcher.matches()) {
             throw Functions.invalidCast(text, "TIMESTAMP WITH TIME ZONE");
@@ -43,7 +51,7 @@ public final class ZonedTimestamps
         try {
             LocalDate date = LocalDate.parse(normalizeDate(matcher.group(1)));
             LocalDateTime local = matcher.group(2) == null ? date.atStartOfDay() : LocalDateTime.of(date, java.time.LocalTime.parse(normalizeTime(matcher.group(2))));
-            ZoneId zone = matcher.group(3) == null ? ZoneOffset.UTC : zone(matcher.group(3));
+            ZoneId zone = zone(matcher.group(3) == null ? sessionZone : matcher.group(3));
             return epoch(local.atZone(zone).toInstant(), micros);
         }
         catch (DateTimeException e) {
@@ -55,6 +63,24 @@ public final class ZonedTimestamps
     public static String format(long value, boolean micros)
     {
         return Functions.timestampToString(value, micros) + " UTC";
+    }
+
+    /** The text of an instant in a session's zone: its local time there and the zone as the session named it ({@code 2024-01-02 04:04:05.678 Europe/Berlin}). */
+    public static String format(long value, boolean micros, String sessionZone)
+    {
+        return Functions.timestampToString(toLocal(value, micros, sessionZone), micros) + " " + zone(sessionZone).getId();
+    }
+
+    /**
+     * The session time zone {@code SET TIME ZONE} names, as the engine writes it: a name such as
+     * {@code Europe/Berlin}, an offset as {@code +02:00}, {@code UTC}.
+     *
+     * @throws io.ontul.spi.OntulException INVALID_ARGUMENT naming an unknown zone
+     */
+    public static String sessionZone(String name)
+    {
+        ZoneId zone = zone(name);
+        return zone.equals(ZoneOffset.UTC) ? "UTC" : zone.getId();
     }
 
     /** {@code instant AT TIME ZONE zone}: the local date and time there, as a TIMESTAMP. */

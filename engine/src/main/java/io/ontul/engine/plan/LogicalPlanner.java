@@ -103,6 +103,8 @@ public final class LogicalPlanner
     /** The views read by the query or view being converted, innermost first. */
     private final Deque<Set<io.ontul.engine.security.Securable>> viewsReadBy = new ArrayDeque<>();
     private final Set<String> viewsRead = new LinkedHashSet<>();
+    /** The session's time zone (SET TIME ZONE), as {@code ZonedTimestamps.sessionZone} writes it. */
+    private String timeZone = "UTC";
 
     /**
      * @param access what the statement's user may do: {@link #toOptimizedRel} checks SELECT on every
@@ -133,6 +135,13 @@ public final class LogicalPlanner
                         .withDefaultNullCollation(NullCollation.LAST)
                         .withConformance(CONFORMANCE)
                         .withTypeCoercionFactory(io.ontul.engine.type.OntulTypeCoercion::new));
+    }
+
+    /** Plans in a session whose time zone is {@code zone} ({@link SessionTimeZone}); UTC unless set. */
+    public LogicalPlanner withTimeZone(String zone)
+    {
+        this.timeZone = requireNonNull(zone, "zone is null");
+        return this;
     }
 
     public SqlValidator validator()
@@ -187,6 +196,7 @@ public final class LogicalPlanner
         views.addAll(TablesRead.of(root.rel, viewScans));
         access.checkSelect(views);
         RelNode rel = ValuesLiterals.coerce(withPolicies(root.rel), cluster.getRexBuilder());
+        rel = SessionTimeZone.apply(rel, timeZone, cluster.getRexBuilder());
         RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
 
         rel = hep(rel, false,

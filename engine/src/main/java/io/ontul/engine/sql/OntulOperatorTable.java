@@ -86,7 +86,7 @@ public final class OntulOperatorTable
             org.apache.calcite.sql.type.OperandTypes.STRING_STRING, org.apache.calcite.sql.SqlFunctionCategory.TIMEDATE);
 
     /** Trino's {@code try(x)}: x, or NULL where computing it fails on the data. */
-    static final org.apache.calcite.sql.SqlFunction TRY = new org.apache.calcite.sql.SqlFunction("TRY", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
+    public static final org.apache.calcite.sql.SqlFunction TRY = new org.apache.calcite.sql.SqlFunction("TRY", org.apache.calcite.sql.SqlKind.OTHER_FUNCTION,
             org.apache.calcite.sql.type.ReturnTypes.ARG0_FORCE_NULLABLE, null,
             org.apache.calcite.sql.type.OperandTypes.ANY, org.apache.calcite.sql.SqlFunctionCategory.SYSTEM);
 
@@ -214,6 +214,24 @@ public final class OntulOperatorTable
                     binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable()),
             null, OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.CHARACTER), SqlFunctionCategory.TIMEDATE);
 
+    /** Trino's {@code current_timezone()}: the session's time zone ({@code SET TIME ZONE}), UTC unless set. */
+    static final SqlFunction CURRENT_TIMEZONE = new SqlFunction("CURRENT_TIMEZONE", SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(SqlTypeName.VARCHAR), null,
+            OperandTypes.NILADIC, SqlFunctionCategory.SYSTEM);
+
+    /**
+     * {@code CAST(text AS TIMESTAMP WITH TIME ZONE)} in a session with a time zone:
+     * {@code $timestamp_tz_from_text(text, zone)}, text without a zone read in the session's. Not
+     * callable from SQL: the planner writes it ({@code plan.SessionTimeZone}) with the type of the cast.
+     */
+    public static final SqlFunction TIMESTAMP_TZ_FROM_TEXT = new SqlFunction("$TIMESTAMP_TZ_FROM_TEXT", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.explicit(SqlTypeName.TIMESTAMP_TZ, 6).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
+            OperandTypes.family(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER), SqlFunctionCategory.TIMEDATE);
+
+    /** {@code CAST(instant AS VARCHAR)} in a session with a time zone: its local time there and the zone's name; written by the planner only. */
+    public static final SqlFunction TIMESTAMP_TZ_TO_TEXT = new SqlFunction("$TIMESTAMP_TZ_TO_TEXT", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.explicit(SqlTypeName.VARCHAR).andThen(org.apache.calcite.sql.type.SqlTypeTransforms.TO_NULLABLE), null,
+            OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.CHARACTER), SqlFunctionCategory.TIMEDATE);
+
     /** {@code uuid()}: a random UUID, another for every row. */
     static final SqlFunction UUID = new SqlFunction("UUID", SqlKind.OTHER_FUNCTION, ReturnTypes.explicit(SqlTypeName.UUID), null,
             OperandTypes.NILADIC, SqlFunctionCategory.SYSTEM)
@@ -233,7 +251,7 @@ public final class OntulOperatorTable
                     SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.GREATEST, SqlLibraryOperators.LEAST, DATE_TRUNC,
                     REGEXP_LIKE, REGEXP_REPLACE, REGEXP_EXTRACT, SqlLibraryOperators.IF, CONCAT, SqlLibraryOperators.CONCAT_WS, DATE_ADD, io.ontul.engine.sql.tree.DateDiffFunction.INSTANCE, FORMAT, DATE_FORMAT, DATE_PARSE, TRY, JSON_EXTRACT_SCALAR, JSON_EXTRACT, SqlLibraryOperators.MIN_BY, SqlLibraryOperators.MAX_BY, SqlLibraryOperators.STRING_AGG, TO_UNIXTIME, FROM_UNIXTIME, NOW, LOG, WIDTH_BUCKET, SqlLibraryOperators.TRY_CAST, APPROX_DISTINCT, APPROX_PERCENTILE,
                     TO_HEX, FROM_HEX, TO_BASE64, FROM_BASE64, TO_UTF8, FROM_UTF8, MD5, SHA1, SHA256, SHA512, CRC32, UUID,
-                    ELEMENT_AT, CONTAINS, ARRAY_JOIN, SqlLibraryOperators.ARRAY_AGG, AT_TIME_ZONE, WITH_TIMEZONE));
+                    ELEMENT_AT, CONTAINS, ARRAY_JOIN, SqlLibraryOperators.ARRAY_AGG, AT_TIME_ZONE, WITH_TIMEZONE, CURRENT_TIMEZONE));
 
     private OntulOperatorTable() {}
 

@@ -119,6 +119,17 @@ class TestFlightSqlSessionOptions
             }
         }
 
+        /** The first column of the first row, as text. */
+        String text(String query)
+                throws Exception
+        {
+            FlightInfo info = sql.execute(query, bearer);
+            try (FlightStream stream = sql.getStream(info.getEndpoints().get(0).getTicket(), bearer)) {
+                assertThat(stream.next()).isTrue();
+                return stream.getRoot().getVector(0).getObject(0).toString();
+            }
+        }
+
         long rows(String query)
                 throws Exception
         {
@@ -196,6 +207,26 @@ class TestFlightSqlSessionOptions
 
             assertThat(client.set(Map.of("query_max_memory", makeEmptySessionOptionValue())).hasErrors()).isFalse();
             assertThat(client.options()).isEmpty();
+        }
+    }
+
+    @Test
+    void timeZoneIsAnOptionAndSetTimeZoneSetsIt()
+            throws Exception
+    {
+        String berlin = "SELECT CAST(TIMESTAMP WITH TIME ZONE '2024-01-15 23:30:00 UTC' AS VARCHAR)";
+        try (Client client = Client.connect(); Client other = Client.connect()) {
+            assertThat(client.text(berlin)).isEqualTo("2024-01-15 23:30:00.000 UTC");
+            assertThat(client.set(Map.of("time_zone", makeSessionOptionValue("Europe/Berlin"))).hasErrors()).isFalse();
+            assertThat(client.text(berlin)).isEqualTo("2024-01-16 00:30:00.000 Europe/Berlin");
+            assertThat(client.set(Map.of("time_zone", makeSessionOptionValue("Mars/Olympus"))).getErrors().get("time_zone").value).isEqualTo(ErrorValue.INVALID_VALUE);
+            // SET TIME ZONE is the same option; another connection keeps UTC
+            client.rows("SET TIME ZONE '+05:30'");
+            assertThat(client.options()).containsEntry("time_zone", "+05:30");
+            assertThat(client.text("SELECT current_timezone()")).isEqualTo("+05:30");
+            assertThat(other.text(berlin)).isEqualTo("2024-01-15 23:30:00.000 UTC");
+            client.rows("SET TIME ZONE LOCAL");
+            assertThat(client.options()).doesNotContainKey("time_zone");
         }
     }
 

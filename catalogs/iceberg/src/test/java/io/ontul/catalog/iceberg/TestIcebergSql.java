@@ -335,6 +335,18 @@ class TestIcebergSql
         String plan = execute("EXPLAIN " + later).stream().map(row -> String.valueOf(row.get(0))).collect(java.util.stream.Collectors.joining("\n"));
         // the instant reaches the scan (TestIcebergInterop shows the file of the other day skipped by it)
         assertThat(plan).contains("predicates=[ColumnPredicate[column=at, operator=GREATER_THAN, values=[2026-03-01T23:00:00Z]]]");
+
+        // in a session of Berlin's time: text without a zone is Berlin's time (the instant still reaches the scan), values print there
+        execute("SET TIME ZONE 'Europe/Berlin'");
+        try {
+            String berlin = "SELECT id, CAST(at AS VARCHAR) FROM iceberg.tpch.events_tz WHERE at >= '2026-03-03 00:30:00'";
+            assertThat(execute(berlin)).containsExactly(List.of(2L, "2026-03-03 00:30:00.000000 Europe/Berlin"));
+            String berlinPlan = execute("EXPLAIN " + berlin).stream().map(row -> String.valueOf(row.get(0))).collect(java.util.stream.Collectors.joining("\n"));
+            assertThat(berlinPlan).contains("predicates=[ColumnPredicate[column=at, operator=GREATER_THAN_OR_EQUAL, values=[2026-03-02T23:30:00Z]]]");
+        }
+        finally {
+            execute("SET TIME ZONE LOCAL");
+        }
     }
 
     @Test
