@@ -204,7 +204,9 @@ public final class LogicalPlanner
                 CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE,
                 CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
         rel = ExistsToSemiJoin.rewrite(rel);
-        rel = RelDecorrelator.decorrelateQuery(rel, relBuilder);
+        // ARRAY(SELECT ...): Calcite's subquery removal leaves a Collect, which decorrelates as an aggregate
+        rel = CollectToArrayAgg.rewrite(rel, relBuilder);
+        rel = DecorrelatedCollations.decorrelate(rel, plan -> RelDecorrelator.decorrelateQuery(plan, relBuilder));
         // 1200 + 11, DATE '1995-09-01' + INTERVAL '1' MONTH: literals, which scans and estimates can use
         rel = ConstantFolding.fold(rel);
         // statistical aggregates become sums and counts the aggregation operators compute
