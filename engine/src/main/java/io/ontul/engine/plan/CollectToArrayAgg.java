@@ -6,15 +6,12 @@ import java.util.List;
 import org.apache.calcite.rel.RelCollation;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Collect;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -36,24 +33,7 @@ final class CollectToArrayAgg
 
     static RelNode rewrite(RelNode plan, RelBuilder relBuilder)
     {
-        RexShuttle subQueries = new RexShuttle()
-        {
-            @Override
-            public RexNode visitSubQuery(RexSubQuery subQuery)
-            {
-                RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
-                return visited.clone(rewrite(visited.rel, relBuilder));
-            }
-        };
-        return plan.accept(new RelHomogeneousShuttle()
-        {
-            @Override
-            public RelNode visit(RelNode other)
-            {
-                RelNode visited = super.visit(other).accept(subQueries);
-                return visited instanceof Collect collect ? arrayAgg(collect, relBuilder) : visited;
-            }
-        });
+        return PlanNodes.rewrite(plan, node -> node instanceof Collect collect ? arrayAgg(collect, relBuilder) : node);
     }
 
     private static RelNode arrayAgg(Collect collect, RelBuilder relBuilder)

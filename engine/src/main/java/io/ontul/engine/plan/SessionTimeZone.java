@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TimeZone;
 
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -16,7 +15,6 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
@@ -50,19 +48,8 @@ final class SessionTimeZone
         if (zone.equals("UTC")) {
             return plan;
         }
-        return rewrite(plan, new Rewriter(zone, rexBuilder));
-    }
-
-    private static RelNode rewrite(RelNode plan, Rewriter rewriter)
-    {
-        return plan.accept(new RelHomogeneousShuttle()
-        {
-            @Override
-            public RelNode visit(RelNode other)
-            {
-                return super.visit(other).accept(rewriter);
-            }
-        });
+        Rewriter rewriter = new Rewriter(zone, rexBuilder);
+        return PlanNodes.rewrite(plan, node -> node.accept(rewriter));
     }
 
     private static final class Rewriter
@@ -79,13 +66,6 @@ final class SessionTimeZone
             this.rexBuilder = rexBuilder;
             this.zoneLiteral = rexBuilder.makeLiteral(zone);
             this.now = LocalDateTime.now(ZoneId.of(zone));
-        }
-
-        @Override
-        public RexNode visitSubQuery(RexSubQuery subQuery)
-        {
-            RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
-            return visited.clone(rewrite(visited.rel, this));
         }
 
         @Override

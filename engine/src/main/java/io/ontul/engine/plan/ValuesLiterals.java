@@ -4,15 +4,11 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 
 import com.google.common.collect.ImmutableList;
@@ -30,24 +26,7 @@ final class ValuesLiterals
     /** The plan with every such literal of every VALUES, subqueries' included, a DOUBLE/REAL literal of its column's type. */
     static RelNode coerce(RelNode plan, RexBuilder rexBuilder)
     {
-        RexShuttle subQueries = new RexShuttle()
-        {
-            @Override
-            public RexNode visitSubQuery(RexSubQuery subQuery)
-            {
-                RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
-                return visited.clone(coerce(visited.rel, rexBuilder));
-            }
-        };
-        return plan.accept(new RelHomogeneousShuttle()
-        {
-            @Override
-            public RelNode visit(RelNode other)
-            {
-                RelNode visited = super.visit(other).accept(subQueries);
-                return visited instanceof LogicalValues values ? coerce(values, rexBuilder) : visited;
-            }
-        });
+        return PlanNodes.rewrite(plan, node -> node instanceof LogicalValues values ? coerce(values, rexBuilder) : node);
     }
 
     private static RelNode coerce(LogicalValues values, RexBuilder rexBuilder)
