@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * schema. Statements of one session run one at a time; use several sessions for concurrency.
  */
 public final class Session
+        implements io.ontul.engine.execution.SessionSettings
 {
     private final Engine engine;
     private final String user;
@@ -113,6 +114,7 @@ public final class Session
         return user;
     }
 
+    @Override
     public Map<String, String> properties()
     {
         return properties;

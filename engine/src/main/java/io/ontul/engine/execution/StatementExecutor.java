@@ -316,7 +316,8 @@ public final class StatementExecutor
     {
         SchemaPlus root = CatalogSchemas.rootSchema(engine.catalogs(), io.ontul.engine.system.InformationSchema.forUser(engine.catalogs().views(), access()), tableVersions);
         List<String> path = session.catalog() == null ? List.of() : session.schema() == null ? List.of(session.catalog()) : List.of(session.catalog(), session.schema());
-        return new LogicalPlanner(root, path, access()).withTimeZone(SessionProperties.timeZone(session.properties()));
+        SessionSettings settings = session;
+        return new LogicalPlanner(root, path, access()).withTimeZone(SessionProperties.timeZone(settings.properties()));
     }
 
     /** What the session's user may do, read once for the statement. */
