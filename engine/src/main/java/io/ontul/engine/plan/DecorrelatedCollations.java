@@ -1,9 +1,11 @@
 package io.ontul.engine.plan;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 import org.apache.calcite.rel.RelCollations;
@@ -12,6 +14,7 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.sql.SqlKind;
 
 /**
  * Keeps the ORDER BY of ordered aggregates ({@code array_agg(x ORDER BY k)}, {@code string_agg},
@@ -25,6 +28,7 @@ import org.apache.calcite.rel.core.AggregateCall;
 final class DecorrelatedCollations
 {
     private static final String PREFIX = "$ordered";
+    private static final Set<SqlKind> ORDERING_ONLY = EnumSet.of(SqlKind.ARRAY_AGG, SqlKind.ARRAY_CONCAT_AGG, SqlKind.LISTAGG, SqlKind.STRING_AGG, SqlKind.GROUP_CONCAT);
 
     private DecorrelatedCollations() {}
 
@@ -33,7 +37,8 @@ final class DecorrelatedCollations
     {
         Map<String, AggregateCall> ordered = new HashMap<>();
         RelNode marked = rewriteCalls(plan, call -> {
-            if (call.collation.getFieldCollations().isEmpty()) {
+            // only aggregates whose ORDER BY orders their values: others (percentile_disc) take their type from it
+            if (call.collation.getFieldCollations().isEmpty() || !ORDERING_ONLY.contains(call.getAggregation().getKind())) {
                 return call;
             }
             String name = PREFIX + ordered.size();
